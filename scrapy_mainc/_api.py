@@ -1,0 +1,157 @@
+"""The public entry points: ``extract`` (text or bytes) and ``extract_tree`` (an lxml tree).
+
+An extraction reads as its stages: decode -> parse -> prepare -> statistics -> select
+(the algorithm) -> strip comments -> render text and HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from time import perf_counter
+from typing import Any
+
+from lxml import etree
+
+from ._comments import comment_nodes
+from ._decode import binary_reason, decode_html
+from ._dom import ParseError, copy_tree, parse_html, prepare
+from ._lang import guess_script
+from ._render import render_html, render_text
+from ._stats import DomStats
+from ._title import find_title
+from ._types import Document, Extraction, Selection
+from .algorithms import Algorithm, get_algorithm
+
+_MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
+
+
+def extract(
+    html: str | bytes,
+    *,
+    url: str | None = None,
+    algorithm: str = "auto",
+    strip_comments: bool = True,
+    **params: Any,
+) -> Extraction:
+    """Extract the main content of the page ``html``.
+
+    ``html`` is text, or bytes decoded by BOM, then ``<meta charset>``/``http-equiv``,
+    then by sniffing (UTF-8, GB18030, Big5, Shift_JIS, EUC-KR, cp1252). ``algorithm`` is a
+    name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
+    parameters dataclass. ``strip_comments`` runs the reader-comment stage. Bad input
+    never raises: the result then has empty ``text`` and a ``reason``.
+    """
+    chosen, chosen_params = _resolve(algorithm, params)
+    started = perf_counter()
+    if isinstance(html, bytes):
+        reason = binary_reason(html)
+        if reason:
+            return _empty(chosen, f"not HTML: {reason}", started)
+        html = decode_html(html).text
+    elif not isinstance(html, str):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    reason = markup_reason(html)
+    if reason:
+        return _empty(chosen, reason, started)
+    try:
+        root = parse_html(html)
+    except ParseError as exc:
+        return _empty(chosen, f"unparseable HTML: {exc}", started)
+    return _extract_root(root, chosen, chosen_params, url, strip_comments, started)
+
+
+def extract_tree(
+    tree: etree._Element | etree._ElementTree,
+    *,
+    url: str | None = None,
+    algorithm: str = "auto",
+    strip_comments: bool = True,
+    **params: Any,
+) -> Extraction:
+    """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
+    chosen, chosen_params = _resolve(algorithm, params)
+    started = perf_counter()
+    root = copy_tree(tree)
+    return _extract_root(root, chosen, chosen_params, url, strip_comments, started)
+
+
+def markup_reason(text: str) -> str:
+    """Why ``text`` cannot be an HTML page, or "" when it may be one."""
+    head = text.lstrip()[:1]
+    if not head:
+        return "empty document"
+    if head in "{[":
+        return "not HTML: JSON or other data"
+    if not _MARKUP_RE.search(text, 0, 200_000):
+        return "not HTML: no markup"
+    return ""
+
+
+def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
+    chosen = get_algorithm(name)
+    return chosen, chosen.params(**params)
+
+
+def _extract_root(
+    root: etree._Element,
+    chosen: Algorithm,
+    params: Any,
+    url: str | None,
+    strip_comments: bool,
+    started: float,
+) -> Extraction:
+    document = build_document(root, url)
+    stats, body, title, lang = document.stats, document.root, document.title, document.lang
+    selection = chosen.select(document, params)
+    if strip_comments and selection.nodes:
+        selection = _without_comments(stats, selection)
+    text = render_text(stats, selection.nodes, selection.excluded)
+    reason = selection.reason
+    if not text and not reason:
+        reason = "the chosen content has no text"
+    tree = body.getroottree()
+    return Extraction(
+        text=text,
+        html=render_html(stats, selection.nodes, selection.excluded) if text else "",
+        title=title,
+        algorithm=chosen.name,
+        xpath=" | ".join(tree.getpath(stats.nodes[node]) for node in selection.nodes),
+        score=selection.score,
+        lang=lang,
+        reason="" if text else reason,
+        milliseconds=(perf_counter() - started) * 1000,
+    )
+
+
+def build_document(root: etree._Element, url: str | None = None) -> Document:
+    """Prepare a private tree (modified in place) and compute its shared statistics."""
+    title = find_title(root)
+    declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
+    body = prepare(root)
+    stats = DomStats(body)
+    return Document(root=body, stats=stats, title=title, lang=_guess_lang(stats, declared_lang), url=url)
+
+
+def _without_comments(stats: DomStats, selection: Selection) -> Selection:
+    comments = comment_nodes(stats, selection.nodes)
+    if not comments:
+        return selection
+    return Selection(
+        nodes=selection.nodes,
+        score=selection.score,
+        threshold=selection.threshold,
+        excluded=selection.excluded | comments,
+        reason=selection.reason or "only reader comments were found",
+    )
+
+
+def _guess_lang(stats: DomStats, declared: str) -> str:
+    if not stats.cjk[0]:
+        return ""
+    return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared)
+
+
+def _empty(chosen: Algorithm, reason: str, started: float) -> Extraction:
+    return Extraction(
+        algorithm=chosen.name, reason=reason, milliseconds=(perf_counter() - started) * 1000
+    )

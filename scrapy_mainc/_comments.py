@@ -1,0 +1,167 @@
+"""Reader-comment stripping, a stage shared by every algorithm.
+
+Two kinds of evidence, each cheap:
+
+* structural: containers whose ``class``, ``id`` or microdata name them as comments
+  (``id="comments"``, ``class="comment-list"``, ``itemprop="comment"``, Disqus threads);
+* NCE's phase 2: comments sit after the body in a region of repetitive blocks carrying
+  dates and author lines. Blocks (elements with element children) are visited in DFS
+  order; two blocks are joined when they are structurally alike (same tag, class and
+  child-tag sequence) and close in DFS order; the first connected component of at least
+  ``min_blocks`` blocks that all carry a date marks the start of the comment region, and
+  everything from its first block onward is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from ._stats import DomStats
+from ._tags import BLOCK_TAGS
+
+#: Class/id tokens that name a reader-comment container.
+COMMENT_TOKENS = frozenset(
+    {
+        "comment", "comments", "commentlist", "commentslist", "commentarea", "commentsarea",
+        "comentarios", "kommentare", "commentaires", "disqus", "disqusthread", "respond",
+        "replies", "usercomments", "readercomments", "talkback",
+    }
+)  # fmt: skip
+#: Substrings of every token above: a cheap test before splitting names into tokens.
+_COMMENT_STEMS = ("comment", "coment", "komment", "disqus", "respond", "repl", "talkback")
+_TOKEN_SPLIT_RE = re.compile(r"[^a-z0-9]+")
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_DIGIT_RE = re.compile(r"\d")
+_DATE_RE = re.compile(
+    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|(?:分钟|小时|天)前",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CommentParams:
+    """Parameters of the comment-region search (NCE phase 2)."""
+
+    #: Blocks in a component that mark a comment region (the paper: at least 3).
+    min_blocks: int = 3
+    #: Largest number of elements between the end of one block and the start of an alike
+    #: block for the two to be "close in DFS order".
+    max_gap: int = 12
+    #: Require a date in every block of the component (the paper's evidence of comments:
+    #: dates, permalinks, author lines); without it any list of alike items qualifies.
+    require_date: bool = True
+
+
+def has_comment_name(element: etree._Element) -> bool:
+    """True when ``class``, ``id`` or microdata name ``element`` as a reader comment."""
+    names = " ".join(
+        value for value in (element.get("id"), element.get("class"), element.get("itemprop")) if value
+    )
+    itemtype = element.get("itemtype") or ""
+    if "Comment" in itemtype:
+        return True
+    lowered = names.lower()
+    if not names or not any(stem in lowered for stem in _COMMENT_STEMS):
+        return False
+    tokens = _TOKEN_SPLIT_RE.split(_CAMEL_RE.sub("-", names).lower())
+    return any(token in COMMENT_TOKENS for token in tokens)
+
+
+def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
+    """Outermost nodes inside ``roots`` whose markup names them as comments."""
+    found: set[int] = set()
+    for root in roots:
+        node = root + 1
+        while node < stats.end[root]:
+            if has_comment_name(stats.nodes[node]):
+                found.add(node)
+                node = stats.end[node]
+            else:
+                node += 1
+    return found
+
+
+def comment_region_start(
+    stats: DomStats, roots: tuple[int, ...], params: CommentParams = CommentParams()
+) -> int | None:
+    """Index of the first block of NCE's comment region inside ``roots``, or None."""
+    chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    dated: list[int] | None = None
+    for root in roots:
+        for node in range(root + 1, stats.end[root]):
+            signature = _block_signature(stats, node)
+            if signature is None:
+                continue
+            if params.require_date:
+                dated = dated if dated is not None else _dated_subtrees(stats, roots)
+                if not dated[node]:
+                    continue
+            chain = chains.get(signature)
+            if chain and node < stats.end[chain[-1]]:
+                continue  # nested inside an alike block: part of that block
+            if chain and node - stats.end[chain[-1]] <= params.max_gap:
+                chain.append(node)
+            else:
+                chain = chains[signature] = [node]
+            if len(chain) >= params.min_blocks:
+                return chain[0]
+    return None
+
+
+def comment_nodes(
+    stats: DomStats, roots: tuple[int, ...], params: CommentParams = CommentParams()
+) -> frozenset[int]:
+    """Roots of the subtrees inside ``roots`` to drop as reader comments."""
+    excluded = named_comment_nodes(stats, roots)
+    start = comment_region_start(stats, roots, params)
+    if start is not None:
+        excluded.update(_from_onward(stats, roots, start))
+    return frozenset(excluded)
+
+
+def _from_onward(stats: DomStats, roots: tuple[int, ...], start: int) -> list[int]:
+    """Outermost nodes covering everything in ``roots`` from ``start`` onward."""
+    covering = [start]
+    node = start
+    while True:
+        up = stats.parent[node]
+        if up < 0 or node in roots:
+            break
+        covering.extend(sibling for sibling in stats.children[up] if sibling > node)
+        node = up
+    covering.extend(root for root in roots if root > start)
+    return covering
+
+
+def _block_signature(stats: DomStats, node: int) -> tuple[str, str, tuple[str, ...]] | None:
+    tag = stats.tags[node]
+    children = stats.children[node]
+    if tag not in BLOCK_TAGS or len(children) < 2 or not stats.chars[node]:
+        return None
+    element = stats.nodes[node]
+    return tag, element.get("class") or "", tuple(stats.tags[child] for child in children)
+
+
+def _dated_subtrees(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
+    """For nodes inside ``roots``, how many text pieces of their subtree hold a date."""
+    own = [0] * len(stats)
+    nodes, parent = stats.nodes, stats.parent
+    for root in roots:
+        for node in range(root, stats.end[root]):
+            element = nodes[node]
+            if _is_dated(element.text):
+                own[node] += 1
+            if node != root and _is_dated(element.tail):
+                own[parent[node]] += 1
+    return stats.subtree_totals(own)
+
+
+def _is_dated(text: str | None) -> bool:
+    # Every date pattern has a digit: the cheap test settles most text pieces.
+    return bool(text) and _DIGIT_RE.search(text) is not None and _DATE_RE.search(text) is not None

@@ -1,0 +1,135 @@
+"""Bytes to text: BOM, then the declared charset, then sniffing.
+
+Chinese sites often serve GB2312/GBK pages that declare no charset at all; a decoder that
+falls back to cp1252 turns them into mojibake. The sniffer tries strict UTF-8 first (a
+page that is valid multi-byte UTF-8 is UTF-8 whatever it declares), then the common
+East Asian multi-byte encodings, scored by how many of the decoded characters are among
+the most frequent CJK characters, and ends with cp1252.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+
+from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+
+from ._text import CJK_RE
+
+#: Magic numbers of common non-HTML payloads served as pages.
+_BINARY_SIGNATURES = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x1f\x8b", "gzip data"),
+    (b"RIFF", "a RIFF media file"),
+)
+#: Multi-byte encodings tried when a page is not UTF-8, in order of prior likelihood.
+SNIFF_CANDIDATES = ("gb18030", "big5", "shift_jis", "euc-kr")
+#: Characters among the most frequent in Chinese, Japanese and Korean running text. A
+#: right decoding of a CJK page has many of them; a wrong one has almost none.
+_COMMON_CJK = frozenset(
+    "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下"
+    "自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部"
+    "其些主样理心她本前开但因只从想实日軍國時來說們個會對這為發後現動學當開進與"
+    "のにはをたがでてとしれさいるもなかあ이의가에는을를다고하한"
+)  # fmt: skip
+#: Share of replacement characters above which a decoding counts as failed.
+_MAX_ERROR_SHARE = 0.002
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedHtml:
+    """The text of a page and how it was obtained."""
+
+    text: str
+    encoding: str  #: the codec used, a Python codec name
+    declared: str  #: the charset the page (or the caller) declared, "" when none
+    source: str  #: "bom", "declared", "sniffed" or "declared-invalid"
+
+
+def binary_reason(data: bytes) -> str:
+    """Say what ``data`` is when it is clearly not a text page, else return ""."""
+    head = data[:1024]
+    for signature, description in _BINARY_SIGNATURES:
+        if head.startswith(signature):
+            return description
+    if b"\x00" in head and read_bom(head)[0] is None:
+        return "binary data"
+    return ""
+
+
+def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
+    """Decode ``data``, an HTML page, to text.
+
+    ``declared`` is a charset the caller knows of (an HTTP header); without one the page's
+    own ``<meta charset>`` or ``http-equiv`` declaration is used. A declaration that does
+    not decode the bytes cleanly is ignored in favour of sniffing.
+    """
+    bom_encoding, bom = read_bom(data)
+    if bom_encoding:
+        codec = resolve_encoding(bom_encoding) or "utf-8"
+        return DecodedHtml(data[len(bom) :].decode(codec, "replace"), codec, declared or "", "bom")
+    declared = declared or html_body_declared_encoding(data) or ""
+    codec = resolve_encoding(declared) if declared else None
+    if codec:
+        text = _decode_if_clean(data, codec)
+        if text is not None and not _utf8_misdeclared(data, codec):
+            return DecodedHtml(text, codec, declared, "declared")
+    text, codec = sniff_decode(data)
+    return DecodedHtml(text, codec, declared, "declared-invalid" if declared else "sniffed")
+
+
+def sniff_decode(data: bytes) -> tuple[str, str]:
+    """Guess the encoding of undeclared ``data``; return the text and the codec name."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    best: tuple[float, str, str] | None = None
+    for codec in SNIFF_CANDIDATES:
+        text = _decode_if_clean(data, codec)
+        if text is None:
+            continue
+        score = _common_cjk_share(text)
+        if best is None or score > best[0]:
+            best = (score, text, codec)
+    if best is not None and best[0] > 0.05:
+        return best[1], best[2]
+    return data.decode("cp1252", "replace"), "cp1252"
+
+
+def _decode_if_clean(data: bytes, codec: str) -> str | None:
+    try:
+        text = data.decode(codec, "replace")
+    except LookupError:
+        return None
+    errors = text.count("\ufffd")
+    if errors and errors > _MAX_ERROR_SHARE * len(text) + 2:
+        return None
+    return text
+
+
+def _utf8_misdeclared(data: bytes, codec: str) -> bool:
+    """True when a page declaring a single-byte charset is really valid multi-byte UTF-8."""
+    if codec == "utf-8" or data.isascii() or codecs.lookup(codec).name in _MULTIBYTE:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+_MULTIBYTE = frozenset({"gb18030", "gbk", "gb2312", "big5", "shift_jis", "euc_jp", "euc_kr", "utf-16", "utf-32", "cp932", "cp949", "big5hkscs", "iso2022_jp"})
+
+
+def _common_cjk_share(text: str) -> float:
+    """Share of the CJK characters of ``text`` that are among the most common ones."""
+    sample = text[:200_000]
+    cjk = CJK_RE.findall(sample)
+    if len(cjk) < 20:
+        return 0.0
+    return sum(1 for char in cjk if char in _COMMON_CJK) / len(cjk)

@@ -1,0 +1,80 @@
+"""Parsing and preparation: from text (or a caller's tree) to a private analysis tree.
+
+Preparation removes what no algorithm reads (scripts, styles, form controls, comments;
+tails are kept) and empties hidden elements in place. Hidden elements are emptied rather
+than removed so that element positions, and therefore the XPaths reported for the chosen
+nodes, stay valid for the caller's own parse of the page.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from lxml import etree
+
+from ._tags import NON_CONTENT_TAGS
+
+#: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
+#: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
+#: disclaimers as a source of error).
+_STYLED_XPATH = etree.XPath(".//*[@hidden or @style]")
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.I)
+
+
+class ParseError(ValueError):
+    """The input could not be parsed into an HTML tree."""
+
+
+def parse_html(text: str) -> etree._Element:
+    """Parse ``text`` into an lxml tree, tolerant of broken markup and deep nesting.
+
+    Comments and processing instructions are dropped while parsing. A fresh parser per
+    call keeps this safe to use from several threads.
+    """
+    parser = etree.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
+    )
+    try:
+        root = etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+    except (etree.XMLSyntaxError, etree.ParserError, ValueError) as exc:
+        raise ParseError(str(exc) or "the document is empty") from exc
+    if root is None:
+        raise ParseError("the document is empty")
+    return root
+
+
+def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
+    """A private deep copy of a caller's tree (the caller's tree is never modified)."""
+    root = tree.getroot() if isinstance(tree, etree._ElementTree) else tree
+    if not isinstance(root, etree._Element):
+        raise TypeError(f"expected an lxml element or element tree, got {type(tree).__name__}")
+    return copy.deepcopy(root)
+
+
+def prepare(root: etree._Element) -> etree._Element:
+    """Clean a private tree in place and return its analysis root (``<body>`` or root)."""
+    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    etree.strip_elements(root, etree.Entity, with_tail=False)
+    for element in _STYLED_XPATH(root):
+        if is_hidden(element):
+            element.clear(keep_tail=True)
+    etree.strip_elements(root, *NON_CONTENT_TAGS, with_tail=False)
+    return analysis_root(root)
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """True when markup hides ``element`` (``hidden`` attribute or inline style)."""
+    if element.get("hidden") is not None:
+        return True
+    return _HIDDEN_STYLE_RE.search(element.get("style") or "") is not None
+
+
+def analysis_root(root: etree._Element) -> etree._Element:
+    """The ``<body>`` element when there is one, else the root itself."""
+    if root.tag == "body":
+        return root
+    body = root.find("body")
+    if body is None:
+        body = next(root.iter("body"), None)
+    return root if body is None else body

@@ -1,0 +1,121 @@
+"""Rendering a selection as plain text and as a cleaned HTML fragment."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Collection, Iterable
+
+from lxml import etree
+
+from ._stats import DomStats
+from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
+from ._text import normalize_space
+
+#: Empty elements kept in the HTML output even without text or children.
+_VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
+
+
+def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int] = ()) -> str:
+    """Plain text of the subtrees at ``roots``: one block per line, whitespace normalised.
+
+    Subtrees rooted at an ``excluded`` index are skipped, their tails kept (a tail is the
+    parent's text). Block-level tags and ``<br>`` break lines.
+    """
+    nodes, tags, end = stats.nodes, stats.tags, stats.end
+    lines: list[str] = []
+    pieces: list[str] = []
+
+    def flush() -> None:
+        if pieces:
+            line = normalize_space("".join(pieces))
+            if line:
+                lines.append(line)
+            pieces.clear()
+
+    for root in roots:
+        open_nodes: list[int] = []
+        position = root
+        while position < end[root]:
+            while open_nodes and end[open_nodes[-1]] <= position:
+                _close(open_nodes.pop(), root, nodes, tags, pieces, flush)
+            if position in excluded and position != root:
+                open_nodes.append(position)
+                position = end[position]
+                continue
+            if tags[position] in BLOCK_TAGS:
+                flush()
+            text = nodes[position].text
+            if text:
+                pieces.append(text)
+            open_nodes.append(position)
+            position += 1
+        while open_nodes:
+            _close(open_nodes.pop(), root, nodes, tags, pieces, flush)
+        flush()
+    return "\n".join(lines)
+
+
+def _close(position, root, nodes, tags, pieces, flush) -> None:  # type: ignore[no-untyped-def]
+    if tags[position] in BLOCK_TAGS:
+        flush()
+    if position != root:
+        tail = nodes[position].tail
+        if tail:
+            pieces.append(tail)
+
+
+def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int] = ()) -> str:
+    """A cleaned HTML fragment of the subtrees at ``roots``, in document order.
+
+    The analysis tree holds no scripts, styles, frames, form controls or comments already;
+    here ``excluded`` subtrees are removed, forms unwrapped, ``on*`` attributes dropped
+    and hidden elements (emptied during preparation) left out.
+    """
+    fragments = []
+    for root in roots:
+        clone = copy.deepcopy(stats.nodes[root])
+        clone.tail = None
+        originals = range(root, stats.end[root])
+        doomed = [
+            element
+            for position, element in zip(originals, clone.iter())
+            if position in excluded and position != root
+        ]
+        for element in doomed:
+            remove_keep_tail(element)
+        _clean_output(clone)
+        fragments.append(etree.tostring(clone, method="html", encoding="unicode"))
+    return "\n".join(fragments)
+
+
+def _clean_output(root: etree._Element) -> None:
+    etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
+    empties = []
+    for element in root.iter():
+        for name in [name for name in element.attrib if name.lower().startswith("on")]:
+            del element.attrib[name]
+        if (
+            element is not root
+            and len(element) == 0
+            and not element.attrib
+            and not (element.text or "").strip()
+            and element.tag not in _VOID_TAGS
+        ):
+            empties.append(element)
+    for element in empties:
+        remove_keep_tail(element)
+
+
+def remove_keep_tail(element: etree._Element) -> None:
+    """Remove ``element`` and its subtree, keeping its tail text in place."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)

@@ -1,0 +1,170 @@
+"""The single statistics pass shared by every algorithm.
+
+Elements of the analysis tree are numbered in pre-order (document order), so the subtree
+of node ``i`` is the contiguous range ``i .. end[i] - 1``. One linear walk collects each
+node's *own* counts (its direct text: ``.text`` plus the tails of its children); every
+subtree total is then a difference of two prefix sums over those, for all nodes at once.
+Nothing recurses and no text is measured twice, so the cost is linear on any depth.
+
+Totals are computed on first use and cached, so an algorithm pays only for the numbers
+it reads.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from itertools import accumulate
+
+from lxml import etree
+
+from ._text import EMPTY_MEASURE, TextMeasure, measure
+
+
+class DomStats:
+    """Per-node counts of one analysis tree, indexed by pre-order position.
+
+    ``own_*`` lists count a node's direct text only; the unprefixed properties are totals
+    over the node's subtree, the node included. Links follow ALGORITHMS.md: a link is an
+    ``<a>`` element with an ``href``, and text anywhere inside one is link text.
+    Instances are read-only by convention: algorithms never write to these lists.
+    """
+
+    def __init__(self, root: etree._Element) -> None:
+        nodes = list(root.iter())
+        index = {node: position for position, node in enumerate(nodes)}
+        parent = [index.get(node.getparent(), -1) for node in nodes]
+        parent[0] = -1
+        own = [_measure_text(node.text) for node in nodes]
+        for position, node in enumerate(nodes):
+            tail = node.tail
+            if position and tail and not tail.isspace():
+                up = parent[position]
+                own[up] = _add(own[up], measure(tail))
+        size = [1] * len(nodes)
+        for position in range(len(nodes) - 1, 0, -1):
+            size[parent[position]] += size[position]
+        #: Elements in pre-order; ``nodes[0]`` is the analysis root.
+        self.nodes: list[etree._Element] = nodes
+        self.tags: list[str] = [node.tag for node in nodes]
+        #: Index of each node's parent, -1 for the root.
+        self.parent: list[int] = parent
+        #: One past the last descendant: the subtree of ``i`` is ``range(i, end[i])``.
+        self.end: list[int] = [position + span for position, span in enumerate(size)]
+        self.own_chars: list[int] = [m.chars for m in own]
+        self.own_words: list[int] = [m.words for m in own]
+        self.own_punct: list[int] = [m.punct for m in own]
+        self.own_cjk: list[int] = [m.cjk for m in own]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @cached_property
+    def children(self) -> list[list[int]]:
+        """Child indices of every node, in document order."""
+        children: list[list[int]] = [[] for _ in self.nodes]
+        parent = self.parent
+        for position in range(1, len(parent)):
+            children[parent[position]].append(position)
+        return children
+
+    @cached_property
+    def depth(self) -> list[int]:
+        """Distance from the analysis root."""
+        depth = [0] * len(self.nodes)
+        parent = self.parent
+        for position in range(1, len(parent)):
+            depth[position] = depth[parent[position]] + 1
+        return depth
+
+    @cached_property
+    def is_link(self) -> list[int]:
+        """1 for an ``<a href>`` element, else 0."""
+        return [
+            1 if tag == "a" and node.get("href") is not None else 0
+            for tag, node in zip(self.tags, self.nodes)
+        ]
+
+    @cached_property
+    def in_link(self) -> list[bool]:
+        """True for a link and for every node inside one."""
+        in_link = [bool(flag) for flag in self.is_link]
+        parent = self.parent
+        for position in range(1, len(parent)):
+            if in_link[parent[position]]:
+                in_link[position] = True
+        return in_link
+
+    @cached_property
+    def chars(self) -> list[int]:
+        """Non-whitespace characters in the subtree."""
+        return self.subtree_totals(self.own_chars)
+
+    @cached_property
+    def words(self) -> list[int]:
+        """CJK-aware words in the subtree."""
+        return self.subtree_totals(self.own_words)
+
+    @cached_property
+    def punct(self) -> list[int]:
+        """Periods and commas in the subtree (ECON's punc-num)."""
+        return self.subtree_totals(self.own_punct)
+
+    @cached_property
+    def cjk(self) -> list[int]:
+        """CJK ideographs, kana and hangul in the subtree."""
+        return self.subtree_totals(self.own_cjk)
+
+    @cached_property
+    def link_chars(self) -> list[int]:
+        """Characters of link text in the subtree."""
+        return self.subtree_totals(
+            [chars if linked else 0 for chars, linked in zip(self.own_chars, self.in_link)]
+        )
+
+    @cached_property
+    def link_words(self) -> list[int]:
+        """Words of link text in the subtree."""
+        return self.subtree_totals(
+            [words if linked else 0 for words, linked in zip(self.own_words, self.in_link)]
+        )
+
+    @cached_property
+    def links(self) -> list[int]:
+        """Links (``<a href>`` elements) in the subtree, the node included."""
+        return self.subtree_totals(self.is_link)
+
+    @cached_property
+    def leaves(self) -> list[int]:
+        """Element leaves (nodes without element children) in the subtree."""
+        end = self.end
+        return self.subtree_totals(
+            [1 if stop == position + 1 else 0 for position, stop in enumerate(end)]
+        )
+
+    def elements(self, index: int) -> int:
+        """Elements (tags) in the subtree of ``index``, itself included."""
+        return self.end[index] - index
+
+    def link_density(self, index: int) -> float:
+        """Share of the subtree's characters that are link text (0 for an empty subtree)."""
+        chars = self.chars[index]
+        return self.link_chars[index] / chars if chars else 0.0
+
+    def contains(self, ancestor: int, index: int) -> bool:
+        """True when ``index`` lies in the subtree of ``ancestor`` (or is it)."""
+        return ancestor <= index < self.end[ancestor]
+
+    def subtree_totals(self, own: list[int]) -> list[int]:
+        """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
+        prefix = [0, *accumulate(own)]
+        return [prefix[stop] - prefix[start] for start, stop in enumerate(self.end)]
+
+
+def _measure_text(text: str | None) -> TextMeasure:
+    if not text or text.isspace():
+        return EMPTY_MEASURE
+    return measure(text)
+
+
+def _add(left: TextMeasure, right: TextMeasure) -> TextMeasure:
+    return TextMeasure(*(a + b for a, b in zip(left, right)))

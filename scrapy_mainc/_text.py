@@ -1,0 +1,75 @@
+"""Text measures shared by every stage: CJK-aware words, characters, punctuation.
+
+"Words" follow the common ground of ALGORITHMS.md: whitespace-separated tokens, except
+that every CJK ideograph, kana and hangul syllable is a word of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# Han ideographs (URO, extension A, compatibility, extension B+), kana, hangul syllables.
+_CJK_CLASS = (
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
+)
+CJK_RE = re.compile(f"[{_CJK_CLASS}]")
+HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+KANA_RE = re.compile("[\u3040-\u30ff]")
+HANGUL_RE = re.compile("[\uac00-\ud7af]")
+
+#: ECON's punc-num marks: periods and commas, ASCII, full-width and ideographic.
+PERIODS_AND_COMMAS = ".,。，．"
+#: Other sentence marks, counted only when asked (ECON's documented option).
+OTHER_SENTENCE_MARKS = "！？；、!?;"
+
+_WHITESPACE_RE = re.compile(r"\s+")
+_NON_ASCII_PUNCT_RE = re.compile("[，。．]")
+_NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
+
+
+class TextMeasure(NamedTuple):
+    """Counts for one run of text."""
+
+    chars: int  #: non-whitespace characters
+    words: int  #: CJK-aware words
+    punct: int  #: periods and commas (ECON's punc-num)
+    cjk: int  #: CJK ideographs, kana and hangul
+
+
+EMPTY_MEASURE = TextMeasure(0, 0, 0, 0)
+
+
+def measure(text: str) -> TextMeasure:
+    """Count characters, words, punctuation and CJK characters of ``text``."""
+    parts = text.split()
+    if not parts:
+        return EMPTY_MEASURE
+    chars = sum(map(len, parts))
+    punct = text.count(".") + text.count(",")
+    if text.isascii():
+        return TextMeasure(chars, len(parts), punct, 0)
+    punct += len(_NON_ASCII_PUNCT_RE.findall(text))
+    cjk = len(CJK_RE.findall(text))
+    if not cjk:
+        return TextMeasure(chars, len(parts), punct, 0)
+    words = len(CJK_RE.sub(" ", text).split()) + cjk
+    return TextMeasure(chars, words, punct, cjk)
+
+
+def count_words(text: str) -> int:
+    """CJK-aware word count."""
+    return measure(text).words
+
+
+def punctuation_count(text: str, *, all_marks: bool = False) -> int:
+    """ECON's punc-num: periods and commas; with ``all_marks`` also ``! ? ; 、``."""
+    count = sum(text.count(mark) for mark in PERIODS_AND_COMMAS)
+    if all_marks:
+        count += sum(text.count(mark) for mark in OTHER_SENTENCE_MARKS)
+    return count
+
+
+def normalize_space(text: str) -> str:
+    """Collapse runs of whitespace to one space and strip the ends."""
+    return _WHITESPACE_RE.sub(" ", text).strip()

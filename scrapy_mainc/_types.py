@@ -1,0 +1,63 @@
+"""Typed records passed between the stages of an extraction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ._stats import DomStats
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The main content of one page, as returned by :func:`scrapy_mainc.extract`."""
+
+    #: Clean plain text of the main content: one block per line, whitespace normalised.
+    text: str = ""
+    #: The main content as an HTML fragment: structure kept; no script, style, iframe or
+    #: form elements, ``on*`` attributes, HTML comments or reader-comment sections.
+    html: str = ""
+    #: The page's headline (``<h1>`` matching the title, ``og:title`` or ``<title>``).
+    title: str = ""
+    #: Name of the algorithm that produced this result.
+    algorithm: str = ""
+    #: XPath of the chosen node, or a union (``a | b``) of the chosen nodes.
+    xpath: str = ""
+    #: The algorithm's score of its choice (its own scale; for explanation only).
+    score: float = 0.0
+    #: Script guess: ``zh``, ``ja``, ``ko`` or ``""`` for everything else.
+    lang: str = ""
+    #: Why ``text`` is empty, when it is; ``""`` otherwise.
+    reason: str = ""
+    #: Wall time of the extraction, decoding and parsing included.
+    milliseconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A prepared page: the private analysis tree, its statistics and page-level facts."""
+
+    root: etree._Element  #: analysis root (``<body>``) of a private tree
+    stats: DomStats
+    title: str = ""
+    lang: str = ""
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What an algorithm chose, in terms of :class:`DomStats` node indices."""
+
+    #: Roots of the chosen subtrees, in document order, none inside another.
+    nodes: tuple[int, ...] = ()
+    #: Score of the choice, on the algorithm's own scale.
+    score: float = 0.0
+    #: Threshold the algorithm decided with, where it has one.
+    threshold: float | None = None
+    #: Roots of subtrees inside ``nodes`` that are not content (pruned noise, comments).
+    excluded: frozenset[int] = field(default_factory=frozenset)
+    #: Why nothing was chosen, when ``nodes`` is empty.
+    reason: str = ""

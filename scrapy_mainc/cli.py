@@ -1,0 +1,81 @@
+"""Command line: ``mainc extract`` and ``mainc evaluate`` (also ``python -m scrapy_mainc``)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import ALGORITHMS, extract
+from ._evaluate import Report, evaluate, format_report, load_dataset
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mainc", description="Main-content extraction.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    names = sorted(ALGORITHMS)
+
+    extract_command = commands.add_parser("extract", help="extract the main content of a page")
+    extract_command.add_argument("path", help="an HTML file, or - for standard input")
+    extract_command.add_argument("--algorithm", default="auto", choices=names)
+    extract_command.add_argument("--url", default=None, help="the page's URL, if known")
+    extract_command.add_argument("--format", default="text", choices=("text", "html", "json"))
+    extract_command.set_defaults(run=_run_extract)
+
+    evaluate_command = commands.add_parser("evaluate", help="score algorithms on a dataset")
+    evaluate_command.add_argument("dataset", help="directory with html/<id>.html and gold.json")
+    evaluate_command.add_argument("--algorithm", default="auto", choices=[*names, "all"])
+    evaluate_command.add_argument("--json", dest="json_out", default=None, help="write results here")
+    evaluate_command.add_argument("--worst", type=int, default=10, help="worst pages to list")
+    evaluate_command.set_defaults(run=_run_evaluate)
+    return parser
+
+
+def _run_extract(args: argparse.Namespace) -> int:
+    data = sys.stdin.buffer.read() if args.path == "-" else Path(args.path).read_bytes()
+    result = extract(data, url=args.url, algorithm=args.algorithm)
+    if args.format == "json":
+        output = json.dumps(dataclasses.asdict(result), ensure_ascii=False, indent=2)
+    else:
+        output = result.html if args.format == "html" else result.text
+    if output:
+        sys.stdout.write(output + "\n")
+    if result.reason:
+        print(f"mainc: {result.reason}", file=sys.stderr)
+    return 0
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    pages = load_dataset(args.dataset)
+    names = sorted(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
+    reports: list[Report] = []
+    for name in names:
+        report = evaluate(name, _extractor(name), pages)
+        reports.append(report)
+        print(format_report(report, args.worst), flush=True)
+    if args.json_out:
+        Path(args.json_out).write_text(
+            json.dumps([report.to_json() for report in reports], indent=1), encoding="utf-8"
+        )
+    return 1 if any(report.errors for report in reports) else 0
+
+
+def _extractor(name: str):  # type: ignore[no-untyped-def]
+    def run(html: bytes, url: str) -> str:
+        return extract(html, url=url or None, algorithm=name).text
+
+    return run
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Set up a virtual environment and run the project's main jobs; needs only Python 3.
+
+    python3 scripts/dev.py crawl     # serve the bundled news site and crawl it (example_project)
+    python3 scripts/dev.py test      # run the test suite
+    python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
+
+The environment lives in ``.venv`` at the top of the repository and is (re)installed when
+``setup.cfg`` changes. Extra arguments after the job name go to the underlying command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+#: Which optional extras each job needs installed.
+EXTRAS = {"crawl": "", "test": "test", "bench": "test,peers"}
+
+
+def ensure_venv(extras: str) -> None:
+    """Create ``.venv`` and install the package (editable) with ``extras``, once per change."""
+    if not PYTHON.exists():
+        print(f"dev.py: creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "setup.cfg").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / f".installed-{extras or 'base'}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    target = f"{ROOT}[{extras}]" if extras else str(ROOT)
+    print(f"dev.py: installing {target}", flush=True)
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", target], check=True)
+    stamp.write_text(digest)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in EXTRAS:
+        print(__doc__, file=sys.stderr)
+        return 2
+    job, rest = argv[0], argv[1:]
+    ensure_venv(EXTRAS[job])
+    if job == "test":
+        command = [str(PYTHON), "-m", "pytest", *rest]
+    elif job == "crawl":
+        command = [str(PYTHON), str(ROOT / "example_project" / "run_crawl.py"), *rest]
+    else:
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "quality.py"), *rest]
+    return subprocess.call(command, cwd=ROOT)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

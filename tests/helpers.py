@@ -1,0 +1,25 @@
+"""Helpers shared by the tests: build a prepared document from a snippet of HTML."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from scrapy_mainc._api import build_document
+from scrapy_mainc._dom import parse_html
+from scrapy_mainc._types import Document
+
+
+def document(html: str, url: str | None = None) -> Document:
+    """Parse and prepare ``html`` the way ``extract`` does, and return the document."""
+    return build_document(parse_html(html), url)
+
+
+def node_at(doc: Document, xpath: str) -> int:
+    """Statistics index of the single element matching ``xpath`` in ``doc``."""
+    (element,) = doc.root.getroottree().xpath(xpath)
+    return doc.stats.nodes.index(element)
+
+
+def text_of(doc: Document, index: int) -> str:
+    """Whitespace-normalised text content of node ``index``."""
+    return " ".join(etree.tostring(doc.stats.nodes[index], method="text", encoding="unicode").split())
