@@ -109,13 +109,12 @@ def _extract_root(
     reason = selection.reason
     if not text and not reason:
         reason = "the chosen content has no text"
-    tree = body.getroottree()
     return Extraction(
         text=text,
         html=render_html(stats, selection.nodes, selection.excluded) if text else "",
         title=title,
         algorithm=chosen.name,
-        xpath=" | ".join(tree.getpath(stats.nodes[node]) for node in selection.nodes),
+        xpath=" | ".join(stats.xpath(node) for node in selection.nodes),
         score=selection.score,
         lang=lang,
         reason="" if text else reason,

@@ -154,6 +154,39 @@ class DomStats:
         """True when ``index`` lies in the subtree of ``ancestor`` (or is it)."""
         return ancestor <= index < self.end[ancestor]
 
+    def xpath(self, index: int) -> str:
+        """Absolute XPath of node ``index``, in lxml's ``getpath`` form.
+
+        Built from the statistics (lxml's own ``getpath`` is quadratic in the depth,
+        which matters on pathological pages).
+        """
+        position, same_tag = self._sibling_positions
+        steps = []
+        node = index
+        while node > 0:
+            tag = self.tags[node]
+            steps.append(f"{tag}[{position[node]}]" if same_tag[node] > 1 else tag)
+            node = self.parent[node]
+        root = self.nodes[0]
+        steps.append(root.getroottree().getpath(root).rstrip("/"))
+        return "/".join(reversed(steps))
+
+    @cached_property
+    def _sibling_positions(self) -> tuple[list[int], list[int]]:
+        """Each node's 1-based position among same-tag siblings, and how many there are."""
+        position = [1] * len(self.nodes)
+        same_tag = [1] * len(self.nodes)
+        tags = self.tags
+        for siblings in self.children:
+            if len(siblings) < 2:
+                continue
+            counts: dict[str, int] = {}
+            for node in siblings:
+                counts[tags[node]] = position[node] = counts.get(tags[node], 0) + 1
+            for node in siblings:
+                same_tag[node] = counts[tags[node]]
+        return position, same_tag
+
     def subtree_totals(self, own: list[int]) -> list[int]:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
         prefix = [0, *accumulate(own)]

@@ -23,6 +23,9 @@ PERIODS_AND_COMMAS = ".,。，．"
 #: Other sentence marks, counted only when asked (ECON's documented option).
 OTHER_SENTENCE_MARKS = "！？；、!?;"
 
+#: CJK characters and the CJK/full-width punctuation that sits between them unspaced;
+#: replaced by spaces before counting the remaining whitespace-separated words.
+_CJK_OR_MARK_RE = re.compile(f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 _WHITESPACE_RE = re.compile(r"\s+")
 _NON_ASCII_PUNCT_RE = re.compile("[，。．]")
 _NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
@@ -53,7 +56,7 @@ def measure(text: str) -> TextMeasure:
     cjk = len(CJK_RE.findall(text))
     if not cjk:
         return TextMeasure(chars, len(parts), punct, 0)
-    words = len(CJK_RE.sub(" ", text).split()) + cjk
+    words = len(_CJK_OR_MARK_RE.sub(" ", text).split()) + cjk
     return TextMeasure(chars, words, punct, cjk)
 
 

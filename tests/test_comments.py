@@ -1,0 +1,77 @@
+"""The shared reader-comment stage: named containers and NCE's repetitive dated blocks."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from helpers import document, node_at
+from scrapy_mainc import extract
+from scrapy_mainc._comments import (
+    CommentParams,
+    comment_nodes,
+    comment_region_start,
+    has_comment_name,
+)
+
+BODY = "".join(
+    f"<p>Paragraph {n}: the council met on Monday, and it agreed on the plan.</p>" for n in range(4)
+)
+
+
+def _comment(n: int, date: str = "2021-03-0{n} 10:1{n}") -> str:
+    return (
+        f"<div class='c'><span class='who'>reader{n}</span><span>{date.format(n=n)}</span>"
+        f"<p>I think this is comment number {n}.</p></div>"
+    )
+
+
+def test_names_that_mark_comments() -> None:
+    for markup in (
+        '<div id="comments"/>',
+        '<ol class="comment-list"/>',
+        '<div class="userComments"/>',
+        '<section id="disqus_thread"/>',
+        '<div itemprop="comment"/>',
+        '<div itemtype="https://schema.org/Comment"/>',
+    ):
+        assert has_comment_name(etree.fromstring(markup)), markup
+    for markup in ('<div class="commentary"/>', '<div id="content"/>', '<p/>'):
+        assert not has_comment_name(etree.fromstring(markup)), markup
+
+
+def test_three_alike_dated_blocks_start_the_region() -> None:
+    doc = document(f"<body><div id='a'>{BODY}{_comment(1)}{_comment(2)}{_comment(3)}</div></body>")
+    root = node_at(doc, "//div[@id='a']")
+    first = node_at(doc, "//div[@class='c'][1]")
+    assert comment_region_start(doc.stats, (root,)) == first
+    # everything from the first comment onward is dropped: the three comment blocks
+    assert comment_nodes(doc.stats, (root,)) == {first, first + 4, first + 8}
+
+
+def test_two_blocks_are_not_enough() -> None:
+    doc = document(f"<body><div id='a'>{BODY}{_comment(1)}{_comment(2)}</div></body>")
+    assert comment_region_start(doc.stats, (node_at(doc, "//div[@id='a']"),)) is None
+
+
+def test_undated_alike_blocks_are_not_comments_unless_asked() -> None:
+    undated = "".join(_comment(n, date="a reader") for n in range(1, 4))
+    doc = document(f"<body><div id='a'>{BODY}{undated}</div></body>")
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_region_start(doc.stats, root) is None
+    assert comment_region_start(doc.stats, root, CommentParams(require_date=False)) is not None
+
+
+def test_blocks_far_apart_are_not_joined() -> None:
+    spacer = "<div><p>x</p><p>y</p></div>" * 10
+    parts = [_comment(1), spacer, _comment(2), spacer, _comment(3)]
+    doc = document(f"<body><div id='a'>{BODY}{''.join(parts)}</div></body>")
+    assert comment_region_start(doc.stats, (node_at(doc, "//div[@id='a']"),)) is None
+
+
+def test_extract_strips_comments_by_default_and_can_keep_them() -> None:
+    page = (
+        f"<html><body><div id='story'>{BODY}<div id='comments'><p>Nice article, thanks.</p>"
+        "<p>I disagree with it.</p></div></div></body></html>"
+    )
+    assert "thanks" not in extract(page, algorithm="cectd-ds").text
+    assert "thanks" in extract(page, algorithm="cectd-ds", strip_comments=False).text

@@ -1,0 +1,60 @@
+"""Rendering a selection as text and as a cleaned HTML fragment."""
+
+from __future__ import annotations
+
+from helpers import document, node_at
+from scrapy_mainc._render import render_html, render_text
+
+PAGE = (
+    "<html><body><div id='story' onclick='x()'>"
+    "<h2>Heading</h2><p>First   line with <b>bold</b> words.</p>"
+    "<p>Second<br>line after a break.</p>"
+    "<form action='/s'><p>Inside a form.</p><input name='q'></form>"
+    "<div class='share'>Share this</div> tail text"
+    "<script>var x = 1;</script><!-- a comment -->"
+    "</div><p>Outside.</p></body></html>"
+)
+
+
+def test_text_has_one_block_per_line() -> None:
+    doc = document(PAGE)
+    story = node_at(doc, "//div[@id='story']")
+    text = render_text(doc.stats, (story,))
+    assert text.split("\n") == [
+        "Heading",
+        "First line with bold words.",
+        "Second",
+        "line after a break.",
+        "Inside a form.",
+        "Share this",
+        "tail text",
+    ]
+
+
+def test_excluded_subtrees_are_skipped_but_their_tails_kept() -> None:
+    doc = document(PAGE)
+    story = node_at(doc, "//div[@id='story']")
+    share = node_at(doc, "//div[@class='share']")
+    text = render_text(doc.stats, (story,), {share})
+    assert "Share this" not in text
+    assert text.endswith("tail text")
+
+
+def test_html_is_cleaned() -> None:
+    doc = document(PAGE)
+    story = node_at(doc, "//div[@id='story']")
+    share = node_at(doc, "//div[@class='share']")
+    fragment = render_html(doc.stats, (story,), {share})
+    assert fragment.startswith('<div id="story">')
+    for absent in ("onclick", "<form", "<input", "<script", "<!--", "Share this", "Outside"):
+        assert absent not in fragment
+    assert "<p>Inside a form.</p>" in fragment
+    assert "tail text" in fragment
+    assert "<b>bold</b>" in fragment
+
+
+def test_several_roots_render_in_order() -> None:
+    doc = document("<body><p>one</p><div>skip</div><p>two</p></body>")
+    first, second = node_at(doc, "//p[1]"), node_at(doc, "//p[2]")
+    assert render_text(doc.stats, (first, second)) == "one\ntwo"
+    assert render_html(doc.stats, (first, second)) == "<p>one</p>\n<p>two</p>"

@@ -1,0 +1,80 @@
+"""Exact numbers of the shared statistics pass on a hand-built tree."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from helpers import document
+from scrapy_mainc._stats import DomStats
+from scrapy_mainc._text import measure
+
+PAGE = (
+    "<html><body>"
+    '<div id="main"><p>Hello world, again.</p><p>Second <a href="/x">link text</a> here.</p></div>'
+    '<ul><li><a href="/a">Home</a></li><li><a>no href</a></li></ul>'
+    "</body></html>"
+)
+# Pre-order: 0 body, 1 div, 2 p, 3 p, 4 a[href], 5 ul, 6 li, 7 a[href], 8 li, 9 a (no href)
+
+
+def test_structure_in_pre_order() -> None:
+    stats = document(PAGE).stats
+    assert stats.tags == ["body", "div", "p", "p", "a", "ul", "li", "a", "li", "a"]
+    assert stats.parent == [-1, 0, 1, 1, 3, 0, 5, 6, 5, 8]
+    assert stats.end == [10, 5, 3, 5, 5, 10, 8, 8, 10, 10]
+    assert stats.depth == [0, 1, 2, 2, 3, 1, 2, 3, 2, 3]
+    assert stats.children[0] == [1, 5]
+    assert stats.children[5] == [6, 8]
+    assert stats.elements(1) == 4
+
+
+def test_own_counts_take_text_and_child_tails() -> None:
+    stats = document(PAGE).stats
+    # "Hello world, again." -> 5 + 6 + 6 characters, 3 words, a comma and a period
+    assert (stats.own_chars[2], stats.own_words[2], stats.own_punct[2]) == (17, 3, 2)
+    # second <p>: its text "Second " and the tail " here." of its link
+    assert (stats.own_chars[3], stats.own_words[3], stats.own_punct[3]) == (11, 2, 1)
+    assert (stats.own_chars[4], stats.own_words[4]) == (8, 2)
+
+
+def test_subtree_totals_and_links() -> None:
+    stats = document(PAGE).stats
+    assert stats.chars[1] == 17 + 11 + 8
+    assert stats.words[1] == 7
+    assert stats.punct[1] == 3
+    assert stats.link_chars[1] == 8
+    assert stats.link_words[1] == 2
+    assert stats.links[1] == 1
+    # an <a> without href is not a link: only "Home" is link text in the list
+    assert (stats.chars[5], stats.link_chars[5], stats.links[5]) == (10, 4, 1)
+    assert stats.in_link == [False, False, False, False, True, False, False, True, False, False]
+    assert (stats.chars[0], stats.link_chars[0], stats.links[0]) == (46, 12, 2)
+    assert stats.link_density(5) == 0.4
+    assert stats.leaves[0] == 4  # p, a, a, a
+
+
+def test_cjk_words_and_punctuation() -> None:
+    stats = document("<body><p>中文测试，好。</p><p>日本語のテキスト、です。 abc</p></body>").stats
+    # five ideographs are five words; the full-width comma and period are punctuation, not words
+    assert (stats.own_chars[1], stats.own_words[1], stats.own_punct[1], stats.own_cjk[1]) == (7, 5, 2, 5)
+    # 8 + 2 CJK characters and "abc"; the ideographic comma is not one of ECON's marks
+    assert (stats.own_words[2], stats.own_punct[2], stats.own_cjk[2]) == (11, 1, 10)
+    assert stats.cjk[0] == 15
+
+
+def test_measure_ascii_and_whitespace() -> None:
+    assert measure("  a  bb\n ccc ") == (6, 3, 0, 0)
+    assert measure(" \n\t ") == (0, 0, 0, 0)
+
+
+def test_deep_tree_has_no_recursion_limit() -> None:
+    root = etree.Element("body")
+    node = root
+    for _ in range(100_000):
+        node = etree.SubElement(node, "div")
+    node.text = "deep text here"
+    stats = DomStats(root)
+    assert len(stats) == 100_001
+    assert stats.words[0] == 3
+    assert stats.depth[-1] == 100_000
+    assert stats.end[0] == 100_001

@@ -1,0 +1,53 @@
+"""Headline search and the script guess."""
+
+from __future__ import annotations
+
+from lxml import html as lxml_html
+
+from scrapy_mainc import extract
+from scrapy_mainc._lang import guess_script
+from scrapy_mainc._title import find_title
+
+
+def _title(page: str) -> str:
+    return find_title(lxml_html.document_fromstring(page))
+
+
+def test_h1_agreeing_with_the_title_wins() -> None:
+    page = (
+        "<html><head><title>Bridge reopens after repairs | City News</title></head>"
+        "<body><h1>Site name</h1><h1>Bridge reopens after repairs</h1></body></html>"
+    )
+    assert _title(page) == "Bridge reopens after repairs"
+
+
+def test_og_title_then_title_without_site_name() -> None:
+    page = (
+        "<html><head><meta property='og:title' content='The real headline'>"
+        "<title>Other | Site</title></head><body><h1>Menu</h1></body></html>"
+    )
+    assert _title(page) == "The real headline"
+    assert _title("<html><head><title>Storm hits the coast - Daily Paper</title></head></html>") == (
+        "Storm hits the coast"
+    )
+
+
+def test_no_title_at_all() -> None:
+    assert _title("<html><body><p>x</p></body></html>") == ""
+
+
+def test_script_guess() -> None:
+    assert guess_script("今天天气很好，我们去公园散步。") == "zh"
+    assert guess_script("今日はいい天気ですね。公園に行きましょう。") == "ja"
+    assert guess_script("오늘은 날씨가 좋습니다. 공원에 갑시다.") == "ko"
+    assert guess_script("The weather is nice today.") == ""
+    # a few CJK characters in an English page are not enough, unless the page says so
+    # (7 CJK characters among 51: 14%, under the 20% share but over the 5% a declaration needs)
+    mixed = "The words 中华人民共和国 are the name of the country in Chinese." * 3
+    assert guess_script(mixed) == ""
+    assert guess_script(mixed, declared="zh-CN") == "zh"
+
+
+def test_extraction_reports_the_script() -> None:
+    page = "<html lang='zh'><body><div><p>今天天气很好，我们去公园散步，然后回家吃饭。</p></div></body></html>"
+    assert extract(page, algorithm="cectd-ds").lang == "zh"
