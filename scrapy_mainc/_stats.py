@@ -160,32 +160,30 @@ class DomStats:
         Built from the statistics (lxml's own ``getpath`` is quadratic in the depth,
         which matters on pathological pages).
         """
-        position, same_tag = self._sibling_positions
         steps = []
         node = index
         while node > 0:
+            up = self.parent[node]
             tag = self.tags[node]
-            steps.append(f"{tag}[{position[node]}]" if same_tag[node] > 1 else tag)
-            node = self.parent[node]
+            position, same_tag = self._positions_among_siblings(up)[node]
+            steps.append(f"{tag}[{position}]" if same_tag > 1 else tag)
+            node = up
         root = self.nodes[0]
         steps.append(root.getroottree().getpath(root).rstrip("/"))
         return "/".join(reversed(steps))
 
-    @cached_property
-    def _sibling_positions(self) -> tuple[list[int], list[int]]:
-        """Each node's 1-based position among same-tag siblings, and how many there are."""
-        position = [1] * len(self.nodes)
-        same_tag = [1] * len(self.nodes)
-        tags = self.tags
-        for siblings in self.children:
-            if len(siblings) < 2:
-                continue
-            counts: dict[str, int] = {}
-            for node in siblings:
-                counts[tags[node]] = position[node] = counts.get(tags[node], 0) + 1
-            for node in siblings:
-                same_tag[node] = counts[tags[node]]
-        return position, same_tag
+    def _positions_among_siblings(self, parent: int) -> dict[int, tuple[int, int]]:
+        """For each child of ``parent``: its 1-based position among same-tag siblings and
+        how many there are (computed once per parent, on demand)."""
+        cache = self.__dict__.setdefault("_sibling_positions", {})
+        if parent not in cache:
+            tags = self.tags
+            seen: dict[str, int] = {}
+            positions = {}
+            for node in self.children[parent]:
+                seen[tags[node]] = positions[node] = seen.get(tags[node], 0) + 1
+            cache[parent] = {node: (place, seen[tags[node]]) for node, place in positions.items()}
+        return cache[parent]
 
     def subtree_totals(self, own: list[int]) -> list[int]:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""

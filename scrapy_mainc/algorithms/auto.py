@@ -1,14 +1,209 @@
-"""``auto``, the default algorithm.
+"""``auto``: the default extractor, a maximum-value subtree over scored text blocks.
 
-For now: CECTD-DS on every page (the extraction-core issue allows that; a combined default
-that beats the peers is its own issue).
+Every block of text (see :mod:`._blocks`) gets a value in words: positive for prose,
+negative for boilerplate, from signals the published algorithms measured to work:
+
+* link words count against a block (the link-density filters of CoreEx and NCE);
+* a block with no punctuation at all loses a fixed amount (ECON's punctuation
+  heuristic, which works in every language, not only Chinese): bylines, labels,
+  buttons and menus have none, sentences do;
+* containers whose markup names them as navigation, sidebars or footers keep only part
+  of their value; captions, share bars, related links and similar named parts, and
+  teaser-card lists, are cut out (cheap structural evidence);
+* the headline, found by NCE's title search, is not body text.
+
+The content root is the node whose subtree has the largest total value; inside it, every
+subtree with a negative total is dropped, and the leading and trailing blocks that are
+not sentence-like (a byline, a dateline, a credit line) are trimmed. Reader comments go
+through the shared comment stage like every algorithm's output. All of it is a handful
+of linear passes over the shared statistics.
 """
 
 from __future__ import annotations
 
-from . import cetd
-from ._base import Algorithm
+from dataclasses import dataclass
 
-VARIANTS = (
-    Algorithm("auto", "the default extractor (currently CECTD-DS)", cetd.select, cetd.CetdParams()),
-)
+from .._names import NameClass, classify_names
+from .._stats import DomStats
+from .._tags import HEADING_TAGS
+from .._types import Document, Selection
+from ._base import Algorithm
+from ._blocks import CardShape, Regions, block_regions, teaser_cards
+
+#: Tags of page regions that are usually not article text, like a weak boilerplate name.
+REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
+#: Tags that hold figures and their captions, never body text.
+CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
+
+_CUT, _WEAK, _PLAIN = -2, -1, 0
+
+
+@dataclass(frozen=True, slots=True)
+class AutoParams:
+    """Parameters of ``auto``; values tuned on the shared development datasets."""
+
+    #: Value of a link word against a non-link word (1: a block is worth its non-link
+    #: words minus its link words).
+    link_weight: float = 1.0
+    #: Words of value a block without any period or comma loses (ECON's signal); 8 is a
+    #: short byline or label. Headings are exempt: subheadings carry no punctuation.
+    unpunctuated_penalty: float = 8.0
+    #: Share of their positive value kept by blocks inside weakly named boilerplate
+    #: regions (nav, sidebar, footer...); their negative values grow by the same share.
+    boilerplate_factor: float = 0.5
+    #: Use class/id names and region tags.
+    use_names: bool = True
+    #: Cut figures and captions.
+    cut_captions: bool = True
+    #: Cut teaser-card lists.
+    cut_cards: bool = True
+    #: A teaser card has at most this many words (a headline and a sentence or two)...
+    card_max_words: int = 80
+    #: ...and a link headline of at least this many words.
+    card_min_link_words: int = 3
+    #: A named container or card list with at least this share of the page's words is a
+    #: layout wrapper, not boilerplate: names there are ignored.
+    max_boilerplate_share: float = 0.5
+    #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
+    drop_headline: bool = True
+    #: Trim leading and trailing blocks that are not sentence-like.
+    trim_edges: bool = True
+    #: A sentence-like block has at least this many non-link words and punctuation...
+    edge_min_words: int = 10
+    #: ...and at most this share of link words.
+    edge_max_link_share: float = 0.3
+
+
+def select(document: Document, params: AutoParams) -> Selection:
+    """Choose the subtree of largest total block value, then prune inside it."""
+    stats = document.stats
+    regions = block_regions(stats)
+    context = _context(stats, regions, params)
+    headline = find_headline(document, regions) if params.drop_headline else -1
+    values = block_values(stats, regions, context, headline, params)
+    totals = stats.subtree_totals(values)
+    root = max(range(len(totals)), key=totals.__getitem__)
+    if totals[root] <= 0:
+        return Selection(reason="no block of text looks like article content")
+    excluded = _pruned(stats, regions, context, totals, root)
+    if params.trim_edges:
+        excluded |= _edge_blocks(stats, regions, root, excluded, params)
+    return Selection(nodes=(root,), score=totals[root], excluded=frozenset(excluded))
+
+
+def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]:
+    """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward."""
+    tags, parent, words, nodes = stats.tags, stats.parent, stats.words, stats.nodes
+    limit = params.max_boilerplate_share * words[0]
+    context = [_PLAIN] * len(tags)
+    names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
+    for node in range(1, len(tags)):
+        inherited = context[parent[node]]
+        if inherited != _CUT and regions.is_block[node] and words[node] < limit:
+            own = _own_context(tags[node], nodes[node], names, params)
+            inherited = min(inherited, own)
+        context[node] = inherited
+    if params.cut_captions or params.cut_cards:
+        shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
+        for card in teaser_cards(stats, shape) if params.cut_cards else ():
+            for node in range(card, stats.end[card]):
+                context[node] = _CUT
+    return context
+
+
+def _own_context(tag: str, element, names: dict[str, int], params: AutoParams) -> int:  # type: ignore[no-untyped-def]
+    if params.cut_captions and tag in CAPTION_TAGS:
+        return _CUT
+    if not params.use_names:
+        return _PLAIN
+    if tag in REGION_TAGS:
+        return _WEAK
+    if element.get("itemprop") == "articleBody":
+        return _PLAIN
+    key = f"{element.get('id') or ''} {element.get('class') or ''}"
+    if key not in names:
+        name = classify_names(key) if key != " " else NameClass.NONE
+        names[key] = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}.get(name, _PLAIN)
+    return names[key]
+
+
+def find_headline(document: Document, regions: Regions) -> int:
+    """NCE's title search: the first heading whose text is the page's headline, or -1."""
+    title = " ".join(document.title.split()).lower()
+    if not title:
+        return -1
+    stats = document.stats
+    for node, tag in enumerate(stats.tags):
+        if tag in HEADING_TAGS and 0 < stats.words[node] <= 40:
+            text = " ".join(" ".join(stats.nodes[node].itertext()).split()).lower()
+            if text == title or (len(text) > 10 and text in title):
+                return node
+    return -1
+
+
+def block_values(
+    stats: DomStats, regions: Regions, context: list[int], headline: int, params: AutoParams
+) -> list[float]:
+    """Value in words of every block's region (0 for non-blocks and cut parts)."""
+    values = [0.0] * len(stats)
+    keep = 1.0 - params.boilerplate_factor
+    for node, (words, link_words, punct) in enumerate(
+        zip(regions.words, regions.link_words, regions.punct)
+    ):
+        if not (words or link_words) or context[node] == _CUT:
+            continue
+        value = words - params.link_weight * link_words
+        if not punct and stats.tags[node] not in HEADING_TAGS:
+            value -= params.unpunctuated_penalty
+        if node == headline:
+            value = -1.0
+        if context[node] == _WEAK:
+            value = value * keep if value > 0 else value * (2.0 - keep)
+        values[node] = value
+    return values
+
+
+def _pruned(stats: DomStats, regions: Regions, context: list[int], totals: list[float], root: int) -> set[int]:
+    """Outermost cut parts and negative-total blocks inside ``root``."""
+    excluded: set[int] = set()
+    node, stop = root + 1, stats.end[root]
+    while node < stop:
+        is_cut = context[node] == _CUT and context[stats.parent[node]] != _CUT
+        if is_cut or (regions.is_block[node] and totals[node] < 0):
+            excluded.add(node)
+            node = stats.end[node]
+        else:
+            node += 1
+    return excluded
+
+
+def _edge_blocks(
+    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams
+) -> set[int]:
+    """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
+    dropping them drops no other block (a byline, a dateline, a credit line)."""
+    blocks = []
+    node, stop = root, stats.end[root]
+    while node < stop:
+        if node in excluded:
+            node = stats.end[node]
+            continue
+        if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
+            blocks.append(node)
+        node += 1
+    trimmed: set[int] = set()
+    for ordered in (blocks, blocks[::-1]):
+        for block in ordered:
+            words, link_words = regions.words[block], regions.link_words[block]
+            sentence_like = (
+                words >= params.edge_min_words
+                and regions.punct[block] > 0
+                and link_words <= params.edge_max_link_share * (words + link_words)
+            ) or words >= 4 * params.edge_min_words
+            if sentence_like or stats.words[block] != words + link_words:
+                break
+            trimmed.add(block)
+    return trimmed
+
+
+VARIANTS = (Algorithm("auto", "the default: maximum-value subtree over scored text blocks", select, AutoParams()),)
