@@ -203,7 +203,7 @@ def _edge_blocks(
             if sentence_like or stats.words[block] != words + link_words:
                 break
             trimmed.add(block)
-    return trimmed
+    return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
 
 
 VARIANTS = (Algorithm("auto", "the default: maximum-value subtree over scored text blocks", select, AutoParams()),)
