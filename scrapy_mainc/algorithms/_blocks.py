@@ -27,6 +27,8 @@ class Regions:
     """Per-node block flags and the counts of each block's region (0 for non-blocks)."""
 
     is_block: list[bool]
+    #: Nearest block strictly above each node (-1 for the root).
+    parent_block: list[int]
     words: list[int]  #: words outside links
     link_words: list[int]
     punct: list[int]
@@ -46,9 +48,12 @@ def block_regions(stats: DomStats) -> Regions:
     ]
     is_block[0] = True
     nearest = list(range(count))
+    parent_block = [-1] * count
     for node in range(1, count):
+        up = parent[node]
+        parent_block[node] = nearest[up]
         if not is_block[node]:
-            nearest[node] = nearest[parent[node]]
+            nearest[node] = nearest[up]
     words, link_words, punct = [0] * count, [0] * count, [0] * count
     for node, (own, linked) in enumerate(zip(stats.own_words, stats.in_link)):
         if own:
@@ -58,7 +63,7 @@ def block_regions(stats: DomStats) -> Regions:
             else:
                 words[block] += own
             punct[block] += stats.own_punct[node]
-    return Regions(is_block, words, link_words, punct)
+    return Regions(is_block, parent_block, words, link_words, punct)
 
 
 @dataclass(frozen=True, slots=True)

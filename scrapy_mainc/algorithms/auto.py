@@ -51,6 +51,10 @@ class AutoParams:
     #: Share of their positive value kept by blocks inside weakly named boilerplate
     #: regions (nav, sidebar, footer...); their negative values grow by the same share.
     boilerplate_factor: float = 0.5
+    #: When the densest paragraph parent lies outside the subtree of largest total and
+    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
+    #: boilerplate as siblings, so no single subtree holds the article cleanly).
+    paragraph_parent: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
     #: Cut figures and captions.
@@ -86,9 +90,40 @@ def select(document: Document, params: AutoParams) -> Selection:
     if totals[root] <= 0:
         return Selection(reason="no block of text looks like article content")
     excluded = _pruned(stats, regions, context, totals, root)
+    if params.paragraph_parent:
+        seed = paragraph_parent(regions, values)
+        if not (stats.contains(root, seed) or stats.contains(seed, root)):
+            seed_excluded = _pruned(stats, regions, context, totals, seed)
+            if kept_value(stats, values, seed, seed_excluded) > kept_value(stats, values, root, excluded):
+                root, excluded = seed, seed_excluded
     if params.trim_edges:
         excluded |= _edge_blocks(stats, regions, root, excluded, params)
     return Selection(nodes=(root,), score=totals[root], excluded=frozenset(excluded))
+
+
+def paragraph_parent(regions: Regions, values: list[float]) -> int:
+    """The block whose child blocks (grandchildren at half weight) hold the most value."""
+    concentration = [max(value, 0.0) for value in values]
+    parent_block = regions.parent_block
+    for node, value in enumerate(values):
+        if value > 0 and node:
+            up = parent_block[node]
+            concentration[up] += value
+            if up > 0:
+                concentration[parent_block[up]] += 0.5 * value
+    return max(range(len(values)), key=concentration.__getitem__)
+
+
+def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[int]) -> float:
+    """Positive block value left inside ``root`` once ``excluded`` subtrees are dropped."""
+    kept, node, stop = 0.0, root, stats.end[root]
+    while node < stop:
+        if node in excluded:
+            node = stats.end[node]
+            continue
+        kept += max(values[node], 0.0)
+        node += 1
+    return kept
 
 
 def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]:
