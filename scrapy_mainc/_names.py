@@ -28,19 +28,21 @@ NOT_CONTENT_TOKENS = frozenset(
     """caption captions credit credits figcaption cookie cookies consent gdpr newsletter
     subscribe subscription share sharing social socials related promo promotion advert
     advertisement advertising sponsor sponsored outbrain taboola breadcrumb breadcrumbs
-    byline dateline timestamp copyright disclaimer""".split()
+    byline dateline timestamp copyright disclaimer bio""".split()
 )
 BOILERPLATE_TOKENS = frozenset(
     """nav navbar navigation menu footer sidebar side aside ad ads banner tags taglist
     popular trending mostread recommended recommendations popup modal widget widgets
-    masthead topbar toolbar pagination pager signup login bio meta""".split()
+    masthead topbar toolbar pagination pager signup login meta""".split()
 )
 #: Compound names (separators removed) of article-body containers.
 CONTENT_NAMES = frozenset(
     """article articlebody articlecontent articletext story storybody storycontent
     entrycontent postcontent postbody contentbody maincontent bodytext textbody""".split()
 )
-_ALL_TOKENS = NOT_CONTENT_TOKENS | BOILERPLATE_TOKENS
+#: Compound names (separators removed) of parts that are never article text.
+NOT_CONTENT_NAMES = frozenset({"readmore", "readalso", "alsoread", "seealso", "moreon", "morefrom"})
+_ALL_TOKENS = NOT_CONTENT_TOKENS | BOILERPLATE_TOKENS | NOT_CONTENT_NAMES
 #: One search over the lowercased names settles most elements before any splitting.
 _MAY_MATCH_RE = re.compile(
     "|".join(sorted({token[:5] for token in _ALL_TOKENS | CONTENT_NAMES}, key=len, reverse=True))
@@ -63,8 +65,11 @@ def classify_names(names: str) -> NameClass:
     lowered = names.lower()
     if _MAY_MATCH_RE.search(lowered) is None:
         return NameClass.NONE
-    if any(_SEPARATORS_RE.sub("", name) in CONTENT_NAMES for name in lowered.split()):
+    compounds = {_SEPARATORS_RE.sub("", name) for name in lowered.split()}
+    if compounds & CONTENT_NAMES:
         return NameClass.CONTENT
+    if any(compound.startswith(prefix) for compound in compounds for prefix in NOT_CONTENT_NAMES):
+        return NameClass.NOT_CONTENT
     tokens = set(_SPLIT_RE.split(_CAMEL_RE.sub("-", names).lower()))
     if tokens & NOT_CONTENT_TOKENS:
         return NameClass.NOT_CONTENT

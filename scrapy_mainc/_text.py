@@ -26,7 +26,9 @@ OTHER_SENTENCE_MARKS = "！？；、!?;"
 #: CJK characters and the CJK/full-width punctuation that sits between them unspaced;
 #: replaced by spaces before counting the remaining whitespace-separated words.
 _CJK_OR_MARK_RE = re.compile(f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
-_WHITESPACE_RE = re.compile(r"\s+")
+#: Zero-width characters and stray byte-order marks: invisible, so not text.
+_INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+_WHITESPACE_RE = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
 _NON_ASCII_PUNCT_RE = re.compile("[，。．]")
 _NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
 
@@ -52,6 +54,8 @@ def measure(text: str) -> TextMeasure:
     punct = text.count(".") + text.count(",")
     if text.isascii():
         return TextMeasure(chars, len(parts), punct, 0)
+    if _INVISIBLE_RE.search(text):
+        return measure(_INVISIBLE_RE.sub(" ", text))
     punct += len(_NON_ASCII_PUNCT_RE.findall(text))
     cjk = len(CJK_RE.findall(text))
     if not cjk:

@@ -78,3 +78,8 @@ def test_deep_tree_has_no_recursion_limit() -> None:
     assert stats.words[0] == 3
     assert stats.depth[-1] == 100_000
     assert stats.end[0] == 100_001
+
+
+def test_invisible_characters_are_not_text() -> None:
+    assert measure("\ufeff") == (0, 0, 0, 0)
+    assert measure("\u200b caf\u00e9 \ufeff") == (4, 1, 0, 0)

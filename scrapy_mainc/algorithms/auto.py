@@ -134,9 +134,10 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
     names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
     for node in range(1, len(tags)):
         inherited = context[parent[node]]
-        if inherited != _CUT and regions.is_block[node] and words[node] < limit:
+        if inherited != _CUT and words[node] < limit:
             own = _own_context(tags[node], nodes[node], names, params)
-            inherited = min(inherited, own)
+            if regions.is_block[node] or own == _CUT:  # inline parts are only ever cut
+                inherited = min(inherited, own)
         context[node] = inherited
     if params.cut_captions or params.cut_cards:
         shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
