@@ -1,0 +1,328 @@
+"""Near-duplicate quality: fingerprints of ``main_text`` versus fingerprints of the whole page.
+
+    python benchmarks/neardup_quality.py [--datasets DIR] [--limit N] [--output FILE]
+
+Builds a near-duplicate test set from the shared datasets (``<DIR>/scrapinghub`` and
+``<DIR>/zh_news``: ``html/<id>.html`` and ``gold.json`` with ``articleBody``). Every article
+with at least 3 paragraphs and 100 words appears as six pages, all of one story:
+
+* ``original``: the dataset's own page (the publisher's real template);
+* ``template``: the article in a made-up site;
+* ``headline``: in another site, under a changed headline;
+* ``paragraph``: in a third site, with a paragraph of another article added (the one
+  closest to a tenth of the article's length);
+* ``trimmed``: in a fourth site, its last tenth cut off at a sentence end;
+* ``resyndicated``: in the first made-up site again, with other comments and links.
+
+Sites differ in navigation, related-links boxes, footers and reader comments (see
+neardup_templates.py); comments and related links are drawn per page. Different articles,
+including the pairs that share the most vocabulary (the same-topic pairs), are the
+negatives. For each page three texts are fingerprinted: the article text as placed (the
+reference an ideal extractor would reach), ``scrapy_mainc.extract(html).text`` (default
+algorithm) and the whole page text (every text node outside script and style). A page pair
+is predicted a duplicate when the MinHash estimate of Jaccard reaches the threshold
+(exhaustively over all pairs), when the leader-clustering index puts both in one cluster,
+or when their SimHashes are at most 3 bits apart. Everything is seeded: reruns print the
+same figures. It prints markdown tables and writes them, with the README section of the
+feature, to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
+from neardup_templates import SITES, draw_parts, render_page
+
+from scrapy_mainc import extract
+from scrapy_mainc._decode import decode_html  # the package's decoder; no public wrapper yet
+from scrapy_mainc.dedup import (
+    Fingerprint,
+    FingerprintParams,
+    IndexParams,
+    MemoryIndex,
+    fingerprint_text,
+    tokens,
+)
+
+SEED = 20240605
+COMMAND = "python benchmarks/neardup_quality.py"
+DATASETS = {"scrapinghub": "en", "zh_news": "zh"}
+VARIANTS = ("original", "template", "headline", "paragraph", "trimmed", "resyndicated")
+MIN_PARAGRAPHS = 3
+MIN_WORDS = 100
+#: Share of an article cut by the ``trimmed`` edit, and wanted length of an added paragraph.
+EDIT_SHARE = 0.1
+SIMHASH_BITS = 3
+SAME_TOPIC_PAIRS = 20
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])\s*")
+_NON_TEXT_TAGS = ("script", "style", "noscript", "template")
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    id: str
+    lang: str
+    title: str
+    paragraphs: tuple[str, ...]
+    html: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    article: str
+    lang: str
+    variant: str
+    html: str | bytes
+    #: The article text as placed on the page (no headline): the reference.
+    placed_text: str
+
+
+def load_articles(root: Path, limit: int) -> list[Article]:
+    """Eligible articles of every dataset under ``root``, sorted by id, ``limit`` per dataset."""
+    articles = []
+    for name, lang in DATASETS.items():
+        gold = json.loads((root / name / "gold.json").read_text("utf-8"))
+        chosen = 0
+        for page_id in sorted(gold):
+            body = gold[page_id]["articleBody"]
+            paragraphs = tuple(line.strip() for line in body.split("\n") if line.strip())
+            if len(paragraphs) < MIN_PARAGRAPHS or len(tokens(" ".join(paragraphs))) < MIN_WORDS:
+                continue
+            html = (root / name / "html" / f"{page_id}.html").read_bytes()
+            title = extract(html).title or " ".join(tokens(paragraphs[0])[:10])
+            articles.append(Article(f"{name}/{page_id}", lang, title, paragraphs, html))
+            chosen += 1
+            if limit and chosen >= limit:
+                break
+    return articles
+
+
+def make_pages(articles: Sequence[Article], rng: random.Random) -> list[Page]:
+    """Six pages per article (see the module docstring)."""
+    pages = []
+    for article in articles:
+        peers = [a for a in articles if a.lang == article.lang and a.id != article.id]
+        titles = [other.title for other in peers]
+        sites = list(SITES)
+        rng.shuffle(sites)
+        edits = {
+            "template": (article.title, article.paragraphs, sites[0]),
+            "headline": (_new_headline(article), article.paragraphs, sites[1]),
+            "paragraph": (article.title, _add_paragraph(article, rng.choice(peers), rng), sites[2]),
+            "trimmed": (article.title, _trim(article.paragraphs), sites[3]),
+            "resyndicated": (article.title, article.paragraphs, sites[0]),
+        }
+        placed = "\n".join(article.paragraphs)
+        pages.append(Page(article.id, article.lang, "original", article.html, placed))
+        for variant, (headline, paragraphs, site) in edits.items():
+            parts = draw_parts(headline, paragraphs, titles, article.lang, rng)
+            html = render_page(site, parts, article.lang)
+            pages.append(Page(article.id, article.lang, variant, html, "\n".join(paragraphs)))
+    return pages
+
+
+def _new_headline(article: Article) -> str:
+    first_sentence = _SENTENCE_END_RE.split(article.paragraphs[0])[0]
+    words = tokens(first_sentence)[: 12 if article.lang == "en" else 20]
+    return (" " if article.lang == "en" else "").join(words).capitalize()
+
+
+def _add_paragraph(article: Article, donor: Article, rng: random.Random) -> tuple[str, ...]:
+    """Insert the donor's paragraph closest to ``EDIT_SHARE`` of the article's length."""
+    wanted = EDIT_SHARE * len(tokens(" ".join(article.paragraphs)))
+    added = min(donor.paragraphs, key=lambda paragraph: abs(len(tokens(paragraph)) - wanted))
+    position = rng.randint(1, len(article.paragraphs) - 1)
+    return (*article.paragraphs[:position], added, *article.paragraphs[position:])
+
+
+def _trim(paragraphs: Sequence[str]) -> tuple[str, ...]:
+    """Cut the last ``EDIT_SHARE`` of the text, at a sentence end when there is one."""
+    text = "\n".join(paragraphs)
+    keep = text[: int(len(text) * (1 - EDIT_SHARE))]
+    ends = [m.start() for m in _SENTENCE_END_RE.finditer(keep) if m.start() > len(keep) // 2]
+    cut = keep[: ends[-1]] if ends else keep.rsplit(" ", 1)[0]
+    return tuple(p for p in cut.split("\n") if p.strip())
+
+
+def whole_page_text(html: str | bytes) -> str:
+    """Every text node of the page outside script, style, noscript and template."""
+    text = decode_html(html).text if isinstance(html, bytes) else html
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+    root = etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+    if root is None:
+        return ""
+    etree.strip_elements(root, *_NON_TEXT_TAGS, with_tail=False)
+    return " ".join(" ".join(root.itertext()).split())
+
+
+@dataclass(frozen=True, slots=True)
+class Signatures:
+    """Fingerprints of one kind of text for every page, also as arrays."""
+
+    fingerprints: list[Fingerprint | None]
+    minhash: np.ndarray  # (pages, num_perm) uint32; zero rows where absent
+    simhash: np.ndarray  # (pages,) uint64
+    present: np.ndarray  # (pages,) bool: long enough to fingerprint
+
+
+def signatures(texts: Sequence[str], params: FingerprintParams) -> Signatures:
+    fingerprints = [fingerprint_text(text, params) for text in texts]
+    minhash = np.zeros((len(texts), params.num_perm), dtype=np.uint32)
+    simhash = np.zeros(len(texts), dtype=np.uint64)
+    for row, fingerprint in enumerate(fingerprints):
+        if fingerprint is not None:
+            minhash[row], simhash[row] = fingerprint.minhash, fingerprint.simhash
+    present = np.array([fingerprint is not None for fingerprint in fingerprints], dtype=bool)
+    return Signatures(fingerprints, minhash, simhash, present)
+
+
+def minhash_pairs(sig: Signatures, threshold: float) -> set[tuple[int, int]]:
+    pairs = set()
+    for row in np.flatnonzero(sig.present):
+        similarity = (sig.minhash[row + 1 :] == sig.minhash[row]).mean(axis=1)
+        hits = np.flatnonzero((similarity >= threshold) & sig.present[row + 1 :])
+        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
+    return pairs
+
+
+def simhash_pairs(sig: Signatures, bits: int) -> set[tuple[int, int]]:
+    pairs = set()
+    for row in np.flatnonzero(sig.present):
+        distance = np.bitwise_count(sig.simhash[row + 1 :] ^ sig.simhash[row])
+        hits = np.flatnonzero((distance <= bits) & sig.present[row + 1 :])
+        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
+    return pairs
+
+
+def cluster_pairs(
+    sig: Signatures, params: IndexParams, order: Sequence[int]
+) -> set[tuple[int, int]]:
+    """Pairs put in one cluster by the leader-clustering index, pages fed in ``order``."""
+    index = MemoryIndex(params)
+    clusters: dict[str, list[int]] = {}
+    for row in order:
+        fingerprint = sig.fingerprints[row]
+        if fingerprint is not None:
+            clusters.setdefault(index.assign(fingerprint, f"page:{row}").cluster_id, []).append(row)
+    return {
+        (min(pair), max(pair))
+        for rows in clusters.values()
+        for pair in itertools.combinations(rows, 2)
+    }
+
+
+def score(predicted: set[tuple[int, int]], truth: set[tuple[int, int]], rows: set[int]) -> Score:
+    """Pair precision and recall restricted to pages in ``rows``."""
+    inside = {pair for pair in predicted if pair[0] in rows and pair[1] in rows}
+    true_inside = {pair for pair in truth if pair[0] in rows and pair[1] in rows}
+    return Score(len(inside), len(true_inside), len(inside & true_inside))
+
+
+def same_topic_pairs(articles: Sequence[Article]) -> list[tuple[str, str, float]]:
+    """The ``SAME_TOPIC_PAIRS`` pairs of different articles of one dataset with the most
+    vocabulary in common (Jaccard of their sets of words of 4+ letters, or of Han bigrams)."""
+    vocab = {article.id: _vocabulary(article) for article in articles}
+    scored = []
+    for first, second in itertools.combinations(articles, 2):
+        if first.lang == second.lang:
+            a, b = vocab[first.id], vocab[second.id]
+            scored.append((len(a & b) / max(len(a | b), 1), first.id, second.id))
+    scored.sort(reverse=True)
+    return [(first, second, jaccard) for jaccard, first, second in scored[:SAME_TOPIC_PAIRS]]
+
+
+def _vocabulary(article: Article) -> set[str]:
+    words = tokens(" ".join(article.paragraphs))
+    if article.lang == "zh":
+        return {a + b for a, b in itertools.pairwise(words) if len(a) == len(b) == 1}
+    return {word for word in words if len(word) >= 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Predicted duplicate pairs of one text source and decision, and their scores."""
+
+    pairs: set[tuple[int, int]]
+    scores: dict[str, Score]
+
+
+def evaluate(
+    pages: Sequence[Page], texts: dict[str, list[str]], params: IndexParams
+) -> dict[tuple[str, str], Outcome]:
+    """Every (text source, decision) scored on all pages and on each language."""
+    truth = true_pairs(pages)
+    groups = {"all": set(range(len(pages)))}
+    for lang in DATASETS.values():
+        groups[lang] = {row for row, page in enumerate(pages) if page.lang == lang}
+    order = list(range(len(pages)))
+    random.Random(SEED).shuffle(order)
+    threshold = params.threshold
+    outcomes = {}
+    for source, source_texts in texts.items():
+        sig = signatures(source_texts, params.fingerprint)
+        decisions = {
+            f"MinHash J >= {threshold}": minhash_pairs(sig, threshold),
+            "LSH index clusters": cluster_pairs(sig, params, order),
+            f"SimHash <= {SIMHASH_BITS} bits": simhash_pairs(sig, SIMHASH_BITS),
+        }
+        for decision, predicted in decisions.items():
+            scores = {group: score(predicted, truth, rows) for group, rows in groups.items()}
+            outcomes[(source, decision)] = Outcome(predicted, scores)
+    return outcomes
+
+
+def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
+    """Pairs of pages of one article."""
+    rows = range(len(pages))
+    return {
+        (i, j) for i, j in itertools.combinations(rows, 2) if pages[i].article == pages[j].article
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
+    parser.add_argument("--output", type=Path, default=Path("/tmp/readme_dedup_section.md"))
+    parser.add_argument("--threshold", type=float, default=IndexParams().threshold)
+    parser.add_argument("--word-shingle", type=int, default=FingerprintParams().word_shingle)
+    parser.add_argument("--char-shingle", type=int, default=FingerprintParams().char_shingle)
+    args = parser.parse_args(argv)
+
+    fingerprint = FingerprintParams(word_shingle=args.word_shingle, char_shingle=args.char_shingle)
+    params = IndexParams(threshold=args.threshold, fingerprint=fingerprint)
+    articles = load_articles(args.datasets, args.limit)
+    pages = make_pages(articles, random.Random(SEED))
+    print(f"{len(articles)} articles, {len(pages)} pages", file=sys.stderr, flush=True)
+    texts = {
+        PLACED: [page.placed_text for page in pages],
+        MAIN_TEXT: [extract(page.html).text for page in pages],
+        WHOLE_PAGE: [whole_page_text(page.html) for page in pages],
+    }
+    outcomes = evaluate(pages, texts, params)
+    report = Report(
+        command=" ".join([COMMAND, *(argv if argv is not None else sys.argv[1:])]),
+        params=params,
+        articles={lang: sum(a.lang == lang for a in articles) for lang in DATASETS.values()},
+        pages=[(page.article, page.lang, page.variant) for page in pages],
+        outcomes={key: (outcome.pairs, outcome.scores) for key, outcome in outcomes.items()},
+        same_topic=same_topic_pairs(articles),
+    )
+    text = write_report(report, args.output)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

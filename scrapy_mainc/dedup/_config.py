@@ -1,0 +1,78 @@
+"""The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
+
+Reading needs only the ``get``/``getbool``/``getint``/``getfloat`` methods of Scrapy's
+settings, so this module does not import Scrapy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ._fingerprint import FingerprintParams
+from ._index import IndexParams
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+_FINGERPRINT_DEFAULTS = FingerprintParams()
+
+
+@dataclass(frozen=True, slots=True)
+class DedupConfig:
+    """Everything the near-duplicate pipeline (and the extraction worker) is configured by."""
+
+    #: ``MAINC_DEDUP_ENABLED``: the pipeline raises NotConfigured unless true.
+    enabled: bool = False
+    #: ``MAINC_DEDUP_THRESHOLD``: estimated Jaccard similarity that makes a duplicate.
+    threshold: float = IndexParams().threshold
+    #: ``MAINC_DEDUP_REDIS_URL``: a shared index on Redis; "" keeps it in memory.
+    redis_url: str = ""
+    #: ``MAINC_DEDUP_DROP``: drop duplicates (DropItem) instead of marking them.
+    drop: bool = False
+    #: ``MAINC_DEDUP_MIN_WORDS``: shorter texts are never clustered.
+    min_words: int = _FINGERPRINT_DEFAULTS.min_words
+    #: ``MAINC_DEDUP_NUM_PERM``: MinHash permutations.
+    num_perm: int = _FINGERPRINT_DEFAULTS.num_perm
+    #: ``MAINC_DEDUP_TEXT_FIELD``: item field holding the main text.
+    text_field: str = "main_text"
+    #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint.
+    fingerprint_field: str = "fingerprint"
+    #: ``MAINC_DEDUP_URL_FIELD``: item field holding the page URL.
+    url_field: str = "url"
+
+    def __post_init__(self) -> None:
+        self.index_params  # noqa: B018 (validates the values)
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> DedupConfig:
+        """The configuration given by ``settings``; ValueError names a bad setting."""
+        default = cls()
+        try:
+            return cls(
+                enabled=settings.getbool("MAINC_DEDUP_ENABLED", default.enabled),
+                threshold=settings.getfloat("MAINC_DEDUP_THRESHOLD", default.threshold),
+                redis_url=settings.get("MAINC_DEDUP_REDIS_URL") or "",
+                drop=settings.getbool("MAINC_DEDUP_DROP", default.drop),
+                min_words=settings.getint("MAINC_DEDUP_MIN_WORDS", default.min_words),
+                num_perm=settings.getint("MAINC_DEDUP_NUM_PERM", default.num_perm),
+                text_field=settings.get("MAINC_DEDUP_TEXT_FIELD") or default.text_field,
+                fingerprint_field=(
+                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or default.fingerprint_field
+                ),
+                url_field=settings.get("MAINC_DEDUP_URL_FIELD") or default.url_field,
+            )
+        except ValueError as exc:
+            raise ValueError(f"invalid MAINC_DEDUP_* setting: {exc}") from exc
+
+    @property
+    def fingerprint_params(self) -> FingerprintParams:
+        """How item texts are fingerprinted (the worker and the pipeline use the same)."""
+        return FingerprintParams(num_perm=self.num_perm, min_words=self.min_words)
+
+    @property
+    def index_params(self) -> IndexParams:
+        """The cluster index to open."""
+        return IndexParams(
+            threshold=self.threshold, redis_url=self.redis_url, fingerprint=self.fingerprint_params
+        )

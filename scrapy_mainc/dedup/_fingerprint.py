@@ -1,0 +1,155 @@
+"""Fingerprints of a main text: a MinHash signature of its shingles plus a 64-bit SimHash.
+
+``fingerprint_text`` is a plain top-level function of picklable values, so it runs as well
+in an extraction worker process as in a notebook. Each distinct shingle is hashed once, with
+64-bit BLAKE2b (``_simhash.feature_hash``): the SimHash uses all 64 bits, weighted by the
+shingle's count; the MinHash is datasketch's (scheme ``affine32``, the low 32 bits of that
+hash as its input hash, permuted by ``num_perm`` seeded affine maps after datasketch's own
+MurmurHash3 pre-mix). The estimated Jaccard similarity of two signatures is the share of
+equal positions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from datasketch import LeanMinHash, MinHash
+
+from ._shingles import shingle_size, shingles, tokens
+from ._simhash import feature_hash, simhash_of_hashes
+
+#: datasketch's permutation scheme of the signatures (its default since datasketch 2.0).
+MINHASH_SCHEME = "affine32"
+
+
+@dataclass(frozen=True, slots=True)
+class FingerprintParams:
+    """How texts are fingerprinted. Every process sharing one index must use equal values."""
+
+    #: Tokens per shingle for word-separated text. Broder et al. (1997) shingled web pages
+    #: with 10 words; 5 keeps different articles on one story apart (they share names and
+    #: stock phrases, rarely 5 words in a row) while one changed word alters at most 5
+    #: shingles. Tuned on benchmarks/neardup_quality.py over sizes 3 to 7: recall within
+    #: 0.01 of the best, and the lowest similarity between different articles but for 7.
+    word_shingle: int = 5
+    #: Characters per shingle for CJK text: a Chinese word is 1.5 to 2 characters, so 4
+    #: characters span 2 to 3 words. Tuned on benchmarks/neardup_quality.py over sizes 2 to
+    #: 5: the best recall on extracted text, and different articles further apart than with
+    #: 2 or 3 (common bigrams and trigrams make unrelated Chinese articles look alike).
+    char_shingle: int = 4
+    #: MinHash permutations: datasketch's default. The standard error of a Jaccard
+    #: estimate is at most 1 / (2 * sqrt(128)) = 0.044.
+    num_perm: int = 128
+    #: Seed of datasketch's permutations; signatures with different seeds do not compare.
+    seed: int = 1
+    #: Texts with fewer tokens are not fingerprinted. 49 words is the shortest text in which
+    #: one changed word still leaves a 5-word-shingle Jaccard of 0.8 ((n - 9) / (n + 1)),
+    #: rounded to 50: below it, similarity is mostly noise from a handful of shingles.
+    min_words: int = 50
+
+    def __post_init__(self) -> None:
+        if self.word_shingle < 1 or self.char_shingle < 1:
+            raise ValueError("shingle sizes must be at least 1")
+        if self.num_perm < 2:
+            raise ValueError(f"num_perm must be at least 2, not {self.num_perm}")
+        if self.min_words < 0:
+            raise ValueError(f"min_words must not be negative, not {self.min_words}")
+
+    @property
+    def method(self) -> str:
+        """A tag naming everything that makes two fingerprints comparable."""
+        return (
+            f"minhash-{MINHASH_SCHEME}-blake2b-p{self.num_perm}-s{self.seed}"
+            f"-w{self.word_shingle}-c{self.char_shingle}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """The fingerprint of one text; :meth:`to_dict` gives its JSON form."""
+
+    #: :attr:`FingerprintParams.method` of the parameters that made it.
+    method: str
+    #: The MinHash signature: ``num_perm`` unsigned 32-bit integers.
+    minhash: tuple[int, ...]
+    #: The 64-bit SimHash of the same shingles (unsigned; above 2**53 for half of all texts,
+    #: so JavaScript readers need BigInt).
+    simhash: int
+    #: Number of tokens of the text.
+    words: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly dict (lists and ints only)."""
+        return {
+            "method": self.method,
+            "minhash": list(self.minhash),
+            "simhash": self.simhash,
+            "words": self.words,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Fingerprint:
+        """The inverse of :meth:`to_dict`; KeyError or TypeError on a malformed mapping."""
+        return cls(
+            method=str(data["method"]),
+            minhash=tuple(int(value) for value in data["minhash"]),
+            simhash=int(data["simhash"]),
+            words=int(data["words"]),
+        )
+
+
+def fingerprint_text(text: str, params: FingerprintParams) -> Fingerprint | None:
+    """The fingerprint of ``text``, or None when it has fewer than ``params.min_words`` tokens.
+
+    Stages: tokens -> shingles (word or character size) -> MinHash signature and SimHash.
+    """
+    token_list = tokens(text)
+    if not token_list or len(token_list) < params.min_words:
+        return None
+    size = shingle_size(token_list, params.word_shingle, params.char_shingle)
+    counts = Counter(shingles(token_list, size))
+    hashes = [feature_hash(shingle) for shingle in counts]
+    signature = MinHash(
+        num_perm=params.num_perm, seed=params.seed, hashfunc=low_32_bits, scheme=MINHASH_SCHEME
+    )
+    signature.update_batch(hashes)
+    return Fingerprint(
+        method=params.method,
+        minhash=tuple(signature.hashvalues.tolist()),
+        simhash=simhash_of_hashes(hashes, list(counts.values())),
+        words=len(token_list),
+    )
+
+
+def low_32_bits(value: int) -> int:
+    """datasketch's input hash of a shingle: the low 32 bits of its 64-bit BLAKE2b."""
+    return value & 0xFFFFFFFF
+
+
+def coerce_fingerprint(value: object, params: FingerprintParams) -> Fingerprint | None:
+    """``value`` (a Fingerprint or its dict form) when it was made with ``params``, else None.
+
+    A fingerprint from other parameters, or a malformed one, is not comparable with the
+    index's signatures: the caller fingerprints the text again instead.
+    """
+    if isinstance(value, Mapping):
+        try:
+            value = Fingerprint.from_dict(value)
+        except (KeyError, TypeError, ValueError):
+            return None
+    if not isinstance(value, Fingerprint) or value.method != params.method:
+        return None
+    if len(value.minhash) != params.num_perm:
+        return None
+    if not all(0 <= hashvalue <= 0xFFFFFFFF for hashvalue in value.minhash):
+        return None
+    return value
+
+
+def lean_minhash(hashvalues: Any, params: FingerprintParams) -> LeanMinHash:
+    """A datasketch ``LeanMinHash`` of signature values made with ``params``."""
+    return LeanMinHash(seed=params.seed, hashvalues=hashvalues, scheme=MINHASH_SCHEME)
+

@@ -1,0 +1,248 @@
+"""NearDuplicatePipeline on dict and Item objects: settings, mark and drop modes, stats."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from scrapy import Field, Item
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+
+from scrapy_mainc.dedup import DedupConfig, FingerprintParams, cluster_id_for, fingerprint_text
+from scrapy_mainc.dedup.pipeline import NearDuplicatePipeline
+
+PIPELINE = "scrapy_mainc.dedup.pipeline.NearDuplicatePipeline"
+STORY = " ".join(f"w{index}" for index in range(300))
+EDITED = STORY.replace("w150", "changed")
+OTHER = " ".join(f"v{index}" for index in range(300))
+SHORT = " ".join(f"s{index}" for index in range(49))
+
+
+def make_pipeline(**settings: Any) -> tuple[NearDuplicatePipeline, Any]:
+    crawler = get_crawler(settings_dict={"MAINC_DEDUP_ENABLED": True, **settings})
+    pipeline = NearDuplicatePipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    return pipeline, crawler.stats
+
+
+def run(pipeline: NearDuplicatePipeline, items: list[Any]) -> list[Any]:
+    """Process ``items`` in order; a dropped item becomes its DropItem."""
+
+    async def process_all() -> list[Any]:
+        results = []
+        for item in items:
+            try:
+                results.append(await pipeline.process_item(item))
+            except DropItem as exc:
+                results.append(exc)
+        return results
+
+    try:
+        return asyncio.run(process_all())
+    finally:
+        pipeline.close_spider()
+
+
+def dedup_stats(stats: Any) -> dict[str, int]:
+    return {
+        key.removeprefix("mainc/dedup/"): value
+        for key, value in stats.get_stats().items()
+        if key.startswith("mainc/dedup/")
+    }
+
+
+def test_config_defaults() -> None:
+    assert DedupConfig.from_settings(Settings()) == DedupConfig(
+        enabled=False, threshold=0.8, redis_url="", drop=False, min_words=50, num_perm=128,
+        text_field="main_text", fingerprint_field="fingerprint", url_field="url",
+    )
+
+
+def test_config_from_settings() -> None:
+    settings = Settings({
+        "MAINC_DEDUP_ENABLED": "True", "MAINC_DEDUP_THRESHOLD": "0.9",
+        "MAINC_DEDUP_REDIS_URL": "redis://h:1/2", "MAINC_DEDUP_DROP": True,
+        "MAINC_DEDUP_MIN_WORDS": "20", "MAINC_DEDUP_NUM_PERM": 64,
+        "MAINC_DEDUP_TEXT_FIELD": "body", "MAINC_DEDUP_FINGERPRINT_FIELD": "fp",
+        "MAINC_DEDUP_URL_FIELD": "link",
+    })
+    config = DedupConfig.from_settings(settings)
+    assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link")
+    assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
+    assert config.index_params.threshold == 0.9
+    assert config.index_params.redis_url == "redis://h:1/2"
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [{"MAINC_DEDUP_THRESHOLD": 2}, {"MAINC_DEDUP_NUM_PERM": 1}, {"MAINC_DEDUP_MIN_WORDS": -5}],
+)
+def test_bad_settings_raise(setting: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="MAINC_DEDUP_"):
+        DedupConfig.from_settings(Settings(setting))
+
+
+def test_disabled_pipeline_is_not_configured() -> None:
+    with pytest.raises(NotConfigured, match="MAINC_DEDUP_ENABLED"):
+        NearDuplicatePipeline.from_crawler(get_crawler(settings_dict={}))
+
+
+def test_mark_mode_sets_cluster_fields_and_counts() -> None:
+    pipeline, stats = make_pipeline()
+    items = [
+        {"url": "http://a", "main_text": STORY},
+        {"url": "http://b", "main_text": EDITED},
+        {"url": "http://c", "main_text": OTHER},
+        {"url": "http://d", "main_text": SHORT},
+        {"url": "http://e"},
+    ]
+    results = run(pipeline, items)
+    assert results == items  # the same objects, none dropped
+    fields = [(item["cluster_id"], item["duplicate_of"]) for item in items]
+    assert fields == [
+        (cluster_id_for("http://a"), ""),
+        (cluster_id_for("http://a"), "http://a"),
+        (cluster_id_for("http://c"), ""),
+        ("", ""),
+        ("", ""),
+    ]
+    assert items[0]["fingerprint"] == fingerprint_text(STORY, FingerprintParams()).to_dict()
+    assert "fingerprint" not in items[3]
+    assert dedup_stats(stats) == {"unique": 2, "duplicates": 1, "skipped_short": 2}
+
+
+def test_drop_mode_drops_duplicates_and_counts_them() -> None:
+    pipeline, stats = make_pipeline(MAINC_DEDUP_DROP=True)
+    items = [
+        {"url": "http://a", "main_text": STORY},
+        {"url": "http://b", "main_text": EDITED},
+        {"url": "http://c", "main_text": STORY},
+        {"url": "http://d", "main_text": SHORT},
+    ]
+    results = run(pipeline, items)
+    assert results[0] is items[0] and results[3] is items[3]
+    assert [str(result) for result in results[1:3]] == ["near-duplicate of http://a"] * 2
+    assert results[1].log_level == "DEBUG"
+    assert dedup_stats(stats) == {"unique": 1, "duplicates": 2, "dropped": 2, "skipped_short": 1}
+
+
+def test_short_texts_are_never_clustered_even_when_identical() -> None:
+    pipeline, stats = make_pipeline(MAINC_DEDUP_DROP=True)
+    items = [{"url": f"http://{n}", "main_text": SHORT} for n in range(3)]
+    assert run(pipeline, items) == items
+    assert dedup_stats(stats) == {"skipped_short": 3}
+
+
+def test_min_words_and_field_names_come_from_settings() -> None:
+    pipeline, stats = make_pipeline(
+        MAINC_DEDUP_MIN_WORDS=10, MAINC_DEDUP_TEXT_FIELD="body", MAINC_DEDUP_URL_FIELD="link"
+    )
+    items = [{"link": "http://a", "body": SHORT}, {"link": "http://b", "body": SHORT}]
+    run(pipeline, items)
+    assert items[1]["duplicate_of"] == "http://a"
+    assert dedup_stats(stats) == {"unique": 1, "duplicates": 1}
+
+
+def test_a_precomputed_fingerprint_is_used_as_is() -> None:
+    pipeline, _ = make_pipeline()
+    precomputed = fingerprint_text(STORY, FingerprintParams())
+    assert precomputed is not None
+    items = [
+        {"url": "http://a", "main_text": STORY},
+        # The text differs, the fingerprint (of STORY) decides: proof it is not recomputed.
+        {"url": "http://b", "main_text": OTHER, "fingerprint": precomputed.to_dict()},
+        {"url": "http://c", "main_text": STORY, "fingerprint": precomputed},
+    ]
+    run(pipeline, items)
+    assert [item["duplicate_of"] for item in items] == ["", "http://a", "http://a"]
+    assert items[2]["fingerprint"] is precomputed  # left as given
+
+
+def test_a_fingerprint_of_other_params_is_recomputed() -> None:
+    pipeline, _ = make_pipeline()
+    foreign = fingerprint_text(STORY, FingerprintParams(char_shingle=3))
+    assert foreign is not None
+    items = [
+        {"url": "http://a", "main_text": OTHER},
+        {"url": "http://b", "main_text": OTHER, "fingerprint": foreign.to_dict()},
+    ]
+    run(pipeline, items)
+    assert items[1]["duplicate_of"] == "http://a"
+
+
+class Article(Item):
+    url = Field()
+    main_text = Field()
+    cluster_id = Field()
+    duplicate_of = Field()
+
+
+class Bare(Item):
+    url = Field()
+    main_text = Field()
+
+
+def test_items_with_declared_fields() -> None:
+    pipeline, _ = make_pipeline()
+    items = [Article(url="http://a", main_text=STORY), Article(url="http://b", main_text=STORY)]
+    run(pipeline, items)
+    assert dict(items[1]) == {
+        "url": "http://b", "main_text": STORY,
+        "cluster_id": cluster_id_for("http://a"), "duplicate_of": "http://a",
+    }  # no fingerprint field declared: none stored
+
+
+def test_items_without_the_cluster_fields_fail_clearly() -> None:
+    pipeline, _ = make_pipeline()
+    with pytest.raises(KeyError, match="must declare the fields cluster_id and duplicate_of"):
+        run(pipeline, [Bare(url="http://a", main_text=STORY)])
+
+
+class BrokenIndex:
+    """Stands in for a Redis index whose server went away."""
+
+    service_errors = (ConnectionError,)
+
+    def assign(self, fingerprint: object, url: str) -> object:
+        raise ConnectionError("server gone")
+
+    def close(self) -> None:
+        pass
+
+
+def test_index_failures_let_the_item_pass_unclustered(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline, stats = make_pipeline()
+    pipeline._index = BrokenIndex()  # type: ignore[assignment]
+    items = [{"url": "http://a", "main_text": STORY}]
+    assert run(pipeline, items) == items
+    assert (items[0]["cluster_id"], items[0]["duplicate_of"]) == ("", "")
+    assert dedup_stats(stats) == {"errors": 1}
+    assert "could not cluster http://a" in caplog.text
+
+
+def test_through_scrapys_item_pipeline_manager() -> None:
+    from scrapy.pipelines import ItemPipelineManager
+
+    if not hasattr(ItemPipelineManager, "process_item_async"):
+        pytest.skip("ItemPipelineManager.process_item_async needs Scrapy 2.14+")
+    crawler = get_crawler(
+        settings_dict={"MAINC_DEDUP_ENABLED": True, "ITEM_PIPELINES": {PIPELINE: 100}}
+    )
+    manager = ItemPipelineManager.from_crawler(crawler)  # warns if a method requires spider
+
+    async def crawl() -> list[Any]:
+        await manager.open_spider_async()
+        try:
+            return [
+                await manager.process_item_async({"url": "http://a", "main_text": STORY}),
+                await manager.process_item_async({"url": "http://b", "main_text": EDITED}),
+            ]
+        finally:
+            await manager.close_spider_async()
+
+    first, second = asyncio.run(crawl())
+    assert second["duplicate_of"] == "http://a"
+    assert second["cluster_id"] == first["cluster_id"] == cluster_id_for("http://a")

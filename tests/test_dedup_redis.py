@@ -1,0 +1,282 @@
+"""The Redis index against a real redis-server on loopback, including concurrent processes.
+
+The server is started by the ``redis_server`` fixture on a free port with a temporary
+directory. Without a ``redis-server`` binary (Debian package ``redis-server``; the CI
+installs it) the tests here are skipped and say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+redis = pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[redis])")
+
+from scrapy_mainc.dedup import (  # noqa: E402
+    Assignment,
+    IndexParams,
+    cluster_id_for,
+    fingerprint_text,
+    lean_minhash,
+    open_index,
+)
+from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # noqa: E402
+
+# Scrapy is imported inside the pipeline test only: the worker processes of the concurrency
+# test import this module, and start faster without it.
+
+PARAMS = IndexParams()
+SERVER_NAMES = ("redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server")
+
+
+def story(number: int, changed: int | None = None, count: int = 300) -> str:
+    """Text of story ``number``; ``changed`` replaces one word (a near-duplicate copy)."""
+    return " ".join("changed" if n == changed else f"s{number}w{n}" for n in range(count))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a fresh redis-server on loopback, stopped after the module's tests."""
+    binary = next((found for name in SERVER_NAMES if (found := shutil.which(name))), None)
+    if binary is None:
+        pytest.skip(
+            "no redis-server binary found: install Debian's redis-server package to run the "
+            "Redis tests"
+        )
+    directory = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    command = [
+        binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
+        "--save", "", "--appendonly", "no", "--logfile", str(directory / "redis.log"),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        _wait_until_ready(url, process, directory)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def _wait_until_ready(url: str, process: subprocess.Popen[bytes], directory: Path) -> None:
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 10
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                log = (directory / "redis.log").read_text(errors="replace")[-500:]
+                pytest.skip(f"redis-server could not be started (exit {process.returncode}): {log}")
+            try:
+                if client.ping():
+                    return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        pytest.skip("redis-server did not answer within 10 s")
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> Iterator[str]:
+    """The server's URL, with an empty database for each test."""
+    client = redis.Redis.from_url(redis_server)
+    client.flushdb()
+    client.close()
+    yield redis_server
+
+
+def params_for(url: str, **changes: Any) -> IndexParams:
+    return IndexParams(redis_url=url, **changes)
+
+
+def fingerprint(text: str) -> Any:
+    result = fingerprint_text(text, PARAMS.fingerprint)
+    assert result is not None
+    return result
+
+
+def test_redis_index_clusters_like_the_memory_index(redis_url: str) -> None:
+    texts = [
+        (story(1), "http://a"),
+        (story(1, 150), "http://b"),
+        (story(2), "http://c"),
+        (story(1), "http://d"),
+    ]
+    with open_index(params_for(redis_url)) as shared, open_index(PARAMS) as local:
+        assert isinstance(shared, RedisIndex)
+        results = [shared.assign(fingerprint(text), url) for text, url in texts]
+        assert results == [local.assign(fingerprint(text), url) for text, url in texts]
+    assert [(r.cluster_id, r.duplicate_of) for r in results] == [
+        (cluster_id_for("http://a"), ""),
+        (cluster_id_for("http://a"), "http://a"),
+        (cluster_id_for("http://c"), ""),
+        (cluster_id_for("http://a"), "http://a"),
+    ]
+
+
+def test_two_indexes_on_one_server_share_clusters_and_leave_no_locks(redis_url: str) -> None:
+    with open_index(params_for(redis_url)) as first, open_index(params_for(redis_url)) as second:
+        leader = first.assign(fingerprint(story(1)), "http://a")
+        assert leader == Assignment(cluster_id_for("http://a"))
+        copy = second.assign(fingerprint(story(1, 7)), "http://b")
+        assert (copy.cluster_id, copy.duplicate_of) == (cluster_id_for("http://a"), "http://a")
+        new_story = second.assign(fingerprint(story(2)), "http://a")
+        assert new_story == Assignment(cluster_id_for("http://a", 1))
+    client = redis.Redis.from_url(redis_url)
+    assert client.keys("mainc:dedup:stripe:*") == []
+    assert client.hlen("mainc:dedup:leaders") == 2
+    client.close()
+
+
+def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
+    open_index(params_for(redis_url)).close()
+    with pytest.raises(IndexMismatchError, match="was built with"):
+        open_index(params_for(redis_url, threshold=0.9))
+
+
+def test_pipelines_of_two_crawlers_share_one_index(redis_url: str) -> None:
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_mainc.dedup.pipeline import NearDuplicatePipeline
+
+    def pipeline() -> tuple[NearDuplicatePipeline, Any]:
+        settings = {"MAINC_DEDUP_ENABLED": True, "MAINC_DEDUP_REDIS_URL": redis_url}
+        crawler = get_crawler(settings_dict=settings)
+        instance = NearDuplicatePipeline.from_crawler(crawler)
+        instance.open_spider()
+        return instance, crawler.stats
+
+    (first, first_stats), (second, second_stats) = pipeline(), pipeline()
+    items = [
+        {"url": "http://a", "main_text": story(1)},
+        {"url": "http://b", "main_text": story(1, 3)},
+    ]
+    asyncio.run(first.process_item(items[0]))
+    asyncio.run(second.process_item(items[1]))
+    first.close_spider()
+    second.close_spider()
+    assert items[1]["duplicate_of"] == "http://a"
+    assert first_stats.get_value("mainc/dedup/unique") == 1
+    assert second_stats.get_value("mainc/dedup/duplicates") == 1
+
+
+class RacingIndex(RedisIndex):
+    """A RedisIndex whose processes all pass the unlocked first lookup before any goes on.
+
+    That is the race the stripe locks exist for: every process has looked and found no
+    leader. With ``locked=False`` the locks are skipped and the processes also wait for each
+    other after the second lookup, to show that the race is real.
+    """
+
+    def __init__(self, params: IndexParams, barrier: Any, locked: bool) -> None:
+        super().__init__(params)
+        self.barrier, self.locked, self.in_lock = barrier, locked, False
+        self.first_lookups: list[Assignment | None] = []
+
+    def _match(self, signature: Any) -> Assignment | None:
+        found = super()._match(signature)
+        if not self.in_lock:
+            self.first_lookups.append(found)
+            self.barrier.wait(timeout=60)
+        return found
+
+    @contextmanager
+    def _stripes_locked(self, signature: Any) -> Iterator[None]:
+        if self.locked:
+            with super()._stripes_locked(signature):
+                self.in_lock = True
+                yield
+        else:
+            self.in_lock = True
+            yield
+        self.in_lock = False
+
+    def _lead(self, signature: Any, url: str) -> Assignment:
+        if not self.locked:
+            self.barrier.wait(timeout=60)
+        return super()._lead(signature, url)
+
+
+PROCESSES = 3
+LOCKED_STORIES = (1, 2)
+UNLOCKED_STORY = 3
+
+
+def race(url: str, number: int, barrier: Any, results: Any) -> None:
+    """One crawler process: its own copy of each story, at the same moment as the others."""
+    try:
+        outcome = []
+        with RacingIndex(params_for(url), barrier, locked=True) as index:
+            for story_number in LOCKED_STORIES:
+                copy = fingerprint(story(story_number, number))
+                assigned = index.assign(copy, f"http://{number}/{story_number}")
+                outcome.append((story_number, assigned))
+            index.locked = False
+            copy = fingerprint(story(UNLOCKED_STORY, number))
+            outcome.append((UNLOCKED_STORY, index.assign(copy, f"http://{number}/unlocked")))
+            results.put((number, outcome, [found is None for found in index.first_lookups]))
+    except BaseException as exc:  # reported to the test rather than lost in the child
+        barrier.abort()
+        results.put((number, repr(exc), []))
+
+
+def test_processes_inserting_copies_at_once_make_one_cluster_per_story(redis_url: str) -> None:
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        for number in (*LOCKED_STORIES, UNLOCKED_STORY):
+            copies = [fingerprint(story(number, n)).minhash for n in range(PROCESSES)]
+            signatures = [lean_minhash(copy, PARAMS.fingerprint) for copy in copies]
+            keys = [set(index.stripe_keys(signature)) for signature in signatures]
+            # Precondition: every two copies share an LSH bucket, so LSH relates them.
+            assert all(first & second for first, second in itertools.combinations(keys, 2))
+
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(PROCESSES), context.Queue()
+    workers = [
+        context.Process(target=race, args=(redis_url, number, barrier, results))
+        for number in range(PROCESSES)
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        collected = [results.get(timeout=120) for _ in workers]
+    finally:
+        for worker in workers:
+            worker.join(timeout=30)
+            if worker.exitcode is None:
+                worker.terminate()
+    assert [worker.exitcode for worker in workers] == [0] * PROCESSES
+
+    by_story: dict[int, list[Assignment]] = {}
+    for _, outcome, first_lookups_empty in collected:
+        assert not isinstance(outcome, str), outcome
+        assert all(first_lookups_empty)  # every copy passed the lookup before any was stored
+        for story_number, assignment in outcome:
+            by_story.setdefault(story_number, []).append(assignment)
+    for story_number in LOCKED_STORIES:
+        assignments = by_story[story_number]
+        assert len({a.cluster_id for a in assignments}) == 1
+        assert sorted(a.is_duplicate for a in assignments) == [False] + [True] * (PROCESSES - 1)
+    # Without the locks the same race founds one cluster per process.
+    assert len({a.cluster_id for a in by_story[UNLOCKED_STORY]}) == PROCESSES
+
