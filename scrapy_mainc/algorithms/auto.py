@@ -35,6 +35,10 @@ REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
 #: Tags that hold figures and their captions, never body text.
 CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 
+#: An inner ``<article>`` holding at least this share of the outer one's words is the
+#: same article marked up twice, not a related one.
+NESTED_ARTICLE_SHARE = 0.8
+
 _CUT, _WEAK, _PLAIN = -2, -1, 0
 
 
@@ -55,6 +59,9 @@ class AutoParams:
     #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
     #: boilerplate as siblings, so no single subtree holds the article cleanly).
     paragraph_parent: bool = True
+    #: Cut ``<article>`` elements nested in another ``<article>``: the HTML standard
+    #: makes them comments on, or content related to, the outer article.
+    cut_nested_articles: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
     #: Cut figures and captions.
@@ -132,8 +139,18 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
     limit = params.max_boilerplate_share * words[0]
     context = [_PLAIN] * len(tags)
     names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
+    article_above = [-1] * len(tags)  # nearest <article> ancestor
     for node in range(1, len(tags)):
         inherited = context[parent[node]]
+        up = parent[node]
+        outer = article_above[node] = up if tags[up] == "article" else article_above[up]
+        if (
+            params.cut_nested_articles
+            and tags[node] == "article"
+            and outer >= 0
+            and words[node] < min(limit, NESTED_ARTICLE_SHARE * words[outer])
+        ):
+            inherited = _CUT  # HTML: an article inside an article is related content or a comment
         if inherited != _CUT and words[node] < limit:
             own = _own_context(tags[node], nodes[node], names, params)
             if regions.is_block[node] or own == _CUT:  # inline parts are only ever cut
