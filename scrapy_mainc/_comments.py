@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from ._names import name_words
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS
 
@@ -31,10 +32,6 @@ COMMENT_TOKENS = frozenset(
         "replies", "usercomments", "readercomments", "talkback",
     }
 )  # fmt: skip
-#: Substrings of every token above: a cheap test before splitting names into tokens.
-_COMMENT_STEMS = ("comment", "coment", "komment", "disqus", "respond", "repl", "talkback")
-_TOKEN_SPLIT_RE = re.compile(r"[^a-z0-9]+")
-_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DIGIT_RE = re.compile(r"\d")
 _DATE_RE = re.compile(
     r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
@@ -82,11 +79,7 @@ def has_comment_name(element: etree._Element) -> bool:
     itemtype = element.get("itemtype") or ""
     if "Comment" in itemtype:
         return True
-    lowered = names.lower()
-    if not names or not any(stem in lowered for stem in _COMMENT_STEMS):
-        return False
-    tokens = _TOKEN_SPLIT_RE.split(_CAMEL_RE.sub("-", names).lower())
-    return any(token in COMMENT_TOKENS for token in tokens)
+    return bool(names) and not COMMENT_TOKENS.isdisjoint(name_words(names))
 
 
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
@@ -130,30 +123,30 @@ def comment_region_start(
 
 
 def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams) -> list[list[int]]:
-    """Runs of at least ``min_blocks`` alike (dated) blocks close in DFS order, by start."""
+    """Components of at least ``min_blocks`` alike blocks, close in DFS order (and dated,
+    when asked), in document order."""
     open_chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
-    found: list[list[int]] = []
-    dated: list[int] | None = None
+    chains: list[list[int]] = []
     for root in roots:
         for node in range(root + 1, stats.end[root]):
             signature = _block_signature(stats, node)
             if signature is None:
                 continue
-            if params.require_date:
-                dated = dated if dated is not None else _dated_subtrees(stats, roots)
-                if not dated[node]:
-                    continue
             chain = open_chains.get(signature)
             if chain and node < stats.end[chain[-1]]:
                 continue  # nested inside an alike block: part of that block
             if chain and node - stats.end[chain[-1]] <= params.max_gap:
                 chain.append(node)
-                continue
-            if chain and len(chain) >= params.min_blocks:
-                found.append(chain)
-            open_chains[signature] = [node]
-    found.extend(chain for chain in open_chains.values() if len(chain) >= params.min_blocks)
-    return sorted(found, key=lambda chain: chain[0])
+            else:
+                chain = open_chains[signature] = [node]
+                chains.append(chain)
+    found = []
+    for chain in chains:
+        if len(chain) >= params.min_blocks and params.require_date:
+            chain = [node for node in chain if _has_date(stats.nodes[node])]
+        if len(chain) >= params.min_blocks:
+            found.append(chain)
+    return found
 
 
 def comment_nodes(
@@ -190,20 +183,6 @@ def _block_signature(stats: DomStats, node: int) -> tuple[str, str, tuple[str, .
     return tag, element.get("class") or "", tuple(stats.tags[child] for child in children)
 
 
-def _dated_subtrees(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
-    """For nodes inside ``roots``, how many text pieces of their subtree hold a date."""
-    own = [0] * len(stats)
-    nodes, parent = stats.nodes, stats.parent
-    for root in roots:
-        for node in range(root, stats.end[root]):
-            element = nodes[node]
-            if _is_dated(element.text):
-                own[node] += 1
-            if node != root and _is_dated(element.tail):
-                own[parent[node]] += 1
-    return stats.subtree_totals(own)
-
-
-def _is_dated(text: str | None) -> bool:
+def _has_date(element: etree._Element) -> bool:
     # Every date pattern has a digit: the cheap test settles most text pieces.
-    return bool(text) and _DIGIT_RE.search(text) is not None and _DATE_RE.search(text) is not None
+    return any(_DIGIT_RE.search(text) and _DATE_RE.search(text) for text in element.itertext())

@@ -1,10 +1,12 @@
 """What a container's ``class`` and ``id`` say about it: boilerplate or article body.
 
-Markup names are cheap structural evidence a crawler has for free. Names are split into
-tokens (``relatedStories`` -> ``related``, ``stories``; ``share-bar`` -> ``share``, ``bar``)
-and looked up in two lists of boilerplate words: *strong* names mark parts that are
-never article text (captions, share bars, related links, cookie notices), *weak* names
-mark page regions that usually are not (navigation, sidebars, footers, widgets).
+Markup names are cheap structural evidence a crawler has for free. A name matches a word
+when the word stands alone in it, delimited by punctuation, digits, the ends, or a
+camelCase boundary (``relatedStories`` and ``share-bar`` hold ``related`` and ``share``;
+``sharedContent`` holds neither). *Not-content* words mark parts that are never article
+text (captions, share bars, related links, cookie notices), *boilerplate* words mark page
+regions that usually are not (navigation, sidebars, footers, widgets), and whole class
+names such as ``article-body`` or ``entry-content`` mark the article body itself.
 """
 
 from __future__ import annotations
@@ -35,21 +37,23 @@ BOILERPLATE_TOKENS = frozenset(
     popular trending mostread recommended recommendations popup modal widget widgets
     masthead topbar toolbar pagination pager signup login meta""".split()
 )
-#: Compound names (separators removed) of article-body containers.
+#: Whole class names (separators removed) of article-body containers.
 CONTENT_NAMES = frozenset(
     """article articlebody articlecontent articletext story storybody storycontent
     entrycontent postcontent postbody contentbody maincontent bodytext textbody""".split()
 )
-#: Compound names (separators removed) of parts that are never article text.
-NOT_CONTENT_NAMES = frozenset({"readmore", "readalso", "alsoread", "seealso", "moreon", "morefrom"})
-_ALL_TOKENS = NOT_CONTENT_TOKENS | BOILERPLATE_TOKENS | NOT_CONTENT_NAMES
-#: One search over the lowercased names settles most elements before any splitting.
-_MAY_MATCH_RE = re.compile(
-    "|".join(sorted({token[:5] for token in _ALL_TOKENS | CONTENT_NAMES}, key=len, reverse=True))
-)
-_SPLIT_RE = re.compile(r"[^a-z0-9]+")
-_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_SEPARATORS_RE = re.compile(r"[-_]")
+#: Beginnings of class names (separators removed) of promotions of other pages.
+NOT_CONTENT_PREFIXES = ("readmore", "readalso", "alsoread", "seealso", "moreon", "morefrom")
+
+
+#: Words of a name: lowercase runs with an optional capital (camelCase parts) or
+#: all-capital runs; digits and punctuation separate them.
+_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def name_words(names: str) -> set[str]:
+    """The lowercased words of class/id names (``relatedStories-2`` -> related, stories)."""
+    return {word.lower() for word in _WORD_RE.findall(names)}
 
 
 def classify_name(element: etree._Element) -> NameClass:
@@ -62,17 +66,14 @@ def classify_name(element: etree._Element) -> NameClass:
 
 def classify_names(names: str) -> NameClass:
     """Classify a container by its names (``id`` and ``class`` values joined by spaces)."""
-    lowered = names.lower()
-    if _MAY_MATCH_RE.search(lowered) is None:
-        return NameClass.NONE
-    compounds = {_SEPARATORS_RE.sub("", name) for name in lowered.split()}
-    if compounds & CONTENT_NAMES:
+    squeezed = names.lower().replace("-", "").replace("_", "").split()
+    if not CONTENT_NAMES.isdisjoint(squeezed):
         return NameClass.CONTENT
-    if any(compound.startswith(prefix) for compound in compounds for prefix in NOT_CONTENT_NAMES):
+    words = name_words(names)
+    if not NOT_CONTENT_TOKENS.isdisjoint(words):
         return NameClass.NOT_CONTENT
-    tokens = set(_SPLIT_RE.split(_CAMEL_RE.sub("-", names).lower()))
-    if tokens & NOT_CONTENT_TOKENS:
+    if any(name.startswith(NOT_CONTENT_PREFIXES) for name in squeezed):
         return NameClass.NOT_CONTENT
-    if tokens & BOILERPLATE_TOKENS:
+    if not BOILERPLATE_TOKENS.isdisjoint(words):
         return NameClass.BOILERPLATE
     return NameClass.NONE

@@ -143,27 +143,29 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
     names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
     article_above = [-1] * len(tags)  # nearest <article> ancestor
     for node in range(1, len(tags)):
-        inherited = context[parent[node]]
         up = parent[node]
+        inherited = context[up]
         outer = article_above[node] = up if tags[up] == "article" else article_above[up]
-        if (
-            params.cut_nested_articles
-            and tags[node] == "article"
-            and outer >= 0
-            and words[node] < min(limit, NESTED_ARTICLE_SHARE * words[outer])
-        ):
-            inherited = _CUT  # HTML: an article inside an article is related content or a comment
-        if inherited != _CUT and words[node] < limit:
-            own = _own_context(tags[node], nodes[node], names, params)
-            if regions.is_block[node] or own == _CUT:  # inline parts are only ever cut
-                inherited = min(inherited, own)
+        if inherited == _CUT or not 0 < words[node] < limit:
+            context[node] = inherited  # text-less nodes and page wrappers carry no evidence
+            continue
+        if params.cut_nested_articles and tags[node] == "article" and outer >= 0:
+            if words[node] < NESTED_ARTICLE_SHARE * words[outer]:
+                context[node] = _CUT  # HTML: an inner article is related content or a comment
+                continue
+        own = _own_context(tags[node], nodes[node], names, params)
+        if regions.is_block[node] or own == _CUT:  # inline parts are only ever cut
+            inherited = min(inherited, own)
         context[node] = inherited
-    if params.cut_captions or params.cut_cards:
+    if params.cut_cards:
         shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
-        for card in teaser_cards(stats, shape) if params.cut_cards else ():
+        for card in teaser_cards(stats, shape):
             for node in range(card, stats.end[card]):
                 context[node] = _CUT
     return context
+
+
+_NAME_CONTEXT = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}
 
 
 def _own_context(tag: str, element, names: dict[str, int], params: AutoParams) -> int:  # type: ignore[no-untyped-def]
@@ -173,12 +175,9 @@ def _own_context(tag: str, element, names: dict[str, int], params: AutoParams) -
         return _PLAIN
     if tag in REGION_TAGS:
         return _WEAK
-    if element.get("itemprop") == "articleBody":
-        return _PLAIN
     key = f"{element.get('id') or ''} {element.get('class') or ''}"
     if key not in names:
-        name = classify_names(key) if key != " " else NameClass.NONE
-        names[key] = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}.get(name, _PLAIN)
+        names[key] = _NAME_CONTEXT.get(classify_names(key), _PLAIN) if key != " " else _PLAIN
     return names[key]
 
 
