@@ -88,11 +88,11 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     for parent, siblings in enumerate(stats.children):
         if len(siblings) < 3 or words[parent] > page_limit or link_words[parent] < needed_link_words:
             continue
-        kinds = Counter((tags[node], nodes[node].get("class") or "") for node in siblings)
-        kind, alike = kinds.most_common(1)[0]
+        kinds = [(tags[node], nodes[node].get("class")) for node in siblings]
+        kind, alike = Counter(kinds).most_common(1)[0]
         if alike < 3:
             continue
-        members = [node for node in siblings if (tags[node], nodes[node].get("class") or "") == kind]
+        members = [node for node, node_kind in zip(siblings, kinds) if node_kind == kind]
         cards = [
             node
             for node in members

@@ -153,9 +153,10 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
             if words[node] < NESTED_ARTICLE_SHARE * words[outer]:
                 context[node] = _CUT  # HTML: an inner article is related content or a comment
                 continue
-        own = _own_context(tags[node], nodes[node], names, params)
-        if regions.is_block[node] or own == _CUT:  # inline parts are only ever cut
-            inherited = min(inherited, own)
+        if regions.is_block[node]:
+            inherited = min(inherited, _own_context(tags[node], nodes[node], names, params))
+        elif tags[node] == "span" and _own_context("span", nodes[node], names, params) == _CUT:
+            inherited = _CUT  # an inline part is only ever cut (a caption in a <span>)
         context[node] = inherited
     if params.cut_cards:
         shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
