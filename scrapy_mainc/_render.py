@@ -12,6 +12,10 @@ from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
 from ._text import normalize_space
 
 #: Empty elements kept in the HTML output even without text or children.
+#: Elements with an event-handler attribute (``onclick``...).
+_EVENT_HANDLERS_XPATH = etree.XPath("descendant-or-self::*[@*[starts-with(translate(name(), 'ON', 'on'), 'on')]]")
+#: Elements below the root with no child elements and no attributes (text checked after).
+_EMPTY_XPATH = etree.XPath(".//*[not(*) and not(@*)]")
 _VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
 
 
@@ -75,10 +79,12 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     for root in roots:
         clone = copy.deepcopy(stats.nodes[root])
         clone.tail = None
-        originals = range(root, stats.end[root])
+        # Keep every proxy alive while working: lxml frees a dropped proxy by walking up
+        # its ancestors, which is quadratic on deep trees.
+        clone_elements = list(clone.iter())
         doomed = [
             element
-            for position, element in zip(originals, clone.iter())
+            for position, element in zip(range(root, stats.end[root]), clone_elements)
             if position in excluded and position != root
         ]
         for element in doomed:
@@ -90,20 +96,12 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
 
 def _clean_output(root: etree._Element) -> None:
     etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
-    empties = []
-    for element in root.iter():
+    for element in _EVENT_HANDLERS_XPATH(root):
         for name in [name for name in element.attrib if name.lower().startswith("on")]:
             del element.attrib[name]
-        if (
-            element is not root
-            and len(element) == 0
-            and not element.attrib
-            and not (element.text or "").strip()
-            and element.tag not in _VOID_TAGS
-        ):
-            empties.append(element)
-    for element in empties:
-        remove_keep_tail(element)
+    for element in _EMPTY_XPATH(root):
+        if element.tag not in _VOID_TAGS and not (element.text or "").strip():
+            remove_keep_tail(element)
 
 
 def remove_keep_tail(element: etree._Element) -> None:

@@ -1,0 +1,142 @@
+"""``auto`` on hand-built pages: block values, the root, pruning and each signal."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import document, node_at
+from scrapy_mainc import extract
+from scrapy_mainc._names import NameClass, classify_names
+from scrapy_mainc.algorithms import _blocks, auto
+
+SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
+
+
+def _values(html: str, **overrides: object) -> tuple[object, list[float], list[float]]:
+    doc = document(html)
+    params = auto.AutoParams(**overrides)  # type: ignore[arg-type]
+    regions = _blocks.block_regions(doc.stats)
+    context = auto._context(doc.stats, regions, params)
+    headline = auto.find_headline(doc, regions)
+    values = auto.block_values(doc.stats, regions, context, headline, params)
+    return doc, values, doc.stats.subtree_totals(values)
+
+
+def test_regions_fold_inline_text_and_short_lists_into_blocks() -> None:
+    doc = document(
+        "<body><div><p>One <a href='/x'>two three</a> four.</p>"
+        "<ul><li>alpha</li><li>beta gamma</li></ul>"
+        "<ul><li><p>inner para</p></li></ul></div></body>"
+    )
+    regions = _blocks.block_regions(doc.stats)
+    p, a = node_at(doc, "//div/p"), node_at(doc, "//a")
+    first_list, inner_item = node_at(doc, "//ul[1]"), node_at(doc, "//ul[2]/li")
+    assert not regions.is_block[a]
+    # "One four." outside the link, "two three" inside it, one period
+    assert (regions.words[p], regions.link_words[p], regions.punct[p]) == (2, 2, 1)
+    # a list of short items is one block of three words; a list item holding a <p> is a block
+    assert regions.words[first_list] == 3
+    assert not regions.is_block[node_at(doc, "//ul[1]/li[1]")]
+    assert regions.is_block[inner_item]
+    assert regions.parent_block[node_at(doc, "//ul[2]/li/p")] == inner_item
+
+
+def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
+    doc, values, _ = _values(
+        f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p>"
+        "<h2>Sub heading</h2></div></body>"
+    )
+    assert values[node_at(doc, "//p[1]")] == 15  # 15 words, punctuated
+    assert values[node_at(doc, "//p[2]")] == 1 - 2 - 8  # 1 word, 2 link words, no punctuation
+    assert values[node_at(doc, "//h2")] == 2  # headings are exempt from the penalty
+
+
+def test_root_is_the_subtree_of_largest_total_and_negative_parts_are_pruned() -> None:
+    nav = "<div id='menu-links'>" + "".join(f"<a href='/{n}'>Section {n}</a> " for n in range(6)) + "</div>"
+    page = (
+        f"<body>{nav}<div id='main'><div id='story'><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+        "<div class='tools'><a href='/a'>Print this</a> <a href='/b'>Email this</a></div>"
+        f"</div></div><div id='foot'><p>{SENTENCE}</p></div></body>"
+    )
+    doc = document(page)
+    selection = auto.select(doc, auto.AutoParams())
+    story, tools = node_at(doc, "//div[@id='story']"), node_at(doc, "//div[@class='tools']")
+    # story: 15 + 15 - (4 link words + 8) = 18; main has the same total; story comes
+    # ... first? No: main is its ancestor with equal total, and the first in document order wins.
+    assert selection.nodes == (node_at(doc, "//div[@id='main']"),)
+    assert selection.score == pytest.approx(18)
+    assert tools in selection.excluded
+    assert story not in selection.excluded
+
+
+def test_names_weaken_or_cut() -> None:
+    assert classify_names("relatedStories") is NameClass.NOT_CONTENT
+    assert classify_names("share-bar") is NameClass.NOT_CONTENT
+    assert classify_names("sharedContent") is NameClass.NONE
+    assert classify_names("site-sidebar") is NameClass.BOILERPLATE
+    assert classify_names("post-content") is NameClass.CONTENT
+    assert classify_names("read-more-box") is NameClass.NOT_CONTENT
+    doc, values, _ = _values(
+        f"<body><div><p>{SENTENCE}</p><div class='sidebar'><p>{SENTENCE}</p></div>"
+        f"<div class='photo-caption'><p>{SENTENCE}</p></div></div></body>"
+    )
+    assert values[node_at(doc, "//div[@class='sidebar']/p")] == 15 * 0.5
+    assert values[node_at(doc, "//div[@class='photo-caption']/p")] == 0  # cut, not counted
+
+
+def test_names_on_a_page_wrapper_are_ignored() -> None:
+    # the only text of the page sits under a "sidebar-layout" wrapper: a layout name
+    doc, values, _ = _values(f"<body><div class='with-sidebar'><p>{SENTENCE}</p></div></body>")
+    assert values[node_at(doc, "//p")] == 15
+
+
+def test_teaser_cards_are_cut() -> None:
+    card = (
+        "<div class='card'><h3><a href='/s{n}'>Another story headline number {n}</a></h3>"
+        "<p>A short teaser sentence, for story {n}.</p></div>"
+    )
+    cards = "".join(card.format(n=n) for n in range(4))
+    story = f"<p>{SENTENCE}</p>" * 6  # the teaser list must not be most of the page
+    page = f"<body><div id='story'>{story}</div><div id='more'>{cards}</div></body>"
+    doc = document(page)
+    shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
+    assert len(_blocks.teaser_cards(doc.stats, shape)) == 4
+    text = extract(page).text
+    assert "teaser sentence" not in text and "bridge" in text
+
+
+def test_nested_article_is_related_content() -> None:
+    related = f"<article><p>{SENTENCE} Related.</p></article>"
+    page = f"<body><article><p>{SENTENCE}</p><p>{SENTENCE}</p><p>{SENTENCE}</p>{related}</article></body>"
+    assert "Related." not in extract(page).text
+    assert "Related." in extract(page, cut_nested_articles=False).text
+
+
+def test_headline_and_edges_are_dropped() -> None:
+    page = (
+        "<html><head><title>Bridge plan agreed | Daily</title></head><body><div>"
+        "<h1>Bridge plan agreed</h1><p>By Jane Doe, staff writer</p>"
+        f"<p>{SENTENCE}</p><p>{SENTENCE}</p><p>Photo credit</p></div></body></html>"
+    )
+    result = extract(page)
+    assert result.title == "Bridge plan agreed"
+    assert result.text == f"{SENTENCE}\n{SENTENCE}"
+    # the byline is worth 5 words (punctuated): only edge trimming drops it
+    assert "By Jane Doe" in extract(page, trim_edges=False).text
+    assert "Bridge plan agreed" in extract(page, drop_headline=False, trim_edges=False).text
+
+
+def test_paragraph_parent_rescues_paragraphs_mixed_with_link_boilerplate() -> None:
+    links = "".join(f"<a href='/{n}'>a link to another page number {n}</a><br>" for n in range(40))
+    table = f"<table><tr><td><p>{SENTENCE}</p><p>{SENTENCE}</p><p>{SENTENCE}</p>{links}</td></tr></table>"
+    # 20 words: more than one paragraph, so without the rescue the subtree of largest
+    # total is the disclaimer (the table cell's total is negative: 45 - 240 link words)
+    disclaimer = "<div><p>" + "All content is copyright, and reuse needs permission. " * 2 + "</p></div>"
+    page = f"<body>{table}{disclaimer}</body>"
+    assert extract(page).text.count("bridge") == 3
+    assert "bridge" not in extract(page, paragraph_parent=False).text
+
+
+def test_page_without_prose_has_a_reason() -> None:
+    result = extract("<body><ul><li><a href='/a'>Home</a></li><li><a href='/b'>News</a></li></ul></body>")
+    assert result.text == "" and result.reason
