@@ -15,7 +15,7 @@ from lxml import etree
 from ._comments import comment_nodes
 from ._decode import binary_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
-from ._lang import guess_script
+from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
 from ._title import find_title
@@ -43,18 +43,22 @@ def extract(
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
+    utf8 = None
     if isinstance(html, bytes):
         reason = binary_reason(html)
         if reason:
             return _empty(chosen, f"not HTML: {reason}", started)
-        html = decode_html(html).text
+        decoded = decode_html(html)
+        if decoded.encoding == "utf-8" and decoded.source != "bom" and "\ufffd" not in decoded.text:
+            utf8 = html  # valid UTF-8 already: the parser can take the page's own bytes
+        html = decoded.text
     elif not isinstance(html, str):
         raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
     reason = markup_reason(html)
     if reason:
         return _empty(chosen, reason, started)
     try:
-        root = parse_html(html)
+        root = parse_html(html, utf8)
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
     return _extract_root(root, chosen, chosen_params, url, strip_comments, started)
@@ -145,8 +149,8 @@ def _without_comments(stats: DomStats, selection: Selection) -> Selection:
 
 
 def _guess_lang(stats: DomStats, declared: str) -> str:
-    if not stats.cjk[0]:
-        return ""
+    if stats.cjk[0] < DECLARED_CJK_SHARE * stats.chars[0] or not stats.cjk[0]:
+        return ""  # too few CJK characters for any guess: skip rendering the page's text
     return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared)
 
 

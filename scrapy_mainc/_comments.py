@@ -71,6 +71,19 @@ class CommentParams:
     max_following_share: float = 0.25
 
 
+#: Elements whose names or microdata might mark a comment: every word of COMMENT_TOKENS
+#: contains one of these substrings, in any capitalisation of its first letter.
+_MAY_BE_COMMENT_XPATH = etree.XPath(
+    "descendant::*["
+    + " or ".join(
+        f"contains(@{attribute}, '{stem}')"
+        for attribute in ("id", "class", "itemprop", "itemtype")
+        for stem in ("omment", "oment", "isqus", "espond", "eplies", "alkback")
+    )
+    + "]"
+)
+
+
 def has_comment_name(element: etree._Element) -> bool:
     """True when ``class``, ``id`` or microdata name ``element`` as a reader comment."""
     names = " ".join(
@@ -84,15 +97,16 @@ def has_comment_name(element: etree._Element) -> bool:
 
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     """Outermost nodes inside ``roots`` whose markup names them as comments."""
-    found: set[int] = set()
+    named: list[int] = []
     for root in roots:
-        node = root + 1
-        while node < stats.end[root]:
-            if has_comment_name(stats.nodes[node]):
-                found.add(node)
-                node = stats.end[node]
-            else:
-                node += 1
+        candidates = _MAY_BE_COMMENT_XPATH(stats.nodes[root])  # a substring test, in C
+        named.extend(stats.positions[element] for element in candidates if has_comment_name(element))
+    found: set[int] = set()
+    covered_until = -1
+    for node in sorted(named):
+        if node >= covered_until:
+            found.add(node)
+            covered_until = stats.end[node]
     return found
 
 
@@ -124,18 +138,24 @@ def comment_region_start(
 
 def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams) -> list[list[int]]:
     """Components of at least ``min_blocks`` alike blocks, close in DFS order (and dated,
-    when asked), in document order."""
+    when asked), in document order.
+
+    A block is an element of :data:`_COMMENT_BLOCK_TAGS` with text and at least two child
+    elements; two blocks are alike when tag, class and child-tag sequence agree.
+    """
+    tags, children, chars, end, nodes = stats.tags, stats.children, stats.chars, stats.end, stats.nodes
     open_chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
     chains: list[list[int]] = []
     for root in roots:
-        for node in range(root + 1, stats.end[root]):
-            signature = _block_signature(stats, node)
-            if signature is None:
+        for node in range(root + 1, end[root]):
+            kids = children[node]
+            if len(kids) < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not chars[node]:
                 continue
+            signature = (tags[node], nodes[node].get("class") or "", tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
-            if chain and node < stats.end[chain[-1]]:
+            if chain and node < end[chain[-1]]:
                 continue  # nested inside an alike block: part of that block
-            if chain and node - stats.end[chain[-1]] <= params.max_gap:
+            if chain and node - end[chain[-1]] <= params.max_gap:
                 chain.append(node)
             else:
                 chain = open_chains[signature] = [node]
@@ -143,7 +163,7 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
     found = []
     for chain in chains:
         if len(chain) >= params.min_blocks and params.require_date:
-            chain = [node for node in chain if _has_date(stats.nodes[node])]
+            chain = [node for node in chain if _has_date(nodes[node])]
         if len(chain) >= params.min_blocks:
             found.append(chain)
     return found
@@ -172,15 +192,6 @@ def _from_onward(stats: DomStats, roots: tuple[int, ...], start: int) -> list[in
         node = up
     covering.extend(root for root in roots if root > start)
     return covering
-
-
-def _block_signature(stats: DomStats, node: int) -> tuple[str, str, tuple[str, ...]] | None:
-    tag = stats.tags[node]
-    children = stats.children[node]
-    if tag not in _COMMENT_BLOCK_TAGS or len(children) < 2 or not stats.chars[node]:
-        return None
-    element = stats.nodes[node]
-    return tag, element.get("class") or "", tuple(stats.tags[child] for child in children)
 
 
 def _has_date(element: etree._Element) -> bool:

@@ -26,17 +26,19 @@ class ParseError(ValueError):
     """The input could not be parsed into an HTML tree."""
 
 
-def parse_html(text: str) -> etree._Element:
+def parse_html(text: str, utf8: bytes | None = None) -> etree._Element:
     """Parse ``text`` into an lxml tree, tolerant of broken markup and deep nesting.
 
-    Comments and processing instructions are dropped while parsing. A fresh parser per
-    call keeps this safe to use from several threads.
+    ``utf8`` may hold ``text`` already encoded as valid UTF-8 (the page's own bytes),
+    which saves encoding it again. Comments and processing instructions are dropped while
+    parsing. A fresh parser per call keeps this safe to use from several threads.
     """
     parser = etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
     )
     try:
-        root = etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+        data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+        root = etree.fromstring(data, parser)
     except (etree.XMLSyntaxError, etree.ParserError, ValueError) as exc:
         raise ParseError(str(exc) or "the document is empty") from exc
     if root is None:
@@ -54,12 +56,12 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
 
 def prepare(root: etree._Element) -> etree._Element:
     """Clean a private tree in place and return its analysis root (``<body>`` or root)."""
-    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, with_tail=False)
-    etree.strip_elements(root, etree.Entity, with_tail=False)
     for element in _STYLED_XPATH(root):
         if is_hidden(element):
             element.clear(keep_tail=True)
-    etree.strip_elements(root, *NON_CONTENT_TAGS, with_tail=False)
+    etree.strip_elements(
+        root, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
+    )
     return analysis_root(root)
 
 

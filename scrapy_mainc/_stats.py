@@ -17,7 +17,7 @@ from itertools import accumulate
 
 from lxml import etree
 
-from ._text import EMPTY_MEASURE, TextMeasure, measure
+from ._text import measure
 
 
 class DomStats:
@@ -31,29 +31,38 @@ class DomStats:
 
     def __init__(self, root: etree._Element) -> None:
         nodes = list(root.iter())
+        count = len(nodes)
         index = {node: position for position, node in enumerate(nodes)}
         parent = [index.get(node.getparent(), -1) for node in nodes]
         parent[0] = -1
-        own = [_measure_text(node.text) for node in nodes]
-        for position, node in enumerate(nodes):
-            tail = node.tail
-            if position and tail and not tail.isspace():
+        own_chars, own_words, own_punct, own_cjk = [0] * count, [0] * count, [0] * count, [0] * count
+        for position, text in enumerate([node.text for node in nodes]):
+            if text and not text.isspace():
+                own_chars[position], own_words[position], own_punct[position], own_cjk[position] = measure(text)
+        for position, tail in enumerate([node.tail for node in nodes]):
+            if tail and position and not tail.isspace():  # a tail is its parent's text
+                chars, words, punct, cjk = measure(tail)
                 up = parent[position]
-                own[up] = _add(own[up], measure(tail))
-        size = [1] * len(nodes)
-        for position in range(len(nodes) - 1, 0, -1):
+                own_chars[up] += chars
+                own_words[up] += words
+                own_punct[up] += punct
+                own_cjk[up] += cjk
+        size = [1] * count
+        for position in range(count - 1, 0, -1):
             size[parent[position]] += size[position]
         #: Elements in pre-order; ``nodes[0]`` is the analysis root.
         self.nodes: list[etree._Element] = nodes
+        #: Pre-order index of each element.
+        self.positions: dict[etree._Element, int] = index
         self.tags: list[str] = [node.tag for node in nodes]
         #: Index of each node's parent, -1 for the root.
         self.parent: list[int] = parent
         #: One past the last descendant: the subtree of ``i`` is ``range(i, end[i])``.
         self.end: list[int] = [position + span for position, span in enumerate(size)]
-        self.own_chars: list[int] = [m.chars for m in own]
-        self.own_words: list[int] = [m.words for m in own]
-        self.own_punct: list[int] = [m.punct for m in own]
-        self.own_cjk: list[int] = [m.cjk for m in own]
+        self.own_chars: list[int] = own_chars
+        self.own_words: list[int] = own_words
+        self.own_punct: list[int] = own_punct
+        self.own_cjk: list[int] = own_cjk
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -189,13 +198,3 @@ class DomStats:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
         prefix = [0, *accumulate(own)]
         return [prefix[stop] - prefix[start] for start, stop in enumerate(self.end)]
-
-
-def _measure_text(text: str | None) -> TextMeasure:
-    if not text or text.isspace():
-        return EMPTY_MEASURE
-    return measure(text)
-
-
-def _add(left: TextMeasure, right: TextMeasure) -> TextMeasure:
-    return TextMeasure(*(a + b for a, b in zip(left, right)))
