@@ -139,8 +139,9 @@ def _without_comments(stats: DomStats, selection: Selection) -> Selection:
     comments = comment_nodes(stats, selection.nodes)
     if not comments:
         return selection
+    nodes = tuple(node for node in selection.nodes if node not in comments)
     return Selection(
-        nodes=selection.nodes,
+        nodes=nodes,
         score=selection.score,
         threshold=selection.threshold,
         excluded=selection.excluded | comments,

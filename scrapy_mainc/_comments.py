@@ -71,17 +71,11 @@ class CommentParams:
     max_following_share: float = 0.25
 
 
-#: Elements whose names or microdata might mark a comment: every word of COMMENT_TOKENS
-#: contains one of these substrings, in any capitalisation of its first letter.
-_MAY_BE_COMMENT_XPATH = etree.XPath(
-    "descendant::*["
-    + " or ".join(
-        f"contains(@{attribute}, '{stem}')"
-        for attribute in ("id", "class", "itemprop", "itemtype")
-        for stem in ("omment", "oment", "isqus", "espond", "eplies", "alkback")
-    )
-    + "]"
-)
+#: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
+#: a cheap test before the names are split into words.
+_COMMENT_STEMS = ("omment", "oment", "isqus", "espond", "eplies", "alkback")
+#: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``.
+_COMMENT_MICRODATA_XPATH = etree.XPath("descendant::*[@itemprop='comment' or contains(@itemtype, 'Comment')]")
 
 
 def has_comment_name(element: etree._Element) -> bool:
@@ -92,15 +86,23 @@ def has_comment_name(element: etree._Element) -> bool:
     itemtype = element.get("itemtype") or ""
     if "Comment" in itemtype:
         return True
+    return _is_comment_name(names)
+
+
+def _is_comment_name(names: str) -> bool:
     return bool(names) and not COMMENT_TOKENS.isdisjoint(name_words(names))
 
 
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     """Outermost nodes inside ``roots`` whose markup names them as comments."""
     named: list[int] = []
+    ids, classes = stats.ids, stats.classes
     for root in roots:
-        candidates = _MAY_BE_COMMENT_XPATH(stats.nodes[root])  # a substring test, in C
-        named.extend(stats.positions[element] for element in candidates if has_comment_name(element))
+        for node in range(root + 1, stats.end[root]):
+            names = f"{ids[node]} {classes[node]}"
+            if any(stem in names for stem in _COMMENT_STEMS) and _is_comment_name(names):
+                named.append(node)
+        named.extend(stats.positions[element] for element in _COMMENT_MICRODATA_XPATH(stats.nodes[root]))
     found: set[int] = set()
     covered_until = -1
     for node in sorted(named):
@@ -147,11 +149,11 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
     open_chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
     chains: list[list[int]] = []
     for root in roots:
-        for node in range(root + 1, end[root]):
+        for node in range(root, end[root]):  # a root can be a comment block of a forest
             kids = children[node]
             if len(kids) < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not chars[node]:
                 continue
-            signature = (tags[node], nodes[node].get("class") or "", tuple([tags[kid] for kid in kids]))
+            signature = (tags[node], stats.classes[node], tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
             if chain and node < end[chain[-1]]:
                 continue  # nested inside an alike block: part of that block

@@ -77,6 +77,16 @@ class DomStats:
         return children
 
     @cached_property
+    def classes(self) -> list[str]:
+        """The ``class`` attribute of every node ("" when absent)."""
+        return [node.get("class") or "" for node in self.nodes]
+
+    @cached_property
+    def ids(self) -> list[str]:
+        """The ``id`` attribute of every node ("" when absent)."""
+        return [node.get("id") or "" for node in self.nodes]
+
+    @cached_property
     def depth(self) -> list[int]:
         """Distance from the analysis root."""
         depth = [0] * len(self.nodes)

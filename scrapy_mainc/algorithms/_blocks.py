@@ -82,13 +82,13 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     element inside, at most ``max_words`` words) with a link headline of at least
     ``min_link_words`` words and a few words of their own."""
     found: set[int] = set()
-    tags, nodes, words, link_words, end = stats.tags, stats.nodes, stats.words, stats.link_words, stats.end
+    tags, classes, words, link_words, end = stats.tags, stats.classes, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
     needed_link_words = 3 * shape.min_link_words
     for parent, siblings in enumerate(stats.children):
         if len(siblings) < 3 or words[parent] > page_limit or link_words[parent] < needed_link_words:
             continue
-        kinds = [(tags[node], nodes[node].get("class")) for node in siblings]
+        kinds = [(tags[node], classes[node]) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
         if alike < 3:
             continue

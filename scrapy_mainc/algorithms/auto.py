@@ -137,7 +137,7 @@ def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[in
 
 def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]:
     """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward."""
-    tags, parent, words, nodes = stats.tags, stats.parent, stats.words, stats.nodes
+    tags, parent, words = stats.tags, stats.parent, stats.words
     limit = params.max_boilerplate_share * words[0]
     context = [_PLAIN] * len(tags)
     names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
@@ -154,8 +154,8 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
                 context[node] = _CUT  # HTML: an inner article is related content or a comment
                 continue
         if regions.is_block[node]:
-            inherited = min(inherited, _own_context(tags[node], nodes[node], names, params))
-        elif tags[node] == "span" and _own_context("span", nodes[node], names, params) == _CUT:
+            inherited = min(inherited, _own_context(stats, node, names, params))
+        elif tags[node] == "span" and _own_context(stats, node, names, params) == _CUT:
             inherited = _CUT  # an inline part is only ever cut (a caption in a <span>)
         context[node] = inherited
     if params.cut_cards:
@@ -169,14 +169,15 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
 _NAME_CONTEXT = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}
 
 
-def _own_context(tag: str, element, names: dict[str, int], params: AutoParams) -> int:  # type: ignore[no-untyped-def]
+def _own_context(stats: DomStats, node: int, names: dict[str, int], params: AutoParams) -> int:
+    tag = stats.tags[node]
     if params.cut_captions and tag in CAPTION_TAGS:
         return _CUT
     if not params.use_names:
         return _PLAIN
     if tag in REGION_TAGS:
         return _WEAK
-    key = f"{element.get('id') or ''} {element.get('class') or ''}"
+    key = f"{stats.ids[node]} {stats.classes[node]}"
     if key not in names:
         names[key] = _NAME_CONTEXT.get(classify_names(key), _PLAIN) if key != " " else _PLAIN
     return names[key]
