@@ -39,6 +39,9 @@ CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 #: same article marked up twice, not a related one.
 NESTED_ARTICLE_SHARE = 0.8
 
+#: Nodes with fewer words are not worth classifying: what they hold barely counts.
+NAME_MIN_WORDS = 5
+
 _CUT, _WEAK, _PLAIN = -2, -1, 0
 
 
@@ -146,8 +149,8 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
         up = parent[node]
         inherited = context[up]
         outer = article_above[node] = up if tags[up] == "article" else article_above[up]
-        if inherited == _CUT or not 0 < words[node] < limit:
-            context[node] = inherited  # text-less nodes and page wrappers carry no evidence
+        if inherited == _CUT or not NAME_MIN_WORDS <= words[node] < limit:
+            context[node] = inherited  # near text-less nodes and page wrappers: no evidence
             continue
         if params.cut_nested_articles and tags[node] == "article" and outer >= 0:
             if words[node] < NESTED_ARTICLE_SHARE * words[outer]:
