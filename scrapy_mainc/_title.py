@@ -11,16 +11,19 @@ from ._text import normalize_space
 _TOKEN_RE = re.compile(r"\w+")
 #: Separators between a headline and the site name in ``<title>``.
 _SITE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:»·]\s+|_|\s*｜\s*|\s*–\s*")
-_META_TITLE_XPATH = etree.XPath(
-    "//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
-)
+#: ``<meta>`` names and properties that carry the headline.
+_TITLE_META = frozenset({"og:title", "twitter:title"})
 #: Share of an ``<h1>``'s tokens that must occur in the page title for it to be the headline.
 H1_TITLE_AGREEMENT = 0.6
 
 
 def find_title(root: etree._Element) -> str:
     """Best headline of the page at ``root`` (a full, unprepared tree)."""
-    meta_titles = [normalize_space(value) for value in _META_TITLE_XPATH(root)]
+    meta_titles = [
+        normalize_space(meta.get("content") or "")
+        for meta in root.iter("meta")
+        if meta.get("property") in _TITLE_META or meta.get("name") in _TITLE_META
+    ]
     title_element = next(root.iter("title"), None)
     page_title = normalize_space(title_element.text or "") if title_element is not None else ""
     reference = " ".join(filter(None, [*meta_titles[:1], page_title]))
