@@ -25,8 +25,7 @@ from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
 from scrapy_mainc._evaluate import Report, evaluate, load_dataset  # noqa: E402
 
 DEFAULT_DATASETS = [
-    Path(__file__).resolve().parents[2] / "shared" / "datasets" / name
-    for name in ("scrapinghub", "zh_news")
+    Path(__file__).resolve().parents[2] / "shared" / "datasets" / name for name in ("scrapinghub", "zh_news")
 ]
 
 
@@ -38,7 +37,9 @@ def _ours(name: str):  # type: ignore[no-untyped-def]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", nargs="+", type=Path, default=DEFAULT_DATASETS)
     parser.add_argument("--only", nargs="+", default=None, help="only these extractors")
     parser.add_argument("--no-peers", action="store_true")
@@ -50,8 +51,10 @@ def main() -> int:
         extractors.update(available_peers())
     if args.only:
         extractors = {name: run for name, run in extractors.items() if name in args.only}
-    print(f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}, "
-          f"{platform.node() and 'one process'}; ms include decoding and parsing\n")
+    print(
+        f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}, "
+        f"{platform.node() and 'one process'}; ms include decoding and parsing\n"
+    )
     everything: dict[str, list[dict[str, object]]] = {}
     for dataset in args.datasets:
         pages = load_dataset(dataset)
@@ -59,8 +62,12 @@ def main() -> int:
         for name, run in extractors.items():
             report = evaluate(name, run, pages)
             reports.append(report)
-            print(f"  {dataset.name}: {name} F1={report.summary.f1:.3f} "
-                  f"median={report.median_ms:.2f} ms errors={len(report.errors)}", file=sys.stderr, flush=True)
+            print(
+                f"  {dataset.name}: {name} F1={report.summary.f1:.3f} "
+                f"median={report.median_ms:.2f} ms errors={len(report.errors)}",
+                file=sys.stderr,
+                flush=True,
+            )
         print(_table(dataset.name, len(pages), reports))
         everything[dataset.name] = [report.to_json() for report in reports]
     if args.json:

@@ -13,3 +13,18 @@ from .algorithms import ALGORITHMS
 __version__ = "0.1.0"
 
 __all__ = ["ALGORITHMS", "Extraction", "__version__", "extract", "extract_tree"]
+
+
+def __getattr__(name: str) -> object:
+    """Load the Scrapy-facing names on first access, so the core never imports Scrapy."""
+    module = {
+        "Addon": "addon",
+        "MaincDownloaderMiddleware": "middleware",
+        "MaincSpiderMiddleware": "middleware",
+        "MaincPipeline": "pipeline",
+    }.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)

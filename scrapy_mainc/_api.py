@@ -105,7 +105,7 @@ def _extract_root(
     started: float,
 ) -> Extraction:
     document = build_document(root, url)
-    stats, body, title, lang = document.stats, document.root, document.title, document.lang
+    stats, title, lang = document.stats, document.title, document.lang
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
         selection = _without_comments(stats, selection)
@@ -156,6 +156,4 @@ def _guess_lang(stats: DomStats, declared: str) -> str:
 
 
 def _empty(chosen: Algorithm, reason: str, started: float) -> Extraction:
-    return Extraction(
-        algorithm=chosen.name, reason=reason, milliseconds=(perf_counter() - started) * 1000
-    )
+    return Extraction(algorithm=chosen.name, reason=reason, milliseconds=(perf_counter() - started) * 1000)

@@ -15,8 +15,8 @@ Two kinds of evidence, each cheap:
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 
 from lxml import etree
 

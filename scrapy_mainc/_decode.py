@@ -123,7 +123,23 @@ def _utf8_misdeclared(data: bytes, codec: str) -> bool:
     return True
 
 
-_MULTIBYTE = frozenset({"gb18030", "gbk", "gb2312", "big5", "shift_jis", "euc_jp", "euc_kr", "utf-16", "utf-32", "cp932", "cp949", "big5hkscs", "iso2022_jp"})
+_MULTIBYTE = frozenset(
+    {
+        "gb18030",
+        "gbk",
+        "gb2312",
+        "big5",
+        "shift_jis",
+        "euc_jp",
+        "euc_kr",
+        "utf-16",
+        "utf-32",
+        "cp932",
+        "cp949",
+        "big5hkscs",
+        "iso2022_jp",
+    }
+)
 
 
 def _common_cjk_share(text: str) -> float:

@@ -89,7 +89,9 @@ def load_dataset(directory: str | Path) -> list[Page]:
         path = directory / "html" / f"{page_id}.html"
         if path.exists():
             entry = gold[page_id]
-            pages.append(Page(page_id, path.read_bytes(), entry.get("articleBody") or "", entry.get("url") or ""))
+            pages.append(
+                Page(page_id, path.read_bytes(), entry.get("articleBody") or "", entry.get("url") or "")
+            )
     if not pages:
         raise ValueError(f"no pages with gold text found in {directory}")
     return pages

@@ -38,7 +38,9 @@ class DomStats:
         own_chars, own_words, own_punct, own_cjk = [0] * count, [0] * count, [0] * count, [0] * count
         for position, text in enumerate([node.text for node in nodes]):
             if text and not text.isspace():
-                own_chars[position], own_words[position], own_punct[position], own_cjk[position] = measure(text)
+                own_chars[position], own_words[position], own_punct[position], own_cjk[position] = measure(
+                    text
+                )
         for position, tail in enumerate([node.tail for node in nodes]):
             if tail and position and not tail.isspace():  # a tail is its parent's text
                 chars, words, punct, cjk = measure(tail)
@@ -156,9 +158,7 @@ class DomStats:
     def leaves(self) -> list[int]:
         """Element leaves (nodes without element children) in the subtree."""
         end = self.end
-        return self.subtree_totals(
-            [1 if stop == position + 1 else 0 for position, stop in enumerate(end)]
-        )
+        return self.subtree_totals([1 if stop == position + 1 else 0 for position, stop in enumerate(end)])
 
     def elements(self, index: int) -> int:
         """Elements (tags) in the subtree of ``index``, itself included."""

@@ -10,9 +10,7 @@ import re
 from typing import NamedTuple
 
 # Han ideographs (URO, extension A, compatibility, extension B+), kana, hangul syllables.
-_CJK_CLASS = (
-    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
-)
+_CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
 CJK_RE = re.compile(f"[{_CJK_CLASS}]")
 HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 KANA_RE = re.compile("[\u3040-\u30ff]")
@@ -25,7 +23,9 @@ OTHER_SENTENCE_MARKS = "！？；、!?;"
 
 #: CJK characters and the CJK/full-width punctuation that sits between them unspaced;
 #: replaced by spaces before counting the remaining whitespace-separated words.
-_CJK_OR_MARK_RE = re.compile(f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+_CJK_OR_MARK_RE = re.compile(
+    f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]"
+)
 #: Zero-width characters and stray byte-order marks: invisible, so not text.
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _WHITESPACE_RE = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")

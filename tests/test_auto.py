@@ -43,8 +43,7 @@ def test_regions_fold_inline_text_and_short_lists_into_blocks() -> None:
 
 def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
     doc, values, _ = _values(
-        f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p>"
-        "<h2>Sub heading</h2></div></body>"
+        f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p><h2>Sub heading</h2></div></body>"
     )
     assert values[node_at(doc, "//p[1]")] == 15  # 15 words, punctuated
     assert values[node_at(doc, "//p[2]")] == 1 - 2 - 8  # 1 word, 2 link words, no punctuation

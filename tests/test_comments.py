@@ -35,7 +35,7 @@ def test_names_that_mark_comments() -> None:
         '<div itemtype="https://schema.org/Comment"/>',
     ):
         assert has_comment_name(etree.fromstring(markup)), markup
-    for markup in ('<div class="commentary"/>', '<div id="content"/>', '<p/>'):
+    for markup in ('<div class="commentary"/>', '<div id="content"/>', "<p/>"):
         assert not has_comment_name(etree.fromstring(markup)), markup
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from scrapy_mainc import ALGORITHMS, Extraction, extract, extract_tree
 
@@ -42,7 +43,7 @@ BAD_INPUTS = {
     "unclosed tags": "<html><body><div><p>Unclosed paragraph <b>bold <i>italic <div>more",
     "comment only": "<html><body><!-- nothing but a comment --></body></html>",
     "script only": "<html><body><script>var a = 'text, text.';</script></body></html>",
-    "wrong charset": '<meta charset="utf-8"><p>'.encode() + "中文内容，测试。".encode("gbk") + b"</p>",
+    "wrong charset": b'<meta charset="utf-8"><p>' + "中文内容，测试。".encode("gbk") + b"</p>",
     "nul in text": "<html><body><p>bad \x00 char</p></body></html>",
     "lone surrogate": "<html><body><p>bad \ud800 surrogate</p></body></html>",
 }

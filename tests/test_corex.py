@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import document, node_at, text_of
 from lxml import etree
 
+from helpers import document, node_at, text_of
 from scrapy_mainc import ALGORITHMS, extract, extract_tree
 from scrapy_mainc._api import build_document
 from scrapy_mainc._render import render_text

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from scrapy_mainc._decode import binary_reason, decode_html, sniff_decode
 
-CHINESE = "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。双方就经济合作交换了意见，表示要进一步加强交流。</p></body></html>"
+CHINESE = (
+    "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。"
+    "双方就经济合作交换了意见，表示要进一步加强交流。</p></body></html>"
+)
 
 
 def test_gbk_without_declaration_is_sniffed() -> None:
@@ -14,7 +17,9 @@ def test_gbk_without_declaration_is_sniffed() -> None:
 
 
 def test_big5_without_declaration_is_sniffed() -> None:
-    traditional = "<p>中央社記者今天報導，政府將在明年推動新的經濟政策，以促進國內的發展與就業。這是一個重要的決定。</p>"
+    traditional = (
+        "<p>中央社記者今天報導，政府將在明年推動新的經濟政策，以促進國內的發展與就業。這是一個重要的決定。</p>"
+    )
     text, codec = sniff_decode(traditional.encode("big5"))
     assert (text, codec) == (traditional, "big5")
 

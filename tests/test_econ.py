@@ -4,7 +4,6 @@ hand-built pages, plus selection, edge cases and the Chinese path."""
 from __future__ import annotations
 
 from helpers import document, node_at, text_of
-
 from scrapy_mainc import ALGORITHMS, extract
 from scrapy_mainc.algorithms.econ import (
     EconParams,

@@ -12,8 +12,8 @@ import pytest
 from lxml import etree
 
 from helpers import document, node_at
-from scrapy_mainc._api import build_document
 from scrapy_mainc import extract
+from scrapy_mainc._api import build_document
 from scrapy_mainc.algorithms import get_algorithm
 from scrapy_mainc.algorithms.nce import (
     NceParams,

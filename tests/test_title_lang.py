@@ -49,5 +49,7 @@ def test_script_guess() -> None:
 
 
 def test_extraction_reports_the_script() -> None:
-    page = "<html lang='zh'><body><div><p>今天天气很好，我们去公园散步，然后回家吃饭。</p></div></body></html>"
+    page = (
+        "<html lang='zh'><body><div><p>今天天气很好，我们去公园散步，然后回家吃饭。</p></div></body></html>"
+    )
     assert extract(page, algorithm="cectd-ds").lang == "zh"

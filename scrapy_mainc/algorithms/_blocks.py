@@ -82,7 +82,8 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     element inside, at most ``max_words`` words) with a link headline of at least
     ``min_link_words`` words and a few words of their own."""
     found: set[int] = set()
-    tags, classes, words, link_words, end = stats.tags, stats.classes, stats.words, stats.link_words, stats.end
+    tags, classes, words, link_words = stats.tags, stats.classes, stats.words, stats.link_words
+    end = stats.end
     page_limit = shape.max_page_share * words[0]
     needed_link_words = 3 * shape.min_link_words
     for parent, siblings in enumerate(stats.children):

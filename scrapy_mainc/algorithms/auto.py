@@ -224,7 +224,9 @@ def block_values(
     return values
 
 
-def _pruned(stats: DomStats, regions: Regions, context: list[int], totals: list[float], root: int) -> set[int]:
+def _pruned(
+    stats: DomStats, regions: Regions, context: list[int], totals: list[float], root: int
+) -> set[int]:
     """Outermost cut parts and negative-total blocks inside ``root``."""
     excluded: set[int] = set()
     node, stop = root + 1, stats.end[root]
@@ -267,4 +269,6 @@ def _edge_blocks(
     return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
 
 
-VARIANTS = (Algorithm("auto", "the default: maximum-value subtree over scored text blocks", select, AutoParams()),)
+VARIANTS = (
+    Algorithm("auto", "the default: maximum-value subtree over scored text blocks", select, AutoParams()),
+)
