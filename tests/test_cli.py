@@ -1,0 +1,59 @@
+"""The command line: ``mainc extract`` and ``mainc evaluate`` (run as ``python -m scrapy_mainc``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from scrapy_mainc.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "scrapy_mainc", *args], input=stdin, capture_output=True)
+
+
+def test_extract_text_html_and_json() -> None:
+    page = DATA / "news_en.html"
+    text = _run("extract", str(page))
+    assert text.returncode == 0
+    assert text.stdout.decode().startswith("The harbour bridge reopened")
+    html = _run("extract", str(page), "--format", "html")
+    assert html.stdout.decode().startswith('<div class="story-body">')
+    record = json.loads(_run("extract", "-", "--format", "json", stdin=page.read_bytes()).stdout)
+    assert record["algorithm"] == "auto"
+    assert record["title"] == "Harbour bridge reopens after two years of repairs"
+
+
+def test_extract_reports_the_reason_of_an_empty_result() -> None:
+    completed = _run("extract", "-", "--algorithm", "cectd-ds", stdin=b"%PDF-1.7")
+    assert completed.returncode == 0
+    assert completed.stdout == b""
+    assert b"not HTML: a PDF document" in completed.stderr
+
+
+def test_unknown_algorithm_is_a_usage_error() -> None:
+    completed = _run("extract", "-", "--algorithm", "nope", stdin=b"<p>x</p>")
+    assert completed.returncode == 2
+    assert b"invalid choice" in completed.stderr
+
+
+def test_evaluate_prints_scores_and_writes_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "html").mkdir()
+    gold = {}
+    for name in ("news_en", "blog_comments"):
+        (tmp_path / "html" / f"{name}.html").write_bytes((DATA / f"{name}.html").read_bytes())
+        gold[name] = {"articleBody": (DATA / f"{name}.txt").read_text(encoding="utf-8")}
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    out = tmp_path / "report.json"
+    status = main(["evaluate", str(tmp_path), "--algorithm", "all", "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert status == 0
+    assert "auto" in printed and "F1=1.000" in printed and "median=" in printed
+    reports = {report["name"]: report for report in json.loads(out.read_text())}
+    assert reports["auto"]["f1"] == 1.0
+    assert set(reports["auto"]["pages"]) == {"news_en", "blog_comments"}
+    assert len(reports) > 1
