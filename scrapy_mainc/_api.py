@@ -49,7 +49,7 @@ def extract(
         if reason:
             return _empty(chosen, f"not HTML: {reason}", started)
         decoded = decode_html(html)
-        if decoded.encoding == "utf-8" and decoded.source != "bom" and "\ufffd" not in decoded.text:
+        if decoded.encoding == "utf-8" and decoded.exact and decoded.source != "bom":
             utf8 = html  # valid UTF-8 already: the parser can take the page's own bytes
         html = decoded.text
     elif not isinstance(html, str):

@@ -48,6 +48,8 @@ class DecodedHtml:
     encoding: str  #: the codec used, a Python codec name
     declared: str  #: the charset the page (or the caller) declared, "" when none
     source: str  #: "bom", "declared", "sniffed" or "declared-invalid"
+    #: True when every byte decoded (no replacement characters were needed).
+    exact: bool = False
 
 
 def binary_reason(data: bytes) -> str:
@@ -75,11 +77,12 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
     declared = declared or html_body_declared_encoding(data) or ""
     codec = resolve_encoding(declared) if declared else None
     if codec:
-        text = _decode_if_clean(data, codec)
+        text, exact = _decode_if_clean(data, codec)
         if text is not None and not _utf8_misdeclared(data, codec):
-            return DecodedHtml(text, codec, declared, "declared")
+            return DecodedHtml(text, codec, declared, "declared", exact)
     text, codec = sniff_decode(data)
-    return DecodedHtml(text, codec, declared, "declared-invalid" if declared else "sniffed")
+    source = "declared-invalid" if declared else "sniffed"
+    return DecodedHtml(text, codec, declared, source, exact=codec == "utf-8")
 
 
 def sniff_decode(data: bytes) -> tuple[str, str]:
@@ -90,7 +93,7 @@ def sniff_decode(data: bytes) -> tuple[str, str]:
         pass
     best: tuple[float, str, str] | None = None
     for codec in SNIFF_CANDIDATES:
-        text = _decode_if_clean(data, codec)
+        text, _ = _decode_if_clean(data, codec)
         if text is None:
             continue
         score = _common_cjk_share(text)
@@ -101,15 +104,19 @@ def sniff_decode(data: bytes) -> tuple[str, str]:
     return data.decode("cp1252", "replace"), "cp1252"
 
 
-def _decode_if_clean(data: bytes, codec: str) -> str | None:
+def _decode_if_clean(data: bytes, codec: str) -> tuple[str | None, bool]:
+    """The text, if ``codec`` decodes ``data`` with few errors, and whether it had none."""
     try:
-        text = data.decode(codec, "replace")
+        return data.decode(codec), True
+    except UnicodeDecodeError:
+        pass
     except LookupError:
-        return None
+        return None, False
+    text = data.decode(codec, "replace")
     errors = text.count("\ufffd")
-    if errors and errors > _MAX_ERROR_SHARE * len(text) + 2:
-        return None
-    return text
+    if errors > _MAX_ERROR_SHARE * len(text) + 2:
+        return None, False
+    return text, False
 
 
 def _utf8_misdeclared(data: bytes, codec: str) -> bool:

@@ -18,7 +18,7 @@ from ._tags import NON_CONTENT_TAGS
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
 #: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
 #: disclaimers as a source of error).
-_STYLED_XPATH = etree.XPath(".//*[@hidden or @style]")
+_HIDING_ATTRIBUTES_XPATH = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.I)
 
 
@@ -56,13 +56,18 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
 
 def prepare(root: etree._Element) -> etree._Element:
     """Clean a private tree in place and return its analysis root (``<body>`` or root)."""
-    for element in _STYLED_XPATH(root):
-        if is_hidden(element):
-            element.clear(keep_tail=True)
     etree.strip_elements(
         root, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
-    return analysis_root(root)
+    body = analysis_root(root)
+    hidden = [
+        value.getparent()
+        for value in _HIDING_ATTRIBUTES_XPATH(body)
+        if value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value)
+    ]
+    for element in hidden:
+        element.clear(keep_tail=True)
+    return body
 
 
 def is_hidden(element: etree._Element) -> bool:

@@ -28,7 +28,6 @@ _CJK_OR_MARK_RE = re.compile(
 )
 #: Zero-width characters and stray byte-order marks: invisible, so not text.
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
-_WHITESPACE_RE = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
 _NON_ASCII_PUNCT_RE = re.compile("[，。．]")
 _NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
 
@@ -78,5 +77,7 @@ def punctuation_count(text: str, *, all_marks: bool = False) -> int:
 
 
 def normalize_space(text: str) -> str:
-    """Collapse runs of whitespace to one space and strip the ends."""
-    return _WHITESPACE_RE.sub(" ", text).strip()
+    """Collapse runs of whitespace (and invisible characters) to one space, strip the ends."""
+    if not text.isascii() and _INVISIBLE_RE.search(text):
+        text = _INVISIBLE_RE.sub(" ", text)
+    return " ".join(text.split())
