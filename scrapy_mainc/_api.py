@@ -150,7 +150,8 @@ def _without_comments(stats: DomStats, selection: Selection) -> Selection:
 
 
 def _guess_lang(stats: DomStats, declared: str) -> str:
-    if stats.cjk[0] < DECLARED_CJK_SHARE * stats.chars[0] or not stats.cjk[0]:
+    cjk = sum(stats.own_cjk)
+    if not cjk or cjk < DECLARED_CJK_SHARE * sum(stats.own_chars):
         return ""  # too few CJK characters for any guess: skip rendering the page's text
     return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared)
 

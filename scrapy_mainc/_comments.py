@@ -73,7 +73,7 @@ class CommentParams:
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
 #: a cheap test before the names are split into words.
-_COMMENT_STEMS = ("omment", "oment", "isqus", "espond", "eplies", "alkback")
+_COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback")
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``.
 _COMMENT_MICRODATA_XPATH = etree.XPath("descendant::*[@itemprop='comment' or contains(@itemtype, 'Comment')]")
 
@@ -100,7 +100,7 @@ def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     for root in roots:
         for node in range(root + 1, stats.end[root]):
             names = f"{ids[node]} {classes[node]}"
-            if any(stem in names for stem in _COMMENT_STEMS) and _is_comment_name(names):
+            if _COMMENT_STEM_RE.search(names) and _is_comment_name(names):
                 named.append(node)
         named.extend(stats.positions[element] for element in _COMMENT_MICRODATA_XPATH(stats.nodes[root]))
     found: set[int] = set()

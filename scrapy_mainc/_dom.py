@@ -70,13 +70,6 @@ def prepare(root: etree._Element) -> etree._Element:
     return body
 
 
-def is_hidden(element: etree._Element) -> bool:
-    """True when markup hides ``element`` (``hidden`` attribute or inline style)."""
-    if element.get("hidden") is not None:
-        return True
-    return _HIDDEN_STYLE_RE.search(element.get("style") or "") is not None
-
-
 def analysis_root(root: etree._Element) -> etree._Element:
     """The ``<body>`` element when there is one, else the root itself."""
     if root.tag == "body":

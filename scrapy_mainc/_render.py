@@ -28,42 +28,41 @@ def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     parent's text). Block-level tags and ``<br>`` break lines.
     """
     nodes, tags, end = stats.nodes, stats.tags, stats.end
-    lines: list[str] = []
-    pieces: list[str] = []
-
-    def flush() -> None:
-        if pieces:
-            line = normalize_space("".join(pieces))
-            if line:
-                lines.append(line)
-            pieces.clear()
-
+    pieces: list[str] = []  # text, with _BREAK between blocks
     for root in roots:
         open_nodes: list[int] = []
-        position = root
-        while position < end[root]:
+        position, stop = root, end[root]
+        while position < stop:
             while open_nodes and end[open_nodes[-1]] <= position:
-                _close(open_nodes.pop(), root, nodes, tags, pieces, flush)
+                _close(open_nodes.pop(), root, nodes, tags, pieces)
             if position in excluded and position != root:
                 open_nodes.append(position)
                 position = end[position]
                 continue
             if tags[position] in BLOCK_TAGS:
-                flush()
+                pieces.append(_BREAK)
             text = nodes[position].text
             if text:
                 pieces.append(text)
             open_nodes.append(position)
             position += 1
         while open_nodes:
-            _close(open_nodes.pop(), root, nodes, tags, pieces, flush)
-        flush()
-    return "\n".join(lines)
+            _close(open_nodes.pop(), root, nodes, tags, pieces)
+        pieces.append(_BREAK)
+    text = "".join(pieces)
+    if text.count(_BREAK) != pieces.count(_BREAK):  # the page had the marker in its own text
+        text = "".join(piece if piece == _BREAK else piece.replace(_BREAK, " ") for piece in pieces)
+    lines = (normalize_space(line) for line in text.split(_BREAK))
+    return "\n".join(line for line in lines if line)
 
 
-def _close(position, root, nodes, tags, pieces, flush) -> None:  # type: ignore[no-untyped-def]
+#: Marks a block boundary while collecting text (a control character pages do not use).
+_BREAK = "\x00"
+
+
+def _close(position: int, root: int, nodes: list[etree._Element], tags: list[str], pieces: list[str]) -> None:
     if tags[position] in BLOCK_TAGS:
-        flush()
+        pieces.append(_BREAK)
     if position != root:
         tail = nodes[position].tail
         if tail:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from itertools import accumulate
+from operator import sub
 
 from lxml import etree
 
@@ -73,9 +74,9 @@ class DomStats:
     def children(self) -> list[list[int]]:
         """Child indices of every node, in document order."""
         children: list[list[int]] = [[] for _ in self.nodes]
-        parent = self.parent
-        for position in range(1, len(parent)):
-            children[parent[position]].append(position)
+        for position, up in enumerate(self.parent):
+            if up >= 0:
+                children[up].append(position)
         return children
 
     @cached_property
@@ -207,4 +208,5 @@ class DomStats:
     def subtree_totals(self, own: list[int]) -> list[int]:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
         prefix = [0, *accumulate(own)]
-        return [prefix[stop] - prefix[start] for start, stop in enumerate(self.end)]
+        # prefix[end[i]] - prefix[i] for every i, with the loop in C
+        return list(map(sub, map(prefix.__getitem__, self.end), prefix))

@@ -19,9 +19,10 @@ H1_TITLE_AGREEMENT = 0.6
 
 def find_title(root: etree._Element) -> str:
     """Best headline of the page at ``root`` (a full, unprepared tree)."""
+    head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
     meta_titles = [
         normalize_space(meta.get("content") or "")
-        for meta in root.iter("meta")
+        for meta in (head if head is not None and len(head) else root).iter("meta")
         if meta.get("property") in _TITLE_META or meta.get("name") in _TITLE_META
     ]
     title_element = next(root.iter("title"), None)

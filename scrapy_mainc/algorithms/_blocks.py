@@ -86,9 +86,14 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     end = stats.end
     page_limit = shape.max_page_share * words[0]
     needed_link_words = 3 * shape.min_link_words
-    for parent, siblings in enumerate(stats.children):
-        if len(siblings) < 3 or words[parent] > page_limit or link_words[parent] < needed_link_words:
-            continue
+    children = stats.children
+    parents = [
+        parent
+        for parent, siblings in enumerate(children)
+        if len(siblings) >= 3 and link_words[parent] >= needed_link_words and words[parent] <= page_limit
+    ]
+    for parent in parents:
+        siblings = children[parent]
         kinds = [(tags[node], classes[node]) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
         if alike < 3:

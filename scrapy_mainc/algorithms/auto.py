@@ -115,7 +115,7 @@ def select(document: Document, params: AutoParams) -> Selection:
 
 def paragraph_parent(regions: Regions, values: list[float]) -> int:
     """The block whose child blocks (grandchildren at half weight) hold the most value."""
-    concentration = [max(value, 0.0) for value in values]
+    concentration = [value if value > 0 else 0.0 for value in values]
     parent_block = regions.parent_block
     for node, value in enumerate(values):
         if value > 0 and node:
