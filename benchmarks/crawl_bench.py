@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Crawl speed with scrapy_mainc: pages per second and the reactor's longest stall.
+
+    python benchmarks/crawl_bench.py [--copies 160] [--repeat 3] [--delays 0.05,0]
+
+Serves the bundled news site from loopback (``example_project/newsdemo/server.py``, in its
+own process) repeated ``--copies`` times (13 pages a copy: 160 copies are 2,080 pages) and
+crawls it with the example project's spider, 16 concurrent requests, once per worker mode
+(``process``, ``thread``, ``inline``) and once with scrapy_mainc disabled, for each server
+delay. Every crawl runs in a fresh interpreter. A 10 ms ``LoopingCall`` runs from spider
+open to spider close; the longest gap between two of its ticks, minus the 10 ms, is the
+reactor's largest stall. Python's own garbage collector stops the reactor too (a full
+collection of a crawler's heap takes tens of milliseconds, with or without scrapy_mainc),
+so the largest stall *outside* collector pauses is reported as well; ``--freeze-gc``
+calls ``gc.freeze()`` at spider open, which keeps the start-up heap out of collections, and
+``--concurrent-items N`` sets Scrapy's CONCURRENT_ITEMS (Scrapy starts that many asyncio
+tasks for every response), both for every mode alike, the disabled one included.
+Prints a Markdown table, medians over ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "example_project"
+MODES = ("process", "thread", "inline", "disabled")
+TICK = 0.010
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--copies", type=int, default=160, help="copies of the 13-page site")
+    parser.add_argument("--delays", default="0.05,0", help="server delays (s), comma-separated")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per configuration (median)")
+    parser.add_argument("--freeze-gc", action="store_true", help="gc.freeze() at spider open")
+    parser.add_argument(
+        "--concurrent-items", type=int, default=0, help="CONCURRENT_ITEMS (default: Scrapy's)"
+    )
+    parser.add_argument("--workers", type=int, default=0, help="MAINC_WORKERS (default: CPUs)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: run one crawl
+    args = parser.parse_args()
+    if args.child:
+        return run_child(json.loads(args.child))
+    rows = []
+    for delay in [float(value) for value in args.delays.split(",")]:
+        server, url = start_server(delay)
+        try:
+            for mode in args.modes.split(","):
+                runs = [
+                    crawl_in_child(url, mode, args)
+                    for _ in range(args.repeat)
+                ]
+                rows.append(summarize(delay, mode, runs))
+                print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+        finally:
+            server.terminate()
+            server.wait(10)
+    print_table(rows)
+    return 0
+
+
+def start_server(delay: float) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, str(EXAMPLE / "newsdemo" / "server.py"), "--port", "0"]
+    server = subprocess.Popen([*command, "--delay", str(delay)], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    return server, line.split(" at ")[1].split()[0]
+
+
+def crawl_in_child(url: str, mode: str, args: argparse.Namespace) -> dict[str, float]:
+    job = json.dumps(
+        {
+            "url": url,
+            "mode": mode,
+            "copies": args.copies,
+            "concurrency": args.concurrency,
+            "freeze_gc": args.freeze_gc,
+            "concurrent_items": args.concurrent_items,
+            "workers": args.workers,
+        }
+    )
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", job], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"crawl_bench: the {mode} crawl failed:\n{done.stderr[-4000:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def summarize(delay: float, mode: str, runs: list[dict[str, float]]) -> dict[str, float | str]:
+    return {
+        "delay_ms": delay * 1000,
+        "mode": mode,
+        "pages": runs[0]["pages"],
+        "items": runs[0]["items"],
+        "extracted": runs[0]["extracted"],
+        "seconds": statistics.median(run["seconds"] for run in runs),
+        "pages_per_second": statistics.median(run["pages"] / run["seconds"] for run in runs),
+        "max_stall_ms": statistics.median(run["max_stall_ms"] for run in runs),
+        "max_stall_outside_gc_ms": statistics.median(
+            run["max_stall_outside_gc_ms"] for run in runs
+        ),
+        "max_gc_pause_ms": statistics.median(run["max_gc_pause_ms"] for run in runs),
+        "reactor_cpu_ms_per_page": statistics.median(
+            run["reactor_cpu_seconds"] * 1000 / run["pages"] for run in runs
+        ),
+        "runs": len(runs),
+        "each_pages_per_second": [round(run["pages"] / run["seconds"]) for run in runs],
+    }
+
+
+def print_table(rows: list[dict[str, float | str]]) -> None:
+    print(
+        "| server delay | mode | pages | extracted | seconds | pages/s | vs disabled "
+        "| largest stall | largest stall outside GC | largest GC pause | crawler CPU/page |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    speed = {(row["delay_ms"], row["mode"]): float(row["pages_per_second"]) for row in rows}
+    for row in rows:
+        baseline = speed.get((row["delay_ms"], "disabled"))
+        ratio = f"{speed[row['delay_ms'], row['mode']] / baseline:.2f}" if baseline else "-"
+        print(
+            f"| {row['delay_ms']:g} ms | {row['mode']} | {row['pages']:.0f} "
+            f"| {row['extracted']:.0f} | {row['seconds']:.1f} | {row['pages_per_second']:.0f} "
+            f"| {ratio} | {row['max_stall_ms']:.0f} ms | {row['max_stall_outside_gc_ms']:.0f} ms "
+            f"| {row['max_gc_pause_ms']:.0f} ms | {row['reactor_cpu_ms_per_page']:.1f} ms |"
+        )
+    for delay in sorted({row["delay_ms"] for row in rows}, reverse=True):
+        process, inline = speed.get((delay, "process")), speed.get((delay, "inline"))
+        if process and inline:
+            print(f"{delay:g} ms delay: process / inline = {process / inline:.2f}")
+
+
+# --- One crawl, in a fresh interpreter --------------------------------------------------
+
+
+def run_child(job: dict[str, object]) -> int:
+    import gc
+    import resource
+
+    sys.path.insert(0, str(EXAMPLE))
+    from newsdemo.spiders.news import NewsSpider
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+    from twisted.internet.task import LoopingCall
+
+    concurrency = int(job["concurrency"])  # type: ignore[call-overload]
+    settings: dict[str, object] = {
+        "LOG_LEVEL": "WARNING",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "CONCURRENT_REQUESTS": concurrency,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency,
+    }
+    if job["concurrent_items"]:
+        settings["CONCURRENT_ITEMS"] = job["concurrent_items"]
+    if job["mode"] != "disabled":
+        settings.update({"ADDONS": {"scrapy_mainc.Addon": 0}, "MAINC_WORKER_MODE": job["mode"]})
+    if job["workers"]:
+        settings["MAINC_WORKERS"] = job["workers"]
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(NewsSpider)
+    clock = Stall()
+    tickers: list[LoopingCall] = []  # created once the crawler has installed its reactor
+
+    def opened() -> None:
+        if job["freeze_gc"]:
+            gc.freeze()
+        gc.callbacks.append(clock.collector)
+        tickers.append(LoopingCall(clock.tick))
+        tickers[0].start(TICK)
+
+    crawler.signals.connect(opened, signal=signals.spider_opened, weak=False)
+    crawler.signals.connect(lambda: tickers[0].stop(), signal=signals.spider_closed, weak=False)
+    process.crawl(crawler, start_url=str(job["url"]), copies=str(job["copies"]))
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+    process.start()
+    cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+    assert crawler.stats is not None
+    stats = crawler.stats.get_stats()
+    result = {
+        "pages": stats.get("response_received_count", 0),
+        "items": stats.get("item_scraped_count", 0),
+        "extracted": stats.get("mainc/extracted", 0),
+        "seconds": clock.last - clock.first,
+        "max_stall_ms": max(0.0, clock.max_gap - TICK) * 1000,
+        "max_stall_outside_gc_ms": max(0.0, clock.max_gap_outside_gc - TICK) * 1000,
+        "max_gc_pause_ms": clock.max_gc_pause * 1000,
+        "reactor_cpu_seconds": (cpu_after.ru_utime + cpu_after.ru_stime)
+        - (cpu_before.ru_utime + cpu_before.ru_stime),
+    }
+    print(json.dumps(result))
+    return 0
+
+
+class Stall:
+    """Records the longest gap between ticks, with and without the collector's pauses."""
+
+    def __init__(self) -> None:
+        self.first = self.last = 0.0
+        self.max_gap = self.max_gap_outside_gc = self.max_gc_pause = 0.0
+        self.gc_in_gap = 0.0  # collector time since the last tick
+        self._gc_started = 0.0
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if self.first:
+            gap = now - self.last
+            self.max_gap = max(self.max_gap, gap)
+            self.max_gap_outside_gc = max(self.max_gap_outside_gc, gap - self.gc_in_gap)
+        else:
+            self.first = now
+        self.last = now
+        self.gc_in_gap = 0.0
+
+    def collector(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` hook: time every collection."""
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self._gc_started:
+            pause = time.perf_counter() - self._gc_started
+            self.gc_in_gap += pause
+            self.max_gc_pause = max(self.max_gc_pause, pause)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

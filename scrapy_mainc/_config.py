@@ -1,0 +1,197 @@
+"""Scrapy settings to one frozen :class:`MaincConfig`, built in one place.
+
+Every ``MAINC_`` setting is listed in :data:`SETTINGS` with its default; the add-on writes
+these defaults at ``"addon"`` priority and :meth:`MaincConfig.from_settings` reads them back,
+so a manual configuration and the add-on behave the same. This module does not import
+Scrapy: it only calls the ``get*`` methods of the settings object it is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .algorithms import ALGORITHMS
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+#: Where extraction runs: worker processes, worker threads, or the reactor thread itself.
+WORKER_MODES = ("process", "thread", "inline")
+#: Name of the spider attribute that chooses the algorithm for one spider.
+SPIDER_ALGORITHM_ATTRIBUTE = "mainc_algorithm"
+
+#: Every MAINC_ setting and its default (``MAINC_WORKERS = None`` means the CPU count).
+SETTINGS: Mapping[str, Any] = {
+    "MAINC_ENABLED": True,
+    "MAINC_ALGORITHM": "auto",
+    "MAINC_DOMAIN_ALGORITHMS": {},
+    "MAINC_STRIP_COMMENTS": True,
+    "MAINC_WORKER_MODE": "process",
+    "MAINC_WORKERS": None,
+    "MAINC_TIMEOUT": 10.0,
+    "MAINC_MAX_PAGE_SIZE": 5 * 1024 * 1024,
+    "MAINC_TEXT_FIELD": "main_text",
+    "MAINC_HTML_FIELD": "main_html",
+    "MAINC_TITLE_FIELD": "title",
+    "MAINC_INFO_FIELD": "mainc",
+    "MAINC_PAGE_FIELD": "raw_html",
+    "MAINC_KEEP_PAGE": False,
+    "MAINC_CONVERT_ITEMS": False,
+    "MAINC_DROP_EMPTY": False,
+    "MAINC_REDECODE": True,
+}
+
+
+def default_workers() -> int:
+    """The number of CPUs this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldNames:
+    """Item fields the pipeline reads and writes; ``""`` turns one off."""
+
+    text: str = "main_text"
+    html: str = "main_html"
+    title: str = "title"
+    info: str = "mainc"
+    page: str = "raw_html"
+
+    def attached(self) -> tuple[tuple[str, str], ...]:
+        """``(setting name, field)`` of every output field that is switched on."""
+        pairs = (
+            ("MAINC_TEXT_FIELD", self.text),
+            ("MAINC_HTML_FIELD", self.html),
+            ("MAINC_TITLE_FIELD", self.title),
+            ("MAINC_INFO_FIELD", self.info),
+        )
+        return tuple((setting, field) for setting, field in pairs if field)
+
+
+@dataclass(frozen=True, slots=True)
+class MaincConfig:
+    """Everything the Scrapy components need from the settings, validated."""
+
+    enabled: bool = True
+    algorithm: str = "auto"
+    #: ``(domain, algorithm)`` pairs, longest domain first, so the most specific one wins.
+    domain_algorithms: tuple[tuple[str, str], ...] = ()
+    strip_comments: bool = True
+    worker_mode: str = "process"
+    workers: int = 1
+    timeout: float = 10.0
+    max_page_size: int = 5 * 1024 * 1024
+    fields: FieldNames = FieldNames()
+    keep_page: bool = False
+    convert_items: bool = False
+    drop_empty: bool = False
+    redecode: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> MaincConfig:
+        """Read and check every ``MAINC_`` setting; a bad value raises ValueError."""
+
+        def get(name: str) -> Any:  # unlike settings.get(), keeps an explicit None
+            return settings[name] if name in settings else SETTINGS[name]
+
+        def flag(name: str) -> bool:
+            return settings.getbool(name, SETTINGS[name])
+
+        mode = str(get("MAINC_WORKER_MODE")).lower()
+        if mode not in WORKER_MODES:
+            choices = ", ".join(WORKER_MODES)
+            raise ValueError(f"MAINC_WORKER_MODE must be one of {choices}; got {mode!r}")
+        workers = get("MAINC_WORKERS")
+        return cls(
+            enabled=flag("MAINC_ENABLED"),
+            algorithm=check_algorithm(get("MAINC_ALGORITHM"), "MAINC_ALGORITHM"),
+            domain_algorithms=_domain_algorithms(settings.getdict("MAINC_DOMAIN_ALGORITHMS")),
+            strip_comments=flag("MAINC_STRIP_COMMENTS"),
+            worker_mode=mode,
+            workers=(
+                default_workers()
+                if workers in (None, "")
+                else _positive(int, workers, "MAINC_WORKERS")
+            ),
+            timeout=_positive(float, get("MAINC_TIMEOUT"), "MAINC_TIMEOUT"),
+            max_page_size=_positive(int, get("MAINC_MAX_PAGE_SIZE"), "MAINC_MAX_PAGE_SIZE"),
+            fields=FieldNames(
+                text=_field(get("MAINC_TEXT_FIELD")),
+                html=_field(get("MAINC_HTML_FIELD")),
+                title=_field(get("MAINC_TITLE_FIELD")),
+                info=_field(get("MAINC_INFO_FIELD")),
+                page=_field(get("MAINC_PAGE_FIELD")),
+            ),
+            keep_page=flag("MAINC_KEEP_PAGE"),
+            convert_items=flag("MAINC_CONVERT_ITEMS"),
+            drop_empty=flag("MAINC_DROP_EMPTY"),
+            redecode=flag("MAINC_REDECODE"),
+        )
+
+    def algorithm_for(self, url: str | None, spider_algorithm: str | None = None) -> str:
+        """The algorithm for a page: its domain's, else the spider's, else MAINC_ALGORITHM."""
+        host = _host(url)
+        if host:
+            for domain, name in self.domain_algorithms:
+                if host == domain or host.endswith("." + domain):
+                    return name
+        return spider_algorithm or self.algorithm
+
+
+def spider_algorithm(spider: object) -> str | None:
+    """The algorithm a spider asks for through its ``mainc_algorithm`` attribute, checked."""
+    name = getattr(spider, SPIDER_ALGORITHM_ATTRIBUTE, None)
+    if name in (None, ""):
+        return None
+    owner = f"{type(spider).__name__}.{SPIDER_ALGORITHM_ATTRIBUTE}"
+    return check_algorithm(name, owner)
+
+
+def check_algorithm(name: object, where: str) -> str:
+    """``name`` when it is a registered algorithm; a ValueError naming ``where`` otherwise."""
+    if not isinstance(name, str) or name not in ALGORITHMS:
+        raise ValueError(f"{where}: unknown algorithm {name!r}; valid: {', '.join(ALGORITHMS)}")
+    return name
+
+
+def _domain_algorithms(value: Mapping[Any, Any]) -> tuple[tuple[str, str], ...]:
+    pairs = {}
+    for domain, name in value.items():
+        key = str(domain).strip().lower().lstrip("*").lstrip(".")
+        pairs[key] = check_algorithm(name, f"MAINC_DOMAIN_ALGORITHMS[{domain!r}]")
+    return tuple(sorted(pairs.items(), key=lambda pair: (-len(pair[0]), pair[0])))
+
+
+def _positive(kind: type, value: object, name: str) -> Any:
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number; got {value!r}") from None
+    if number <= 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}")
+    return number
+
+
+def _field(value: object) -> str:
+    """A field name, or "" when the setting is None, False or empty (field switched off)."""
+    if value in (None, False, ""):
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"a MAINC_*_FIELD setting must be a field name or None; got {value!r}")
+    return value
+
+
+def _host(url: str | None) -> str:
+    if not url:
+        return ""
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""

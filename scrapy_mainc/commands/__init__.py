@@ -1,0 +1,1 @@
+"""Scrapy commands registered through the ``scrapy.commands`` entry point."""

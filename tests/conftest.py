@@ -1,0 +1,206 @@
+"""Fixtures for the Scrapy tests: the bundled site on loopback, and real crawls.
+
+Crawls run in a subprocess (a Twisted reactor runs once per process, and other tests must
+not inherit it): :func:`run_crawls` writes a list of scenarios to a JSON file, a fresh
+interpreter runs them one after the other with ``CrawlerRunner`` on one reactor
+(:func:`crawl_main`), and the items, stats, error logs and warnings come back as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+EXAMPLE = TESTS.parent / "example_project"
+if str(EXAMPLE) not in sys.path:
+    sys.path.insert(0, str(EXAMPLE))
+
+from newsdemo.server import Page, SiteServer, load_site  # noqa: E402
+
+#: A short undeclared GBK page that Scrapy's own charset detection gets wrong (cp949).
+SHORT_GBK_TEXT = "明前茶是真的好喝，就是价格有点贵。春茶开采 茶农盼个好价钱。"
+#: A UTF-8 page that declares iso-8859-1 starts with this text.
+WRONG_CHARSET_TEXT = "服务器声明的字符集是错的，这段文字其实是 UTF-8 编码。"
+#: Text of the site's undeclared GBK article, as the tests expect to read it.
+GBK_HEADLINE = "春茶开采 茶农盼个好价钱"
+GBK_SENTENCE = "清晨六点，西岭茶区的山坡上已经有不少茶农在忙着采摘。"
+
+
+def short_gbk_page() -> bytes:
+    """The short undeclared GBK page (see SHORT_GBK_TEXT)."""
+    return f"<html><head><title>x</title></head><body><p>{SHORT_GBK_TEXT}</p></body></html>".encode(
+        "gbk"
+    )
+
+
+def big_page(megabytes: float) -> bytes:
+    """A valid article page of about ``megabytes`` MB (slow to extract on purpose)."""
+    block = "<div class='c'><p>" + "Words of a long page, with commas, and periods. " * 20
+    block += "</p><a href='/x'>link</a></div>"
+    count = int(megabytes * 1_000_000 / len(block)) + 1
+    return ("<html><body>" + block * count + "</body></html>").encode()
+
+
+def served_pages() -> dict[str, Page]:
+    """The example site plus pages for bad input, under ``/bad/`` and ``/slow/``."""
+    html = "text/html"
+    pages = load_site()
+    pages.update(
+        {
+            "/bad/binary.pdf": (b"%PDF-1.7\n" + bytes(range(256)) * 40, "application/pdf"),
+            "/bad/empty.html": (b"", html),
+            "/bad/data.json": (b'{"headline": "not a page", "n": [1, 2]}', "application/json"),
+            "/bad/huge.html": (big_page(10.5), html),
+            "/bad/deep.html": (
+                ("<html><body>" + "<div>" * 100_000 + "deep text" + "</div>" * 100_000).encode(),
+                html,
+            ),
+            "/bad/wrong-charset.html": (
+                f'<html><head><meta charset="iso-8859-1"></head><body><p>{WRONG_CHARSET_TEXT * 3}'
+                "</p></body></html>".encode(),
+                html,
+            ),
+            "/bad/short-gbk.html": (short_gbk_page(), html),
+            "/slow/big.html": (big_page(7), html),
+        }
+    )
+    return pages
+
+
+@pytest.fixture(scope="session")
+def site_server() -> Iterator[SiteServer]:
+    """The example site and the bad-input pages, served on 127.0.0.1 from a thread."""
+    server = SiteServer(served_pages()).start_in_thread()
+    yield server
+    server.stop()
+
+
+@dataclass
+class CrawlResult:
+    """What a crawl in the subprocess produced."""
+
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    errors: list[str]
+    children_after: int
+    spider_output: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_crawls(
+    scenarios: list[dict[str, Any]], tmp_path: Path, reactor: str = "asyncio"
+) -> tuple[dict[str, CrawlResult], list[str]]:
+    """Run ``scenarios`` (name, spider "module:Class", settings, args) in one subprocess.
+
+    Returns the results by scenario name and every warning raised during the crawls.
+    """
+    spec = tmp_path / "crawls.json"
+    out = tmp_path / "results.json"
+    spec.write_text(json.dumps({"scenarios": scenarios, "reactor": reactor}), encoding="utf-8")
+    code = "import sys, conftest; conftest.crawl_main(sys.argv[1], sys.argv[2])"
+    process = subprocess.run(
+        [sys.executable, "-c", code, str(spec), str(out)],
+        cwd=TESTS,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if process.returncode != 0 or not out.exists():
+        pytest.fail(f"crawl subprocess failed ({process.returncode}):\n{process.stderr[-6000:]}")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    results = {name: CrawlResult(**result) for name, result in data["results"].items()}
+    return results, data["warnings"]
+
+
+# --- The subprocess side --------------------------------------------------------------
+
+REACTORS = {
+    "asyncio": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+    "select": "twisted.internet.selectreactor.SelectReactor",
+}
+
+
+class _ErrorLog(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            message += f" | {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+        self.messages.append(message)
+
+
+def crawl_main(spec_path: str, out_path: str) -> None:
+    """Subprocess entry point: run the scenarios of ``spec_path``, write ``out_path``."""
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    sys.path[:0] = [str(TESTS), str(EXAMPLE)]
+    from scrapy.utils.reactor import install_reactor
+
+    install_reactor(REACTORS[spec["reactor"]])
+    from twisted.internet import defer, reactor
+
+    results: dict[str, Any] = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        finished = defer.Deferred.fromCoroutine(_run_all(spec, results))
+        failures: list[Any] = []
+        finished.addErrback(failures.append)
+        finished.addBoth(lambda _: reactor.stop())
+        reactor.run()
+    if failures:
+        failures[0].raiseException()
+    found = [f"{w.category.__name__}: {w.message} ({w.filename}:{w.lineno})" for w in caught]
+    Path(out_path).write_text(
+        json.dumps({"results": results, "warnings": found}, default=str, ensure_ascii=False),
+        encoding="utf-8",
+    )
+
+
+async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
+    import multiprocessing
+    from importlib import import_module
+
+    from itemadapter import ItemAdapter
+    from scrapy import signals
+    from scrapy.crawler import CrawlerRunner
+    from scrapy.settings import Settings
+
+    base = {"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False}
+    if spec["reactor"] != "asyncio":
+        base["TWISTED_REACTOR"] = REACTORS[spec["reactor"]]
+    for scenario in spec["scenarios"]:
+        module, _, name = scenario["spider"].partition(":")
+        spider_class = getattr(import_module(module), name)
+        runner = CrawlerRunner(Settings({**base, **scenario.get("settings", {})}))
+        crawler = runner.create_crawler(spider_class)
+        items: list[dict[str, Any]] = []
+
+        def scraped(item: Any, items: list[dict[str, Any]] = items) -> None:
+            items.append({"_type": type(item).__name__, **ItemAdapter(item).asdict()})
+
+        crawler.signals.connect(scraped, signal=signals.item_scraped)
+        errors = _ErrorLog()
+        logging.getLogger().addHandler(errors)
+        try:
+            await runner.crawl(crawler, **scenario.get("args", {}))
+        finally:
+            logging.getLogger().removeHandler(errors)
+        assert crawler.stats is not None
+        results[scenario["name"]] = {
+            "items": items,
+            "stats": crawler.stats.get_stats(),
+            "errors": errors.messages,
+            "children_after": len(multiprocessing.active_children()),
+            "spider_output": list(getattr(crawler.spider, "seen", [])),
+        }

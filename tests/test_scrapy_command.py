@@ -1,0 +1,53 @@
+"""``scrapy mainc URL_OR_FILE``: the command registered through the entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import EXAMPLE, GBK_HEADLINE, GBK_SENTENCE
+
+
+def scrapy(*args: str, cwd: Path = EXAMPLE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_local_file_through_the_project_settings() -> None:
+    page = EXAMPLE / "site" / "zh" / "chuncha-kaicai.html"
+    done = scrapy("mainc", str(page))
+    assert done.returncode == 0, done.stderr
+    item: dict[str, Any] = json.loads(done.stdout)
+    assert item["url"] == page.resolve().as_uri()
+    assert GBK_SENTENCE in item["main_text"]
+    assert item["title"].startswith(GBK_HEADLINE)
+    assert item["main_html"].startswith("<")
+    assert item["mainc"]["algorithm"] == "auto" and item["mainc"]["lang"] == "zh"
+    assert item["mainc"]["page"]["encoding"] == "gb18030"
+
+
+def test_a_url_with_a_chosen_algorithm(site_server: Any, tmp_path: Path) -> None:
+    url = f"{site_server.url}/en/harbour-bridge-reopens.html"
+    done = scrapy("mainc", url, "--algorithm", "cectd-s", cwd=tmp_path)  # outside a project
+    assert done.returncode == 0, done.stderr
+    item = json.loads(done.stdout)
+    assert item["url"] == url
+    assert item["mainc"]["algorithm"] == "cectd-s"
+    assert "two-year repair programme" in item["main_text"]
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    done = scrapy("mainc", str(tmp_path / "missing.html"), cwd=tmp_path)
+    assert done.returncode != 0
+    assert "not a URL or a file" in done.stderr
+    done = scrapy("mainc", "--algorithm", "nope", "http://127.0.0.1/", cwd=tmp_path)
+    assert done.returncode != 0
+    assert "invalid choice" in done.stderr

@@ -1,0 +1,278 @@
+"""The worker pool on its own: modes, dead workers, time budget, shutdown.
+
+Task functions used here are top-level functions of this module so that worker processes
+can import them. Nothing waits on a fixed delay: a test that needs a task to be running
+waits until the task has written its marker file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from scrapy_mainc import extract
+from scrapy_mainc._looppool import LoopProcessPool
+from scrapy_mainc._types import Extraction
+from scrapy_mainc._workers import (
+    ExtractionOutcome,
+    ExtractionTask,
+    WorkerPool,
+    run_extraction,
+)
+
+SENTENCE = "<p>A sentence of the story, with commas, ends here. </p>"
+PAGES = [
+    "<html><body><div id=nav><a href=/a>Home</a> <a href=/b>World</a></div>"
+    f"<div id=story><h1>Story {n}</h1>{SENTENCE * (n + 2)}</div></body></html>"
+    for n in range(6)
+]
+
+
+def sleepy(task: ExtractionTask) -> ExtractionOutcome:
+    """``page`` is "sleep:<seconds>"; ``url``, if set, is a marker file written on start."""
+    if task.url:
+        Path(task.url).write_text(str(os.getpid()))
+    time.sleep(float(str(task.page).split(":")[1]))
+    return ExtractionOutcome(Extraction(text=str(task.page), algorithm=task.algorithm))
+
+
+def broken(task: ExtractionTask) -> ExtractionOutcome:
+    raise RuntimeError("no luck")
+
+
+def wait_for_marker(marker: Path) -> int:
+    deadline = time.monotonic() + 60
+    while not marker.exists() or not marker.read_text():
+        assert time.monotonic() < deadline, "the task never started"
+        time.sleep(0.01)
+    return int(marker.read_text())
+
+
+def without_time(outcome: ExtractionOutcome) -> ExtractionOutcome:
+    return dataclasses.replace(
+        outcome, extraction=dataclasses.replace(outcome.extraction, milliseconds=0.0)
+    )
+
+
+@pytest.fixture
+def pools() -> list[WorkerPool]:
+    created: list[WorkerPool] = []
+    yield created
+    for pool in created:
+        pool.kill_workers()
+        pool.close(5)
+
+
+def make(pools: list[WorkerPool], *args: object, **kwargs: object) -> WorkerPool:
+    pool = WorkerPool(*args, **kwargs)  # type: ignore[arg-type]
+    pools.append(pool)
+    return pool
+
+
+def test_run_extraction_is_extract() -> None:
+    outcome = run_extraction(ExtractionTask(PAGES[2], url="http://x/", algorithm="auto"))
+    assert outcome.failure == ""
+    expected = extract(PAGES[2], url="http://x/", algorithm="auto")
+    assert without_time(outcome).extraction == dataclasses.replace(expected, milliseconds=0.0)
+
+
+def test_an_exception_becomes_a_failed_outcome() -> None:
+    outcome = run_extraction(ExtractionTask(PAGES[0], algorithm="no-such-algorithm"))
+    assert outcome.failure == "error"
+    assert outcome.extraction.reason.startswith("error: ValueError")
+    assert outcome.extraction.text == ""
+
+
+def test_outcomes_survive_pickling() -> None:
+    outcome = run_extraction(ExtractionTask(PAGES[1]))
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+
+
+@pytest.mark.parametrize("mode", ["process", "thread", "inline"])
+def test_every_mode_gives_the_same_outcomes(pools: list[WorkerPool], mode: str) -> None:
+    pool = make(pools, mode, 2, 60.0)
+    tasks = [ExtractionTask(page, algorithm="auto") for page in PAGES]
+    outcomes = [future.result(60) for future in [pool.submit(task) for task in tasks]]
+    assert [without_time(o) for o in outcomes] == [without_time(run_extraction(t)) for t in tasks]
+
+
+@pytest.mark.parametrize("mode", ["process", "thread"])
+def test_a_task_function_that_raises_costs_one_page(pools: list[WorkerPool], mode: str) -> None:
+    pool = make(pools, mode, 1, 60.0, function=broken)
+    outcome = pool.submit(ExtractionTask("x")).result(60)
+    assert outcome.failure == "error" and "RuntimeError: no luck" in outcome.extraction.reason
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_a_worker_killed_mid_page_costs_that_page_only(
+    pools: list[WorkerPool], tmp_path: Path
+) -> None:
+    pool = make(pools, "process", 1, 60.0, function=sleepy)
+    marker = tmp_path / "started"
+    doomed = pool.submit(ExtractionTask("sleep:60", url=str(marker)))
+    queued = pool.submit(ExtractionTask("sleep:0"))
+    os.kill(wait_for_marker(marker), signal.SIGKILL)
+    outcome = doomed.result(60)
+    assert outcome.failure == "worker_died"
+    assert outcome.extraction.reason.startswith("worker died")
+    assert queued.result(60).extraction.text == "sleep:0"  # a new worker took over
+
+
+def test_a_worker_that_died_idle_costs_nothing(pools: list[WorkerPool], tmp_path: Path) -> None:
+    pool = make(pools, "process", 1, 60.0, function=sleepy)
+    marker = tmp_path / "pid"
+    assert pool.submit(ExtractionTask("sleep:0", url=str(marker))).result(60).failure == ""
+    pid = int(marker.read_text())
+    pool.kill_workers()
+    while os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid):
+        time.sleep(0.01)
+    outcome = pool.submit(ExtractionTask("sleep:0", url=str(marker))).result(60)
+    assert outcome.failure == ""
+    assert int(marker.read_text()) != pid
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+@pytest.mark.parametrize("mode", ["process", "thread"])
+def test_a_page_over_budget_times_out_and_the_slot_recovers(
+    pools: list[WorkerPool], mode: str, tmp_path: Path
+) -> None:
+    pool = make(pools, mode, 1, 0.5, function=sleepy)
+    stuck = pool.submit(ExtractionTask("sleep:60", url=str(tmp_path / "stuck")))
+    outcome = stuck.result(60)
+    assert outcome.failure == "timeout"
+    assert outcome.extraction.reason.startswith("timeout: extraction took longer than 0.5 s")
+    assert pool.submit(ExtractionTask("sleep:0")).result(60).failure == ""
+
+
+def test_close_does_not_wait_for_a_stuck_worker(pools: list[WorkerPool], tmp_path: Path) -> None:
+    pool = make(pools, "process", 1, 600.0, function=sleepy)
+    marker = tmp_path / "started"
+    pool.submit(ExtractionTask("sleep:600", url=str(marker)))
+    wait_for_marker(marker)
+    started = time.monotonic()
+    pool.close(wait_seconds=0.2)
+    assert time.monotonic() - started < 30  # returns after its wait, not after the page
+    late = pool.submit(ExtractionTask("sleep:0")).result(5)
+    assert late.failure == "closed"
+
+
+def test_inline_runs_in_the_calling_thread() -> None:
+    pool = WorkerPool("inline", 1, 1.0)
+    future = pool.submit(ExtractionTask(PAGES[3]))
+    assert future.done() and future.result().failure == ""
+
+
+# --- The process pool driven by an asyncio loop (what crawls on asyncio use) -------------
+
+
+def in_loop(test: Callable[[asyncio.AbstractEventLoop], Awaitable[None]]) -> None:
+    async def main() -> None:
+        await test(asyncio.get_running_loop())
+
+    asyncio.run(main())
+
+
+async def started(marker: Path) -> int:
+    return await asyncio.to_thread(wait_for_marker, marker)
+
+
+def test_loop_pool_gives_the_same_outcomes() -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 2, 60.0)
+        tasks = [ExtractionTask(page, algorithm="auto") for page in PAGES]
+        outcomes = await asyncio.gather(*(pool.submit(task) for task in tasks))
+        expected = [without_time(run_extraction(task)) for task in tasks]
+        assert [without_time(outcome) for outcome in outcomes] == expected
+        pool.close(5)
+
+    in_loop(test)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_loop_pool_worker_killed_mid_page(tmp_path: Path) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        doomed = pool.submit(ExtractionTask("sleep:60", url=str(tmp_path / "started")))
+        queued = pool.submit(ExtractionTask("sleep:0"))
+        os.kill(await started(tmp_path / "started"), signal.SIGKILL)
+        outcome = await doomed
+        assert outcome.failure == "worker_died"
+        assert outcome.extraction.reason.startswith("worker died")
+        assert (await queued).extraction.text == "sleep:0"
+        pool.close(5)
+
+    in_loop(test)
+
+
+def test_loop_pool_worker_dead_while_idle_costs_nothing(tmp_path: Path) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        marker = tmp_path / "pid"
+        assert (await pool.submit(ExtractionTask("sleep:0", url=str(marker)))).failure == ""
+        pid = int(marker.read_text())
+        pool.kill_workers()
+        for child in multiprocessing.active_children():  # wait until it is really gone
+            if child.name == "mainc-worker":
+                child.join(30)
+        outcome = await pool.submit(ExtractionTask("sleep:0", url=str(marker)))
+        assert outcome.failure == "" and int(marker.read_text()) != pid
+        pool.close(5)
+
+    in_loop(test)
+
+
+def test_loop_pool_page_over_budget(tmp_path: Path) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 1, 0.5, function=sleepy)
+        outcome = await pool.submit(ExtractionTask("sleep:60"))
+        assert outcome.failure == "timeout"
+        assert outcome.extraction.reason.startswith("timeout: extraction took longer than 0.5 s")
+        assert (await pool.submit(ExtractionTask("sleep:0"))).failure == ""
+        pool.close(5)
+        workers = [c for c in multiprocessing.active_children() if c.name == "mainc-worker"]
+        assert workers == []
+
+    in_loop(test)
+
+
+def test_loop_pool_close_does_not_wait_for_a_stuck_worker(tmp_path: Path) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 1, 600.0, function=sleepy)
+        stuck = pool.submit(ExtractionTask("sleep:600", url=str(tmp_path / "started")))
+        queued = pool.submit(ExtractionTask("sleep:0"))
+        await started(tmp_path / "started")
+        pool.close(wait_seconds=5)
+        assert (await stuck).failure == "closed" and (await queued).failure == "closed"
+        assert (await pool.submit(ExtractionTask("sleep:0"))).failure == "closed"
+
+    in_loop(test)
+
+
+def test_loop_pool_skips_cancelled_pages(tmp_path: Path) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        first = pool.submit(ExtractionTask("sleep:0.2", url=str(tmp_path / "first")))
+        cancelled = pool.submit(ExtractionTask("sleep:0", url=str(tmp_path / "never")))
+        cancelled.cancel()
+        last = pool.submit(ExtractionTask("sleep:0"))
+        assert (await first).failure == "" and (await last).failure == ""
+        assert not (tmp_path / "never").exists()
+        pool.close(5)
+
+    in_loop(test)
