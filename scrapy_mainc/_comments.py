@@ -22,7 +22,7 @@ from lxml import etree
 
 from ._names import name_words
 from ._stats import DomStats
-from ._tags import BLOCK_TAGS
+from ._tags import BLOCK_TAGS, INLINE_TAGS
 
 #: Class/id tokens that name a reader-comment container.
 COMMENT_TOKENS = frozenset(
@@ -96,10 +96,12 @@ def _is_comment_name(names: str) -> bool:
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     """Outermost nodes inside ``roots`` whose markup names them as comments."""
     named: list[int] = []
-    ids, classes = stats.ids, stats.classes
+    tags, chars = stats.tags, stats.chars
     for root in roots:
         for node in range(root + 1, stats.end[root]):
-            names = f"{ids[node]} {classes[node]}"
+            if tags[node] in INLINE_TAGS or not chars[node]:
+                continue  # comment sections are blocks with text
+            names = f"{stats.id_of(node)} {stats.class_of(node)}"
             if _COMMENT_STEM_RE.search(names) and _is_comment_name(names):
                 named.append(node)
         named.extend(stats.positions[element] for element in _COMMENT_MICRODATA_XPATH(stats.nodes[root]))
@@ -145,15 +147,15 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
     A block is an element of :data:`_COMMENT_BLOCK_TAGS` with text and at least two child
     elements; two blocks are alike when tag, class and child-tag sequence agree.
     """
-    tags, children, chars, end, nodes = stats.tags, stats.children, stats.chars, stats.end, stats.nodes
+    tags, counts, chars, end, nodes = stats.tags, stats.child_counts, stats.chars, stats.end, stats.nodes
     open_chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
     chains: list[list[int]] = []
     for root in roots:
         for node in range(root, end[root]):  # a root can be a comment block of a forest
-            kids = children[node]
-            if len(kids) < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not chars[node]:
+            if counts[node] < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not chars[node]:
                 continue
-            signature = (tags[node], stats.classes[node], tuple([tags[kid] for kid in kids]))
+            kids = stats.children_of(node)
+            signature = (tags[node], stats.class_of(node), tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
             if chain and node < end[chain[-1]]:
                 continue  # nested inside an alike block: part of that block
@@ -190,7 +192,7 @@ def _from_onward(stats: DomStats, roots: tuple[int, ...], start: int) -> list[in
         up = stats.parent[node]
         if up < 0 or node in roots:
             break
-        covering.extend(sibling for sibling in stats.children[up] if sibling > node)
+        covering.extend(sibling for sibling in stats.children_of(up) if sibling > node)
         node = up
     covering.extend(root for root in roots if root > start)
     return covering

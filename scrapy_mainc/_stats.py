@@ -13,6 +13,7 @@ it reads.
 from __future__ import annotations
 
 from functools import cached_property
+from collections import Counter
 from itertools import accumulate
 from operator import sub
 
@@ -80,14 +81,29 @@ class DomStats:
         return children
 
     @cached_property
-    def classes(self) -> list[str]:
-        """The ``class`` attribute of every node ("" when absent)."""
-        return [node.get("class") or "" for node in self.nodes]
+    def child_counts(self) -> list[int]:
+        """Number of element children of every node."""
+        counts = [0] * len(self.nodes)
+        for up, count in Counter(self.parent).items():
+            if up >= 0:
+                counts[up] = count
+        return counts
 
-    @cached_property
-    def ids(self) -> list[str]:
-        """The ``id`` attribute of every node ("" when absent)."""
-        return [node.get("id") or "" for node in self.nodes]
+    def children_of(self, index: int) -> list[int]:
+        """Child indices of one node (walks the subtree bounds, no full child lists)."""
+        found, child, stop, end = [], index + 1, self.end[index], self.end
+        while child < stop:
+            found.append(child)
+            child = end[child]
+        return found
+
+    def class_of(self, index: int) -> str:
+        """The ``class`` attribute of a node ("" when absent)."""
+        return self.nodes[index].get("class") or ""
+
+    def id_of(self, index: int) -> str:
+        """The ``id`` attribute of a node ("" when absent)."""
+        return self.nodes[index].get("id") or ""
 
     @cached_property
     def depth(self) -> list[int]:
@@ -99,21 +115,27 @@ class DomStats:
         return depth
 
     @cached_property
+    def link_positions(self) -> list[int]:
+        """Indices of the links (``<a href>`` elements), in document order."""
+        nodes = self.nodes
+        anchors = [position for position, tag in enumerate(self.tags) if tag == "a"]
+        return [position for position in anchors if nodes[position].get("href") is not None]
+
+    @cached_property
     def is_link(self) -> list[int]:
         """1 for an ``<a href>`` element, else 0."""
-        return [
-            1 if tag == "a" and node.get("href") is not None else 0
-            for tag, node in zip(self.tags, self.nodes)
-        ]
+        is_link = [0] * len(self.nodes)
+        for position in self.link_positions:
+            is_link[position] = 1
+        return is_link
 
     @cached_property
     def in_link(self) -> list[bool]:
         """True for a link and for every node inside one."""
-        in_link = [bool(flag) for flag in self.is_link]
-        parent = self.parent
-        for position in range(1, len(parent)):
-            if in_link[parent[position]]:
-                in_link[position] = True
+        in_link = [False] * len(self.nodes)
+        end = self.end
+        for position in self.link_positions:
+            in_link[position : end[position]] = [True] * (end[position] - position)
         return in_link
 
     @cached_property

@@ -31,3 +31,9 @@ BLOCK_TAGS = frozenset(
 UNWRAP_IN_OUTPUT = frozenset({"form", "fieldset"})
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+#: Inline markup: its text belongs to the nearest enclosing block.
+INLINE_TAGS = frozenset(
+    """a abbr acronym b bdi bdo big br cite code data del dfn em font i img ins kbd label
+    mark nobr q rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split()
+)

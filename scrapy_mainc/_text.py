@@ -7,7 +7,6 @@ that every CJK ideograph, kana and hangul syllable is a word of its own.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 # Han ideographs (URO, extension A, compatibility, extension B+), kana, hangul syllables.
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
@@ -27,21 +26,20 @@ _CJK_OR_MARK_RE = re.compile(
     f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]"
 )
 #: Zero-width characters and stray byte-order marks: invisible, so not text.
+#: Characters that need the slow path: invisible ones, and everything from the CJK
+#: punctuation block up (CJK scripts, full-width forms).
+_WIDE_RE = re.compile("[\u200b-\u200d\u2060\u3000-\uffff\U00020000-\U0002fa1f]")
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _NON_ASCII_PUNCT_RE = re.compile("[，。．]")
 _NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
 
 
-class TextMeasure(NamedTuple):
-    """Counts for one run of text."""
+#: Counts for one run of text: (characters, words, punctuation, CJK characters) --
+#: non-whitespace characters, CJK-aware words, periods and commas (ECON's punc-num), and
+#: CJK ideographs, kana and hangul. A plain tuple: it is made for every text piece.
+TextMeasure = tuple[int, int, int, int]
 
-    chars: int  #: non-whitespace characters
-    words: int  #: CJK-aware words
-    punct: int  #: periods and commas (ECON's punc-num)
-    cjk: int  #: CJK ideographs, kana and hangul
-
-
-EMPTY_MEASURE = TextMeasure(0, 0, 0, 0)
+EMPTY_MEASURE: TextMeasure = (0, 0, 0, 0)
 
 
 def measure(text: str) -> TextMeasure:
@@ -49,23 +47,23 @@ def measure(text: str) -> TextMeasure:
     parts = text.split()
     if not parts:
         return EMPTY_MEASURE
-    chars = sum(map(len, parts))
+    chars = len("".join(parts))
     punct = text.count(".") + text.count(",")
-    if text.isascii():
-        return TextMeasure(chars, len(parts), punct, 0)
+    if text.isascii() or not _WIDE_RE.search(text):  # e.g. curly quotes: no CJK, no marks
+        return chars, len(parts), punct, 0
     if _INVISIBLE_RE.search(text):
         return measure(_INVISIBLE_RE.sub(" ", text))
     punct += len(_NON_ASCII_PUNCT_RE.findall(text))
     cjk = len(CJK_RE.findall(text))
     if not cjk:
-        return TextMeasure(chars, len(parts), punct, 0)
+        return chars, len(parts), punct, 0
     words = len(_CJK_OR_MARK_RE.sub(" ", text).split()) + cjk
-    return TextMeasure(chars, words, punct, cjk)
+    return chars, words, punct, cjk
 
 
 def count_words(text: str) -> int:
     """CJK-aware word count."""
-    return measure(text).words
+    return measure(text)[1]
 
 
 def punctuation_count(text: str, *, all_marks: bool = False) -> int:

@@ -9,15 +9,12 @@ its own text plus the text of its inline descendants; regions partition the page
 from __future__ import annotations
 
 from collections import Counter
+from itertools import accumulate
 from dataclasses import dataclass
 
 from .._stats import DomStats
+from .._tags import INLINE_TAGS
 
-#: Inline markup: its text belongs to the nearest enclosing block.
-INLINE_TAGS = frozenset(
-    """a abbr acronym b bdi bdo big br cite code data del dfn em font i img ins kbd label
-    mark nobr q rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split()
-)
 #: List items and table parts: blocks only when they contain blocks.
 ITEM_TAGS = frozenset("li td th tr dt dd tbody thead tfoot".split())
 
@@ -36,33 +33,29 @@ class Regions:
 
 def block_regions(stats: DomStats) -> Regions:
     """Mark blocks and add every node's own counts to its nearest block."""
-    tags, parent = stats.tags, stats.parent
-    count = len(tags)
+    tags, parent, end = stats.tags, stats.parent, stats.end
     structural = [tag not in INLINE_TAGS and tag not in ITEM_TAGS for tag in tags]
-    holds_block = [False] * count
-    for node in range(count - 1, 0, -1):
-        if structural[node] or holds_block[node]:
-            holds_block[parent[node]] = True
-    is_block = [
-        structural[node] or (holds_block[node] and tags[node] in ITEM_TAGS) for node in range(count)
-    ]
+    is_block = list(structural)
+    # an item holds a block when a structural element lies strictly inside its subtree
+    structural_before = [0, *accumulate(structural)]
+    for node in [node for node, tag in enumerate(tags) if tag in ITEM_TAGS]:
+        if structural_before[end[node]] > structural_before[node + 1]:
+            is_block[node] = True
     is_block[0] = True
-    nearest = list(range(count))
-    parent_block = [-1] * count
-    for node in range(1, count):
-        up = parent[node]
-        parent_block[node] = nearest[up]
-        if not is_block[node]:
-            nearest[node] = nearest[up]
-    words, link_words, punct = [0] * count, [0] * count, [0] * count
-    for node, (own, linked) in enumerate(zip(stats.own_words, stats.in_link)):
-        if own:
-            block = nearest[node]
-            if linked:
-                link_words[block] += own
-            else:
-                words[block] += own
-            punct[block] += stats.own_punct[node]
+    nearest = list(range(len(tags)))  # nearest block at or above each node
+    for node in [node for node, block in enumerate(is_block) if not block]:
+        nearest[node] = nearest[parent[node]]  # pre-order: the parent is settled already
+    parent_block = [nearest[up] for up in parent]
+    parent_block[0] = -1
+    words, link_words, punct = [0] * len(tags), [0] * len(tags), [0] * len(tags)
+    own_words, own_punct, in_link = stats.own_words, stats.own_punct, stats.in_link
+    for node in [node for node, own in enumerate(own_words) if own]:
+        block = nearest[node]
+        if in_link[node]:
+            link_words[block] += own_words[node]
+        else:
+            words[block] += own_words[node]
+        punct[block] += own_punct[node]
     return Regions(is_block, parent_block, words, link_words, punct)
 
 
@@ -82,19 +75,17 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     element inside, at most ``max_words`` words) with a link headline of at least
     ``min_link_words`` words and a few words of their own."""
     found: set[int] = set()
-    tags, classes, words, link_words = stats.tags, stats.classes, stats.words, stats.link_words
-    end = stats.end
+    tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
     needed_link_words = 3 * shape.min_link_words
-    children = stats.children
     parents = [
         parent
-        for parent, siblings in enumerate(children)
-        if len(siblings) >= 3 and link_words[parent] >= needed_link_words and words[parent] <= page_limit
+        for parent, count in enumerate(stats.child_counts)
+        if count >= 3 and link_words[parent] >= needed_link_words and words[parent] <= page_limit
     ]
     for parent in parents:
-        siblings = children[parent]
-        kinds = [(tags[node], classes[node]) for node in siblings]
+        siblings = stats.children_of(parent)
+        kinds = [(tags[node], stats.class_of(node)) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
         if alike < 3:
             continue

@@ -98,7 +98,7 @@ def select(document: Document, params: AutoParams) -> Selection:
     headline = find_headline(document, regions) if params.drop_headline else -1
     values = block_values(stats, regions, context, headline, params)
     totals = stats.subtree_totals(values)
-    root = max(range(len(totals)), key=totals.__getitem__)
+    root = totals.index(max(totals))  # the first of the best
     if totals[root] <= 0:
         return Selection(reason="no block of text looks like article content")
     excluded = _pruned(stats, regions, context, totals, root)
@@ -117,13 +117,13 @@ def paragraph_parent(regions: Regions, values: list[float]) -> int:
     """The block whose child blocks (grandchildren at half weight) hold the most value."""
     concentration = [value if value > 0 else 0.0 for value in values]
     parent_block = regions.parent_block
-    for node, value in enumerate(values):
-        if value > 0 and node:
-            up = parent_block[node]
-            concentration[up] += value
-            if up > 0:
-                concentration[parent_block[up]] += 0.5 * value
-    return max(range(len(values)), key=concentration.__getitem__)
+    for node in [node for node, value in enumerate(values) if value > 0 and node]:
+        value = values[node]
+        up = parent_block[node]
+        concentration[up] += value
+        if up > 0:
+            concentration[parent_block[up]] += 0.5 * value
+    return concentration.index(max(concentration))
 
 
 def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[int]) -> float:
@@ -139,34 +139,54 @@ def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[in
 
 
 def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]:
-    """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward."""
-    tags, parent, words = stats.tags, stats.parent, stats.words
+    """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward.
+
+    Only nodes with some text and below the page-wrapper size carry evidence; they are
+    visited in document order and their verdict is written over their whole subtree, so
+    a part nested in an earlier one (a caption inside a sidebar) refines it.
+    """
+    tags, words, end, is_block = stats.tags, stats.words, stats.end, regions.is_block
     limit = params.max_boilerplate_share * words[0]
     context = [_PLAIN] * len(tags)
     names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
-    article_above = [-1] * len(tags)  # nearest <article> ancestor
-    for node in range(1, len(tags)):
-        up = parent[node]
-        inherited = context[up]
-        outer = article_above[node] = up if tags[up] == "article" else article_above[up]
-        if inherited == _CUT or not NAME_MIN_WORDS <= words[node] < limit:
-            context[node] = inherited  # near text-less nodes and page wrappers: no evidence
+    candidates = [
+        node
+        for node, count in enumerate(words)
+        if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
+    ]
+    outer_articles = _outer_articles(stats) if params.cut_nested_articles else {}
+    for node in candidates:
+        current = context[node]
+        if current == _CUT:
             continue
-        if params.cut_nested_articles and tags[node] == "article" and outer >= 0:
-            if words[node] < NESTED_ARTICLE_SHARE * words[outer]:
-                context[node] = _CUT  # HTML: an inner article is related content or a comment
-                continue
-        if regions.is_block[node]:
-            inherited = min(inherited, _own_context(stats, node, names, params))
-        elif tags[node] == "span" and _own_context(stats, node, names, params) == _CUT:
-            inherited = _CUT  # an inline part is only ever cut (a caption in a <span>)
-        context[node] = inherited
+        outer = outer_articles.get(node)
+        if outer is not None and words[node] < NESTED_ARTICLE_SHARE * words[outer]:
+            verdict = _CUT  # HTML: an inner article is related content or a comment
+        else:
+            verdict = _own_context(stats, node, names, params)
+            if not is_block[node] and verdict != _CUT:
+                continue  # an inline part (a caption in a <span>) is only ever cut
+        if verdict < current:
+            context[node : end[node]] = [verdict] * (end[node] - node)
     if params.cut_cards:
         shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
         for card in teaser_cards(stats, shape):
-            for node in range(card, stats.end[card]):
-                context[node] = _CUT
+            context[card : end[card]] = [_CUT] * (end[card] - card)
     return context
+
+
+def _outer_articles(stats: DomStats) -> dict[int, int]:
+    """For every ``<article>`` inside another, the nearest enclosing ``<article>``."""
+    articles = [node for node, tag in enumerate(stats.tags) if tag == "article"]
+    outer: dict[int, int] = {}
+    open_articles: list[int] = []
+    for node in articles:
+        while open_articles and stats.end[open_articles[-1]] <= node:
+            open_articles.pop()
+        if open_articles:
+            outer[node] = open_articles[-1]
+        open_articles.append(node)
+    return outer
 
 
 _NAME_CONTEXT = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}
@@ -180,7 +200,7 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
         return _PLAIN
     if tag in REGION_TAGS:
         return _WEAK
-    key = f"{stats.ids[node]} {stats.classes[node]}"
+    key = f"{stats.id_of(node)} {stats.class_of(node)}"
     if key not in names:
         names[key] = _NAME_CONTEXT.get(classify_names(key), _PLAIN) if key != " " else _PLAIN
     return names[key]
@@ -206,17 +226,20 @@ def block_values(
     """Value in words of every block's region (0 for non-blocks and cut parts)."""
     values = [0.0] * len(stats)
     keep = 1.0 - params.boilerplate_factor
-    for node, (words, link_words, punct) in enumerate(
-        zip(regions.words, regions.link_words, regions.punct)
-    ):
-        if not (words or link_words) or context[node] == _CUT:
+    region_words, region_link_words, region_punct = regions.words, regions.link_words, regions.punct
+    with_text = [node for node, count in enumerate(region_words) if count or region_link_words[node]]
+    for node in with_text:
+        if context[node] == _CUT:
             continue
+        words, link_words = region_words[node], region_link_words[node]
         value = words - params.link_weight * link_words
-        if not punct and stats.tags[node] not in HEADING_TAGS:
+        if not region_punct[node] and stats.tags[node] not in HEADING_TAGS:
             value -= params.unpunctuated_penalty
         if node == headline:
             value = -1.0
-        elif node < headline and params.before_headline_factor != 1.0 and not stats.contains(node, headline):
+        elif (
+            node < headline and params.before_headline_factor != 1.0 and not stats.contains(node, headline)
+        ):
             value = value * params.before_headline_factor if value > 0 else value
         if context[node] == _WEAK:
             value = value * keep if value > 0 else value * (2.0 - keep)
