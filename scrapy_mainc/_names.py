@@ -49,11 +49,12 @@ NOT_CONTENT_PREFIXES = ("readmore", "readalso", "alsoread", "seealso", "moreon",
 #: Words of a name: lowercase runs with an optional capital (camelCase parts) or
 #: all-capital runs; digits and punctuation separate them.
 _WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_NOT_CONTENT_PREFIX_RE = re.compile(f"(?:^|\\s)(?:{'|'.join(NOT_CONTENT_PREFIXES)})")
 
 
 def name_words(names: str) -> set[str]:
     """The lowercased words of class/id names (``relatedStories-2`` -> related, stories)."""
-    return {word.lower() for word in _WORD_RE.findall(names)}
+    return set(" ".join(_WORD_RE.findall(names)).lower().split())
 
 
 def classify_name(element: etree._Element) -> NameClass:
@@ -66,13 +67,11 @@ def classify_name(element: etree._Element) -> NameClass:
 
 def classify_names(names: str) -> NameClass:
     """Classify a container by its names (``id`` and ``class`` values joined by spaces)."""
-    squeezed = names.lower().replace("-", "").replace("_", "").split()
-    if not CONTENT_NAMES.isdisjoint(squeezed):
+    squeezed = names.lower().replace("-", "").replace("_", "")
+    if not CONTENT_NAMES.isdisjoint(squeezed.split()):
         return NameClass.CONTENT
     words = name_words(names)
-    if not NOT_CONTENT_TOKENS.isdisjoint(words):
-        return NameClass.NOT_CONTENT
-    if any(name.startswith(NOT_CONTENT_PREFIXES) for name in squeezed):
+    if not NOT_CONTENT_TOKENS.isdisjoint(words) or _NOT_CONTENT_PREFIX_RE.search(squeezed):
         return NameClass.NOT_CONTENT
     if not BOILERPLATE_TOKENS.isdisjoint(words):
         return NameClass.BOILERPLATE

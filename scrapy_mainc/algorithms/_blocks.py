@@ -85,17 +85,25 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
     ]
     for parent in parents:
         siblings = stats.children_of(parent)
+        card_like = [
+            node
+            for node in siblings
+            if shape.min_link_words <= link_words[node]
+            and words[node] <= shape.max_words
+            and words[node] - link_words[node] >= 5
+        ]
+        if len(card_like) < 3:
+            continue  # cheap numbers first: most lists (menus) have no card-like items
         kinds = [(tags[node], stats.class_of(node)) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
         if alike < 3:
             continue
         members = [node for node, node_kind in zip(siblings, kinds) if node_kind == kind]
+        card_like_set = set(card_like)
         cards = [
             node
             for node in members
-            if shape.min_link_words <= link_words[node]
-            and words[node] <= shape.max_words
-            and words[node] - link_words[node] >= 5
+            if node in card_like_set
             and any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
         ]
         if len(cards) >= 3 and len(cards) >= 0.6 * len(members):

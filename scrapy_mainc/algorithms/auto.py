@@ -200,10 +200,17 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
         return _PLAIN
     if tag in REGION_TAGS:
         return _WEAK
-    key = f"{stats.id_of(node)} {stats.class_of(node)}"
-    if key not in names:
-        names[key] = _NAME_CONTEXT.get(classify_names(key), _PLAIN) if key != " " else _PLAIN
-    return names[key]
+    element = stats.nodes[node]
+    return min(_name_context(element.get("class"), names), _name_context(element.get("id"), names))
+
+
+def _name_context(name: str | None, names: dict[str, int]) -> int:
+    """Context from one attribute value; cached per page (class strings repeat a lot)."""
+    if not name:
+        return _PLAIN
+    if name not in names:
+        names[name] = _NAME_CONTEXT.get(classify_names(name), _PLAIN)
+    return names[name]
 
 
 def find_headline(document: Document, regions: Regions) -> int:
