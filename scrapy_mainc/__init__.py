@@ -1,7 +1,8 @@
 """scrapy_mainc: main-content extraction for crawlers.
 
 The extraction core (``extract``, ``extract_tree``, ``ALGORITHMS``, ``Extraction``) never
-imports Scrapy; the Scrapy components are loaded on first access.
+imports Scrapy; the Scrapy components (``Addon``, the middlewares, ``MaincPipeline`` and
+``NearDuplicatePipeline``) are loaded on first access.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def __getattr__(name: str) -> object:
         "MaincDownloaderMiddleware": "middleware",
         "MaincSpiderMiddleware": "middleware",
         "MaincPipeline": "pipeline",
+        "NearDuplicatePipeline": "dedup.pipeline",
     }.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -96,10 +96,10 @@ def _is_comment_name(names: str) -> bool:
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     """Outermost nodes inside ``roots`` whose markup names them as comments."""
     named: list[int] = []
-    tags, chars = stats.tags, stats.chars
+    tags, words = stats.tags, stats.words
     for root in roots:
         for node in range(root + 1, stats.end[root]):
-            if tags[node] in INLINE_TAGS or not chars[node]:
+            if tags[node] in INLINE_TAGS or not words[node]:
                 continue  # comment sections are blocks with text
             names = f"{stats.id_of(node)} {stats.class_of(node)}"
             if _COMMENT_STEM_RE.search(names) and _is_comment_name(names):
@@ -147,12 +147,12 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
     A block is an element of :data:`_COMMENT_BLOCK_TAGS` with text and at least two child
     elements; two blocks are alike when tag, class and child-tag sequence agree.
     """
-    tags, counts, chars, end, nodes = stats.tags, stats.child_counts, stats.chars, stats.end, stats.nodes
+    tags, counts, words, end, nodes = stats.tags, stats.child_counts, stats.words, stats.end, stats.nodes
     open_chains: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
     chains: list[list[int]] = []
     for root in roots:
         for node in range(root, end[root]):  # a root can be a comment block of a forest
-            if counts[node] < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not chars[node]:
+            if counts[node] < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not words[node]:
                 continue
             kids = stats.children_of(node)
             signature = (tags[node], stats.class_of(node), tuple([tags[kid] for kid in kids]))

@@ -49,7 +49,10 @@ class _Worker:
 
 
 class LoopProcessPool:
-    """``size`` worker processes driven from ``loop``; ``budget`` seconds per page."""
+    """``size`` worker processes driven from ``loop``; ``budget`` seconds per page.
+
+    ``function`` and ``preload`` are as for :class:`scrapy_mainc._workers.WorkerPool`.
+    """
 
     def __init__(
         self,
@@ -57,12 +60,14 @@ class LoopProcessPool:
         size: int,
         budget: float,
         function: TaskFunction = run_extraction,
+        preload: tuple[str, ...] = (),
     ) -> None:
         self.mode = "process"
         self._loop = loop
         self._size = size
         self._budget = budget
         self._function = function
+        self._preload = preload
         self._context = _process_context()
         self._pending: collections.deque[tuple[ExtractionTask, asyncio.Future[ExtractionOutcome]]]
         self._pending = collections.deque()
@@ -203,7 +208,7 @@ class LoopProcessPool:
         def start() -> None:
             started: tuple[Any, Connection] | str
             try:
-                started = _start_process(self._context, self._function)
+                started = _start_process(self._context, self._function, self._preload)
             except Exception as exc:  # noqa: BLE001 - reported to a waiting page below
                 started = f"{type(exc).__name__}: {exc}"
             if self._closed and not isinstance(started, str):  # closed meanwhile: stop it here
@@ -239,11 +244,13 @@ class LoopProcessPool:
         self._dispatch()
 
 
-def _start_process(context: Any, function: TaskFunction) -> tuple[Any, Connection] | str:
+def _start_process(
+    context: Any, function: TaskFunction, preload: tuple[str, ...]
+) -> tuple[Any, Connection] | str:
     """Start a worker and wait until it is ready (in a helper thread)."""
     parent, child = context.Pipe()
     process = context.Process(
-        target=_worker_main, args=(child, function), name="mainc-worker", daemon=True
+        target=_worker_main, args=(child, function, preload), name="mainc-worker", daemon=True
     )
     process.start()
     child.close()

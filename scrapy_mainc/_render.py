@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Iterable
 
 from lxml import etree
@@ -75,23 +74,27 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     The analysis tree holds no scripts, styles, frames, form controls or comments already;
     here ``excluded`` subtrees are removed, forms unwrapped, ``on*`` attributes dropped
     and hidden elements (emptied during preparation) left out.
+
+    This edits the (private) analysis tree in place instead of copying it: call it last,
+    once nothing else needs to read the tree.
     """
+    roots = tuple(roots)
+    doomed, covered_until = [], -1
+    ordered_roots, next_root, root = sorted(roots), 0, -1
+    for position in sorted(excluded):  # the outermost excluded subtrees inside a root
+        while next_root < len(ordered_roots) and ordered_roots[next_root] < position:
+            root = ordered_roots[next_root]  # the last root starting before this position
+            next_root += 1
+        if position >= covered_until and root >= 0 and position < stats.end[root]:
+            doomed.append(stats.nodes[position])
+            covered_until = stats.end[position]
+    for element in doomed:
+        remove_keep_tail(element)
     fragments = []
     for root in roots:
-        clone = copy.deepcopy(stats.nodes[root])
-        clone.tail = None
-        # Keep every proxy alive while working: lxml frees a dropped proxy by walking up
-        # its ancestors, which is quadratic on deep trees.
-        clone_elements = list(clone.iter())
-        doomed = [
-            element
-            for position, element in zip(range(root, stats.end[root]), clone_elements)
-            if position in excluded and position != root
-        ]
-        for element in doomed:
-            remove_keep_tail(element)
-        _clean_output(clone)
-        fragments.append(etree.tostring(clone, method="html", encoding="unicode"))
+        element = stats.nodes[root]
+        _clean_output(element)
+        fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
     return "\n".join(fragments)
 
 

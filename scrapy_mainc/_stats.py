@@ -15,7 +15,6 @@ from __future__ import annotations
 from functools import cached_property
 from collections import Counter
 from itertools import accumulate
-from operator import sub
 
 from lxml import etree
 
@@ -230,5 +229,4 @@ class DomStats:
     def subtree_totals(self, own: list[int]) -> list[int]:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
         prefix = [0, *accumulate(own)]
-        # prefix[end[i]] - prefix[i] for every i, with the loop in C
-        return list(map(sub, map(prefix.__getitem__, self.end), prefix))
+        return [prefix[stop] - before for stop, before in zip(self.end, prefix)]

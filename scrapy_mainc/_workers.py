@@ -2,7 +2,9 @@
 
 The unit of work is :func:`run_extraction`, a pure top-level function from an
 :class:`ExtractionTask` to an :class:`ExtractionOutcome`; it is what a worker process runs,
-so anything added to it (a fingerprint, say) runs in the worker too.
+so anything added to it runs in the worker too: when the task asks for one, the outcome
+also carries the :class:`~scrapy_mainc.dedup.Fingerprint` of the main text, so that
+near-duplicate clustering does not hash the text again on the crawler's side.
 
 A pool of ``size`` slots: each slot is a thread that starts its runner (a worker process
 starts at once, in the slot thread, so the reactor never waits for it), then takes tasks
@@ -21,7 +23,9 @@ threads; callers on an event loop wrap them (``asyncio.wrap_future``) instead of
 This pool serves ``thread`` and ``inline`` modes everywhere, and ``process`` mode where
 there is no asyncio loop (a non-asyncio Twisted reactor); on an asyncio loop, ``process``
 mode uses :class:`scrapy_mainc._looppool.LoopProcessPool`, same workers, no slot threads.
-This module does not import Scrapy: worker processes import only the extraction core.
+This module does not import Scrapy: worker processes import only the extraction core, and
+the fingerprint code (datasketch, numpy) only when a task asks for a fingerprint, or when
+the pool is told to ``preload`` it.
 """
 
 from __future__ import annotations
@@ -33,11 +37,16 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from importlib import import_module
 from multiprocessing.connection import Connection, wait
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ._api import extract
 from ._types import Extraction
+
+if TYPE_CHECKING:
+    from .dedup._fingerprint import Fingerprint
+    from .dedup._params import FingerprintParams
 
 #: How long a new worker process may take to import the extraction core and say so.
 STARTUP_TIMEOUT = 60.0
@@ -45,6 +54,9 @@ STARTUP_TIMEOUT = 60.0
 STOP_TIMEOUT = 1.0
 #: Failure kinds, also the suffix of the ``mainc/failed/<kind>`` stats.
 FAILURE_KINDS = ("error", "timeout", "worker_died", "too_large", "no_page", "closed")
+#: Modules a worker process imports before its first page when tasks will ask for
+#: fingerprints (see ``preload``), so that the import does not eat into a page's budget.
+FINGERPRINT_MODULES = ("scrapy_mainc.dedup._fingerprint",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,8 @@ class ExtractionTask:
     url: str | None = None
     algorithm: str = "auto"
     strip_comments: bool = True
+    #: Fingerprint the main text with these parameters; None: no fingerprint.
+    fingerprint: FingerprintParams | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,22 +76,38 @@ class ExtractionOutcome:
     """What became of a task: the extraction, and ``failure`` when it did not run to the end.
 
     ``failure`` is one of :data:`FAILURE_KINDS`, or ``""`` when the extraction ran (its
-    text may still be empty, with ``extraction.reason`` saying why).
+    text may still be empty, with ``extraction.reason`` saying why). ``fingerprint`` is set
+    when the task asked for one and the main text is long enough to have one.
     """
 
     extraction: Extraction
     failure: str = ""
+    fingerprint: Fingerprint | None = None
 
 
 def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
-    """Extract ``task``'s page; never raises (an exception becomes a failed outcome)."""
+    """Extract ``task``'s page, then fingerprint its main text if asked; never raises (an
+    exception becomes a failed outcome)."""
     try:
         extraction = extract(
             task.page, url=task.url, algorithm=task.algorithm, strip_comments=task.strip_comments
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
-    return ExtractionOutcome(extraction)
+    if task.fingerprint is None or not extraction.text:
+        return ExtractionOutcome(extraction)
+    try:
+        fingerprint = fingerprint_of(extraction.text, task.fingerprint)
+    except Exception:  # noqa: BLE001 - keep the text; NearDuplicatePipeline retries and reports
+        fingerprint = None
+    return ExtractionOutcome(extraction, fingerprint=fingerprint)
+
+
+def fingerprint_of(text: str, params: FingerprintParams) -> Fingerprint | None:
+    """The fingerprint of ``text``; the fingerprint code is imported on the first call only."""
+    from .dedup._fingerprint import fingerprint_text  # noqa: PLC0415 (datasketch, when asked)
+
+    return fingerprint_text(text, params)
 
 
 def failed(task: ExtractionTask, kind: str, reason: str) -> ExtractionOutcome:
@@ -102,11 +132,17 @@ class WorkerPool:
     """Runs tasks in ``mode`` (``process``, ``thread`` or ``inline``) on ``size`` slots.
 
     ``budget`` is the per-page time limit in seconds. ``function`` is the task function, a
-    top-level function so that worker processes can import it.
+    top-level function so that worker processes can import it. ``preload`` names modules
+    that each worker process imports before it takes its first task.
     """
 
     def __init__(
-        self, mode: str, size: int, budget: float, function: TaskFunction = run_extraction
+        self,
+        mode: str,
+        size: int,
+        budget: float,
+        function: TaskFunction = run_extraction,
+        preload: tuple[str, ...] = (),
     ) -> None:
         if mode not in ("process", "thread", "inline"):
             raise ValueError(f"unknown worker mode {mode!r}")
@@ -123,7 +159,7 @@ class WorkerPool:
         for number in range(size):
             runner: _Runner
             if context is not None:
-                runner = _ProcessRunner(context, function, budget)
+                runner = _ProcessRunner(context, function, budget, preload)
             else:
                 runner = _ThreadRunner(function, budget)
             thread = threading.Thread(
@@ -236,10 +272,13 @@ class _ThreadRunner:
 class _ProcessRunner:
     """One worker process: started on demand, replaced after a death or a time-out."""
 
-    def __init__(self, context: Any, function: TaskFunction, budget: float) -> None:
+    def __init__(
+        self, context: Any, function: TaskFunction, budget: float, preload: tuple[str, ...]
+    ) -> None:
         self._context = context
         self._function = function
         self._budget = budget
+        self._preload = preload
         self._lock = threading.Lock()
         self._process: Any = None
         self._connection: Connection | None = None
@@ -307,7 +346,10 @@ class _ProcessRunner:
         """Start a worker and wait until it is ready; return what went wrong, or ""."""
         parent, child = self._context.Pipe()
         process = self._context.Process(
-            target=_worker_main, args=(child, self._function), name="mainc-worker", daemon=True
+            target=_worker_main,
+            args=(child, self._function, self._preload),
+            name="mainc-worker",
+            daemon=True,
         )
         process.start()
         child.close()
@@ -333,10 +375,15 @@ class _ProcessRunner:
             connection.close()
 
 
-def _worker_main(connection: Connection, function: TaskFunction) -> None:
-    """A worker process: answer tasks until told to stop or the crawler goes away."""
+def _worker_main(
+    connection: Connection, function: TaskFunction, preload: tuple[str, ...] = ()
+) -> None:
+    """A worker process: import ``preload``, then answer tasks until told to stop or the
+    crawler goes away."""
     # Ctrl+C in a terminal reaches the whole process group; the crawler decides when to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in preload:
+        import_module(module)
     connection.send("ready")
     while True:
         try:

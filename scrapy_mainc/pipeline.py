@@ -3,6 +3,13 @@
 An item never gets lost here: an extraction that fails, times out or finds nothing still
 lets the item through, with empty fields and ``mainc["reason"]`` saying why. Dropping
 items without text is opt-in (``MAINC_DROP_EMPTY``).
+
+With near-duplicate clustering on (``MAINC_DEDUP_ENABLED``), the worker also fingerprints
+the main text, with the parameters ``NearDuplicatePipeline`` uses, and this pipeline hands
+it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``), together with the page
+URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
+skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
+fingerprints the text itself (stat ``mainc/dedup/fingerprinted``).
 """
 
 from __future__ import annotations
@@ -19,7 +26,14 @@ from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
-from ._workers import ExtractionOutcome, ExtractionTask, WorkerPool, failed
+from ._workers import (
+    FINGERPRINT_MODULES,
+    ExtractionOutcome,
+    ExtractionTask,
+    WorkerPool,
+    failed,
+)
+from .dedup._config import DedupConfig
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -44,6 +58,7 @@ class MaincPipeline:
         if not self.config.enabled:
             raise NotConfigured("MAINC_ENABLED is False")
         self.crawler = crawler
+        self.dedup = DedupConfig.from_settings(crawler.settings)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config)
         self.spider_algorithm: str | None = None
@@ -55,7 +70,7 @@ class MaincPipeline:
 
     def open_spider(self, spider: Spider | None = None) -> None:
         self.spider_algorithm = spider_algorithm(self.crawler.spider)
-        self.pool = make_pool(self.config)
+        self.pool = make_pool(self.config, FINGERPRINT_MODULES if self.dedup.enabled else ())
 
     def close_spider(self, spider: Spider | None = None) -> None:
         if self.pool is not None:
@@ -71,6 +86,8 @@ class MaincPipeline:
         outcome = await self._extract(page, url)
         self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
+        if self.dedup.enabled:
+            _hand_to_dedup(adapter, self.dedup, outcome, url)
         self._count(outcome, url)
         if self.config.drop_empty and not outcome.extraction.text:
             self._inc("mainc/dropped")
@@ -83,6 +100,7 @@ class MaincPipeline:
             url=url,
             algorithm=self.config.algorithm_for(url, self.spider_algorithm),
             strip_comments=self.config.strip_comments,
+            fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
         )
         if page is None:
             reason = "no page: the item did not come from a response and has no page field"
@@ -125,17 +143,36 @@ class MaincPipeline:
             self.crawler.stats.inc_value(key, count)
 
 
-def make_pool(config: MaincConfig) -> WorkerPool | LoopProcessPool:
+def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool | LoopProcessPool:
     """The worker pool for ``config``: process workers driven by the asyncio loop when
-    Scrapy runs on one (no threads between the loop and the workers), else slot threads."""
+    Scrapy runs on one (no threads between the loop and the workers), else slot threads.
+    Worker processes import ``preload`` before their first page."""
     if config.worker_mode == "process" and _asyncio_available():
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is not None:
-            return LoopProcessPool(loop, config.workers, config.timeout)
-    return WorkerPool(config.worker_mode, config.workers, config.timeout)
+            return LoopProcessPool(loop, config.workers, config.timeout, preload=preload)
+    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
+
+
+def _hand_to_dedup(
+    adapter: ItemAdapter, dedup: DedupConfig, outcome: ExtractionOutcome, url: str | None
+) -> None:
+    """Store the worker's fingerprint and, where the item has none, the page URL."""
+    if outcome.fingerprint is not None:
+        _set_if_declared(adapter, dedup.fingerprint_field, outcome.fingerprint.to_dict())
+    if url and not adapter.get(dedup.url_field):
+        _set_if_declared(adapter, dedup.url_field, url)
+
+
+def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
+    """Set ``field`` unless the item class declares its fields and not this one."""
+    try:
+        adapter[field] = value
+    except KeyError:
+        logger.debug("mainc: %s has no %r field", type(adapter.item).__name__, field)
 
 
 def _drop(message: str) -> DropItem:

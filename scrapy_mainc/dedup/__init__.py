@@ -10,45 +10,57 @@ The core never imports Scrapy::
         if fingerprint is not None:
             assignment = index.assign(fingerprint, url)  # cluster_id, duplicate_of, ...
 
-``NearDuplicatePipeline`` (module ``scrapy_mainc.dedup.pipeline``) is the Scrapy layer; it
-is imported on first access, so importing this package does not import Scrapy.
+Every name is loaded on first access: importing this package (to read ``DedupConfig`` or
+the parameter records) imports neither datasketch nor numpy, so a crawl with clustering
+switched off never pays for them, and ``NearDuplicatePipeline`` (module
+``scrapy_mainc.dedup.pipeline``) is the only name that imports Scrapy.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._config import DedupConfig
-from ._fingerprint import (
-    MINHASH_SCHEME,
-    Fingerprint,
-    FingerprintParams,
-    coerce_fingerprint,
-    fingerprint_text,
-    lean_minhash,
-)
-from ._index import (
-    Assignment,
-    ClusterIndex,
-    IndexParams,
-    MemoryIndex,
-    cluster_id_for,
-    open_index,
-)
-from ._shingles import shingle_size, shingles, tokens
-from ._simhash import hamming_distance, simhash
-
 if TYPE_CHECKING:
+    from ._config import DedupConfig
+    from ._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text, lean_minhash
+    from ._index import Assignment, ClusterIndex, MemoryIndex, cluster_id_for, open_index
+    from ._params import MINHASH_SCHEME, FingerprintParams, IndexParams
+    from ._shingles import shingle_size, shingles, tokens
+    from ._simhash import hamming_distance, simhash
     from .pipeline import NearDuplicatePipeline
 
+#: Public name -> the module (of this package) that defines it.
+_MODULES = {
+    "MINHASH_SCHEME": "_params",
+    "Assignment": "_index",
+    "ClusterIndex": "_index",
+    "DedupConfig": "_config",
+    "Fingerprint": "_fingerprint",
+    "FingerprintParams": "_params",
+    "IndexParams": "_params",
+    "MemoryIndex": "_index",
+    "NearDuplicatePipeline": "pipeline",
+    "cluster_id_for": "_index",
+    "coerce_fingerprint": "_fingerprint",
+    "fingerprint_text": "_fingerprint",
+    "hamming_distance": "_simhash",
+    "lean_minhash": "_fingerprint",
+    "open_index": "_index",
+    "shingle_size": "_shingles",
+    "shingles": "_shingles",
+    "simhash": "_simhash",
+    "tokens": "_shingles",
+}
+
 __all__ = [
-    "MINHASH_SCHEME",
     "Assignment",
     "ClusterIndex",
     "DedupConfig",
     "Fingerprint",
     "FingerprintParams",
     "IndexParams",
+    "MINHASH_SCHEME",
     "MemoryIndex",
     "NearDuplicatePipeline",
     "cluster_id_for",
@@ -65,8 +77,11 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "NearDuplicatePipeline":
-        from .pipeline import NearDuplicatePipeline  # noqa: PLC0415 (imports Scrapy)
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)
 
-        return NearDuplicatePipeline
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULES])

@@ -1,7 +1,8 @@
 """The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
 
 Reading needs only the ``get``/``getbool``/``getint``/``getfloat`` methods of Scrapy's
-settings, so this module does not import Scrapy.
+settings, so this module does not import Scrapy; nor does it import datasketch, so that
+``MaincPipeline`` and the add-on can read it in every crawl at no cost.
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ._fingerprint import FingerprintParams
-from ._index import IndexParams
+from ._params import FingerprintParams, IndexParams
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings

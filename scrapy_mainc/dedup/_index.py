@@ -25,30 +25,14 @@ import hashlib
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
 
 from datasketch import LeanMinHash, MinHashLSH
 
-from ._fingerprint import Fingerprint, FingerprintParams, lean_minhash
-
-
-@dataclass(frozen=True, slots=True)
-class IndexParams:
-    """Where the index lives and when two texts are near-duplicates."""
-
-    #: Estimated Jaccard similarity of shingle sets at or above which a text joins a cluster.
-    #: 0.8 keeps a story through a new headline, an added paragraph or a trimmed ending.
-    threshold: float = 0.8
-    #: ``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; "" for memory.
-    redis_url: str = ""
-    #: How the indexed fingerprints were made; all users of one index must agree.
-    fingerprint: FingerprintParams = field(default_factory=FingerprintParams)
-
-    def __post_init__(self) -> None:
-        if not 0.0 < self.threshold <= 1.0:
-            raise ValueError(f"threshold must be in (0, 1], not {self.threshold}")
+from ._fingerprint import Fingerprint, lean_minhash
+from ._params import IndexParams
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +123,7 @@ class ClusterIndex(ABC):
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         """Put the text fingerprinted as ``fingerprint`` (of the item at ``url``) in a cluster."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (a hook: indexes without connections keep it)
         """Release connections; the index must not be used afterwards."""
 
     def __enter__(self) -> ClusterIndex:

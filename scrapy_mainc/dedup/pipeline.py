@@ -14,7 +14,10 @@ when the item had none, the fingerprint field (its ``Fingerprint.to_dict()`` for
 Stats: ``mainc/dedup/unique`` (first items of clusters), ``mainc/dedup/duplicates`` (all
 duplicates found), ``mainc/dedup/dropped`` (of those, dropped), ``mainc/dedup/skipped_short``
 (texts under ``MAINC_DEDUP_MIN_WORDS``, or no text), ``mainc/dedup/errors`` (index failures:
-the error is logged and the item passes unclustered rather than being lost).
+the error is logged and the item passes unclustered rather than being lost),
+``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the item
+brought no usable fingerprint: ``MaincPipeline`` makes them in its workers, so with the
+add-on this stays absent unless a typed item has no fingerprint field).
 """
 
 from __future__ import annotations
@@ -106,8 +109,10 @@ class NearDuplicatePipeline:
         stored = adapter.get(config.fingerprint_field)
         url = str(adapter.get(config.url_field) or "")
         outcome = await _run_in_thread(self._cluster, str(text), stored, url)
-        if outcome.computed is not None and stored is None:
-            _set_if_declared(adapter, config.fingerprint_field, outcome.computed.to_dict())
+        if outcome.computed is not None:
+            self._inc("fingerprinted")
+            if stored is None:
+                _set_if_declared(adapter, config.fingerprint_field, outcome.computed.to_dict())
         self._record(adapter, outcome, url)
         assignment = outcome.assignment
         if assignment is not None and assignment.is_duplicate and config.drop:
