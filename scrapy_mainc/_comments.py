@@ -167,10 +167,24 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
     found = []
     for chain in chains:
         if len(chain) >= params.min_blocks and params.require_date:
-            chain = [node for node in chain if _has_date(nodes[node])]
+            chain = _dated_span(chain, nodes, params.min_blocks)
         if len(chain) >= params.min_blocks:
             found.append(chain)
     return found
+
+
+def _dated_span(chain: list[int], nodes: list[etree._Element], needed: int) -> list[int]:
+    """The first ``needed`` dated blocks of ``chain`` and its last dated block: all the
+    component's decision uses (its start, its end, its size), found without reading the
+    dates of every block of a long chain."""
+    dated = []
+    for place, node in enumerate(chain):
+        if _has_date(nodes[node]):
+            dated.append(node)
+            if len(dated) == needed:
+                last = next((later for later in reversed(chain[place + 1 :]) if _has_date(nodes[later])), node)
+                return dated if last == node else [*dated, last]
+    return dated
 
 
 def comment_nodes(

@@ -26,6 +26,7 @@ _BINARY_SIGNATURES = (
     (b"\x1f\x8b", "gzip data"),
     (b"RIFF", "a RIFF media file"),
 )
+_SIGNATURES = tuple(signature for signature, _ in _BINARY_SIGNATURES)
 #: Multi-byte encodings tried when a page is not UTF-8, in order of prior likelihood.
 SNIFF_CANDIDATES = ("gb18030", "big5", "shift_jis", "euc-kr")
 #: Characters among the most frequent in Chinese, Japanese and Korean running text. A
@@ -54,10 +55,9 @@ class DecodedHtml:
 
 def binary_reason(data: bytes) -> str:
     """Say what ``data`` is when it is clearly not a text page, else return ""."""
+    if data.startswith(_SIGNATURES):
+        return next(description for signature, description in _BINARY_SIGNATURES if data.startswith(signature))
     head = data[:1024]
-    for signature, description in _BINARY_SIGNATURES:
-        if head.startswith(signature):
-            return description
     if b"\x00" in head and read_bom(head)[0] is None:
         return "binary data"
     return ""

@@ -221,7 +221,7 @@ class DomStats:
             tags = self.tags
             seen: dict[str, int] = {}
             positions = {}
-            for node in self.children[parent]:
+            for node in self.children_of(parent):
                 seen[tags[node]] = positions[node] = seen.get(tags[node], 0) + 1
             cache[parent] = {node: (place, seen[tags[node]]) for node, place in positions.items()}
         return cache[parent]
