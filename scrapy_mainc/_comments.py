@@ -74,6 +74,8 @@ class CommentParams:
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
 #: a cheap test before the names are split into words.
 _COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback")
+#: Fewest words of a named comment section worth removing.
+_MIN_SECTION_WORDS = 3
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``.
 _COMMENT_MICRODATA_XPATH = etree.XPath("descendant::*[@itemprop='comment' or contains(@itemtype, 'Comment')]")
 
@@ -99,8 +101,8 @@ def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     tags, words = stats.tags, stats.words
     for root in roots:
         for node in range(root + 1, stats.end[root]):
-            if tags[node] in INLINE_TAGS or not words[node]:
-                continue  # comment sections are blocks with text
+            if words[node] < _MIN_SECTION_WORDS or tags[node] in INLINE_TAGS:
+                continue  # comment sections are blocks with some text
             names = f"{stats.id_of(node)} {stats.class_of(node)}"
             if _COMMENT_STEM_RE.search(names) and _is_comment_name(names):
                 named.append(node)

@@ -1,7 +1,7 @@
 """What a container's ``class`` and ``id`` say about it: boilerplate or article body.
 
 Markup names are cheap structural evidence a crawler has for free. A name matches a word
-when the word stands alone in it, delimited by punctuation, digits, the ends, or a
+when the word stands alone in it, delimited by spaces, hyphens, underscores, or a
 camelCase boundary (``relatedStories`` and ``share-bar`` hold ``related`` and ``share``;
 ``sharedContent`` holds neither). *Not-content* words mark parts that are never article
 text (captions, share bars, related links, cookie notices), *boilerplate* words mark page
@@ -54,6 +54,9 @@ _NOT_CONTENT_PREFIX_RE = re.compile(f"(?:^|\\s)(?:{'|'.join(NOT_CONTENT_PREFIXES
 
 def name_words(names: str) -> set[str]:
     """The lowercased words of class/id names (``relatedStories-2`` -> related, stories)."""
+    lowered = names.lower()
+    if lowered == names:  # no camelCase: splitting at the usual separators is enough (and fast)
+        return set(lowered.replace("-", " ").replace("_", " ").split())
     return set(" ".join(_WORD_RE.findall(names)).lower().split())
 
 
@@ -71,7 +74,11 @@ def classify_names(names: str) -> NameClass:
     if not CONTENT_NAMES.isdisjoint(squeezed.split()):
         return NameClass.CONTENT
     words = name_words(names)
-    if not NOT_CONTENT_TOKENS.isdisjoint(words) or _NOT_CONTENT_PREFIX_RE.search(squeezed):
+    if not NOT_CONTENT_TOKENS.isdisjoint(words):
+        return NameClass.NOT_CONTENT
+    if ("read" in squeezed or "also" in squeezed or "more" in squeezed) and _NOT_CONTENT_PREFIX_RE.search(
+        squeezed
+    ):
         return NameClass.NOT_CONTENT
     if not BOILERPLATE_TOKENS.isdisjoint(words):
         return NameClass.BOILERPLATE

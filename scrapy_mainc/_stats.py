@@ -37,19 +37,19 @@ class DomStats:
         parent = [index.get(node.getparent(), -1) for node in nodes]
         parent[0] = -1
         own_chars, own_words, own_punct, own_cjk = [0] * count, [0] * count, [0] * count, [0] * count
-        for position, text in enumerate([node.text for node in nodes]):
-            if text and not text.isspace():
-                own_chars[position], own_words[position], own_punct[position], own_cjk[position] = measure(
-                    text
-                )
-        for position, tail in enumerate([node.tail for node in nodes]):
-            if tail and position and not tail.isspace():  # a tail is its parent's text
-                chars, words, punct, cjk = measure(tail)
-                up = parent[position]
-                own_chars[up] += chars
-                own_words[up] += words
-                own_punct[up] += punct
-                own_cjk[up] += cjk
+        texts = [node.text for node in nodes]
+        for position in [position for position, text in enumerate(texts) if text and not text.isspace()]:
+            counts = measure(texts[position])
+            own_chars[position], own_words[position], own_punct[position], own_cjk[position] = counts
+        tails = [node.tail for node in nodes]
+        tails[0] = None  # the root's tail is outside the analysis tree
+        for position in [position for position, tail in enumerate(tails) if tail and not tail.isspace()]:
+            chars, words, punct, cjk = measure(tails[position])  # a tail is its parent's text
+            up = parent[position]
+            own_chars[up] += chars
+            own_words[up] += words
+            own_punct[up] += punct
+            own_cjk[up] += cjk
         size = [1] * count
         for position in range(count - 1, 0, -1):
             size[parent[position]] += size[position]

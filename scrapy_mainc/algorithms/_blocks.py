@@ -17,6 +17,7 @@ from .._tags import INLINE_TAGS
 
 #: List items and table parts: blocks only when they contain blocks.
 ITEM_TAGS = frozenset("li td th tr dt dd tbody thead tfoot".split())
+_NOT_STRUCTURAL = INLINE_TAGS | ITEM_TAGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,7 @@ class Regions:
 def block_regions(stats: DomStats) -> Regions:
     """Mark blocks and add every node's own counts to its nearest block."""
     tags, parent, end = stats.tags, stats.parent, stats.end
-    structural = [tag not in INLINE_TAGS and tag not in ITEM_TAGS for tag in tags]
+    structural = [tag not in _NOT_STRUCTURAL for tag in tags]
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]

@@ -201,16 +201,14 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     if tag in REGION_TAGS:
         return _WEAK
     element = stats.nodes[node]
-    return min(_name_context(element.get("class"), names), _name_context(element.get("id"), names))
-
-
-def _name_context(name: str | None, names: dict[str, int]) -> int:
-    """Context from one attribute value; cached per page (class strings repeat a lot)."""
-    if not name:
-        return _PLAIN
-    if name not in names:
-        names[name] = _NAME_CONTEXT.get(classify_names(name), _PLAIN)
-    return names[name]
+    verdict = _PLAIN
+    for name in (element.get("class"), element.get("id")):
+        if name:  # cached per page: class strings repeat a lot
+            known = names.get(name)
+            if known is None:
+                known = names[name] = _NAME_CONTEXT.get(classify_names(name), _PLAIN)
+            verdict = min(verdict, known)
+    return verdict
 
 
 def find_headline(document: Document, regions: Regions) -> int:
@@ -219,8 +217,9 @@ def find_headline(document: Document, regions: Regions) -> int:
     if not title:
         return -1
     stats = document.stats
-    for node, tag in enumerate(stats.tags):
-        if tag in HEADING_TAGS and 0 < stats.words[node] <= 40:
+    headings = [node for node, tag in enumerate(stats.tags) if tag in HEADING_TAGS]
+    for node in headings:
+        if 0 < stats.words[node] <= 40:
             text = " ".join(" ".join(stats.nodes[node].itertext()).split()).lower()
             if text == title or (len(text) > 10 and text in title):
                 return node

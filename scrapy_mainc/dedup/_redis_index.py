@@ -53,11 +53,11 @@ from ._fingerprint import Fingerprint, lean_minhash
 from ._index import (
     Assignment,
     ClusterIndex,
-    IndexParams,
     Leader,
     cluster_id_candidates,
     redacted,
 )
+from ._params import IndexParams
 
 logger = logging.getLogger(__name__)
 
