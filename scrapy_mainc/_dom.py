@@ -55,11 +55,15 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
 
 
 def prepare(root: etree._Element) -> etree._Element:
-    """Clean a private tree in place and return its analysis root (``<body>`` or root)."""
-    etree.strip_elements(
-        root, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
-    )
+    """Clean a private tree in place and return its analysis root (``<body>`` or root).
+
+    Only the analysis root is cleaned: ``<head>`` is read for metadata before this and
+    never analysed.
+    """
     body = analysis_root(root)
+    etree.strip_elements(
+        body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
+    )
     hidden = [
         value.getparent()
         for value in _HIDING_ATTRIBUTES_XPATH(body)

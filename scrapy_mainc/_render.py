@@ -10,13 +10,11 @@ from ._stats import DomStats
 from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
 from ._text import normalize_space
 
-#: Empty elements kept in the HTML output even without text or children.
-#: Elements with an event-handler attribute (``onclick``...).
-_EVENT_HANDLERS_XPATH = etree.XPath(
-    "descendant-or-self::*[@*[starts-with(translate(name(), 'ON', 'on'), 'on')]]"
-)
+#: Elements with an event-handler attribute (``onclick``...; the HTML parser lowercases names).
+_EVENT_HANDLERS_XPATH = etree.XPath("descendant-or-self::*[@*[starts-with(name(), 'on')]]")
 #: Elements below the root with no child elements and no attributes (text checked after).
 _EMPTY_XPATH = etree.XPath(".//*[not(*) and not(@*)]")
+#: Empty elements kept in the HTML output even without text or children.
 _VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from .._names import NameClass, classify_names
 from .._stats import DomStats
 from .._tags import HEADING_TAGS
+from .._text import measure
 from .._types import Document, Selection
 from ._base import Algorithm
 from ._blocks import CardShape, Regions, block_regions, teaser_cards
@@ -217,9 +218,9 @@ def find_headline(document: Document, regions: Regions) -> int:
     if not title:
         return -1
     stats = document.stats
-    headings = [node for node, tag in enumerate(stats.tags) if tag in HEADING_TAGS]
-    for node in headings:
-        if 0 < stats.words[node] <= 40:
+    longest = measure(title)[1] + 1  # a heading with more words cannot be the title
+    for node in [node for node, tag in enumerate(stats.tags) if tag in HEADING_TAGS]:
+        if 0 < stats.words[node] <= longest:
             text = " ".join(" ".join(stats.nodes[node].itertext()).split()).lower()
             if text == title or (len(text) > 10 and text in title):
                 return node
