@@ -98,22 +98,35 @@ def _is_comment_name(names: str) -> bool:
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
     """Outermost nodes inside ``roots`` whose markup names them as comments."""
     named: list[int] = []
-    tags, words = stats.tags, stats.words
+    tags, words, nodes, end = stats.tags, stats.words, stats.nodes, stats.end
+    verdicts: dict[str, bool] = {}  # class and id values repeat: decide each once
     for root in roots:
-        for node in range(root + 1, stats.end[root]):
-            if words[node] < _MIN_SECTION_WORDS or tags[node] in INLINE_TAGS:
-                continue  # comment sections are blocks with some text
-            names = f"{stats.id_of(node)} {stats.class_of(node)}"
-            if _COMMENT_STEM_RE.search(names) and _is_comment_name(names):
-                named.append(node)
-        named.extend(stats.positions[element] for element in _COMMENT_MICRODATA_XPATH(stats.nodes[root]))
+        node = root + 1
+        while node < end[root]:
+            if words[node] >= _MIN_SECTION_WORDS and tags[node] not in INLINE_TAGS:
+                element = nodes[node]
+                if _names_comment(element.get("class"), verdicts) or _names_comment(element.get("id"), verdicts):
+                    named.append(node)
+                    node = end[node]  # the outermost one is enough
+                    continue
+            node += 1
+        named.extend(stats.positions[element] for element in _COMMENT_MICRODATA_XPATH(nodes[root]))
     found: set[int] = set()
     covered_until = -1
     for node in sorted(named):
         if node >= covered_until:
             found.add(node)
-            covered_until = stats.end[node]
+            covered_until = end[node]
     return found
+
+
+def _names_comment(name: str | None, verdicts: dict[str, bool]) -> bool:
+    if not name:
+        return False
+    verdict = verdicts.get(name)
+    if verdict is None:
+        verdict = verdicts[name] = bool(_COMMENT_STEM_RE.search(name)) and _is_comment_name(name)
+    return verdict
 
 
 def comment_region_start(
