@@ -156,34 +156,52 @@ shingles for anyone who wants a single integer (near-duplicates are a few bits a
 existing cluster whose estimated Jaccard similarity reaches `MAINC_DEDUP_THRESHOLD`, found
 with a MinHash LSH index, or starts a new one.
 
-| Field | Value |
-|---|---|
-| `cluster_id` | id of the cluster: 16 hex digits of BLAKE2b of the URL of its first item (so `cluster_id_for(duplicate_of)` gives it back); `""` for texts too short to cluster |
-| `duplicate_of` | URL of the cluster's first item when this item is a duplicate of it, else `""` |
-| `fingerprint` | `{{"method", "minhash": [128 ints], "simhash": int, "words": int}}`; written when the item had none |
-
 ```python
-ITEM_PIPELINES = {{"scrapy_mainc.dedup.pipeline.NearDuplicatePipeline": 500}}
+ADDONS = {{"scrapy_mainc.Addon": 0}}
 MAINC_DEDUP_ENABLED = True
 MAINC_DEDUP_REDIS_URL = "redis://127.0.0.1:6379/0"  # optional: one index for many crawlers
 ```
 
+With `MAINC_DEDUP_ENABLED`, the add-on puts `scrapy_mainc.NearDuplicatePipeline` right after
+`MaincPipeline` (order 110; if you moved `MaincPipeline`, its order + 10) and keeps
+`MAINC_DEDUP_TEXT_FIELD` equal to `MAINC_TEXT_FIELD`. Without the add-on, list both:
+`ITEM_PIPELINES = {{"scrapy_mainc.MaincPipeline": 100, "scrapy_mainc.NearDuplicatePipeline": 110}}`.
+
+The fingerprint is computed in the extraction worker, right after the extraction and with the
+parameters the clustering uses, so the crawler process never hashes a text; every worker
+mode (`process`, `thread`, `inline`) gives the same fingerprints. `MaincPipeline` also
+writes the page URL into the `url` field of items that have none, so that `duplicate_of` can
+name it. With clustering off nothing is fingerprinted, and neither the crawler nor its
+workers import datasketch or numpy.
+
+| Field | Value |
+|---|---|
+| `cluster_id` | id of the cluster: 16 hex digits of BLAKE2b of the URL of its first item (so `cluster_id_for(duplicate_of)` gives it back); `""` for texts too short to cluster |
+| `duplicate_of` | URL of the cluster's first item when this item is a duplicate of it, else `""` |
+| `fingerprint` | `{{"method", "minhash": [128 ints], "simhash": int, "words": int}}`, written by `MaincPipeline` (or by `NearDuplicatePipeline` when the item arrives without one) |
+
+Typed items (`scrapy.Item`, dataclasses, attrs) must declare `cluster_id` and
+`duplicate_of`; `fingerprint` and `url` are written only if declared (an item without a
+`fingerprint` field is fingerprinted again by `NearDuplicatePipeline`, which the stat
+`mainc/dedup/fingerprinted` counts).
+
 | Setting | Default | Meaning |
 |---|---|---|
-| `MAINC_DEDUP_ENABLED` | `False` | turn clustering on (the pipeline is NotConfigured otherwise) |
+| `MAINC_DEDUP_ENABLED` | `False` | turn clustering on (fingerprints in the workers, and the pipeline through the add-on) |
 | `MAINC_DEDUP_THRESHOLD` | `0.8` | estimated Jaccard similarity of shingle sets that makes a duplicate |
 | `MAINC_DEDUP_DROP` | `False` | drop duplicates (DropItem, logged at DEBUG) instead of marking them |
 | `MAINC_DEDUP_MIN_WORDS` | `50` | texts with fewer words are never clustered (`cluster_id` is `""`) |
 | `MAINC_DEDUP_NUM_PERM` | `128` | MinHash permutations (more: finer estimates, bigger fingerprints) |
 | `MAINC_DEDUP_REDIS_URL` | `""` | `redis://`, `rediss://` or `unix://` URL of a shared index; in memory when empty |
-| `MAINC_DEDUP_TEXT_FIELD` | `"main_text"` | item field with the text |
+| `MAINC_DEDUP_TEXT_FIELD` | `"main_text"` | item field with the text (the add-on sets it to `MAINC_TEXT_FIELD`) |
 | `MAINC_DEDUP_FINGERPRINT_FIELD` | `"fingerprint"` | item field with (or receiving) the fingerprint |
 | `MAINC_DEDUP_URL_FIELD` | `"url"` | item field with the page URL |
 
 Stats: `mainc/dedup/unique`, `mainc/dedup/duplicates`, `mainc/dedup/dropped`,
 `mainc/dedup/skipped_short`, `mainc/dedup/errors` (Redis failures: the item passes
-unclustered and the error is logged). Each decision is logged at DEBUG. Fingerprinting and
-index look-ups run in a thread, so a slow Redis does not stall the crawl.
+unclustered and the error is logged), `mainc/dedup/fingerprinted` (texts the pipeline had
+to fingerprint itself). Each decision is logged at DEBUG. Index look-ups run in a thread, so
+a slow Redis does not stall the crawl.
 
 **One index for many crawlers.** With `MAINC_DEDUP_REDIS_URL`, the index is datasketch's
 Redis-backed LSH under the fixed key prefix `mainc:dedup`, so every process on every machine
@@ -192,8 +210,69 @@ first locks the LSH buckets the text falls into (one Redis lock per band and buc
 in sorted order) and looks again. LSH can only relate two texts that share a bucket, so two
 copies of one story arriving at two processes at the same moment contend for the same lock:
 the second waits for the first and joins its cluster, while unrelated texts never wait for
-each other. Copies that match an existing cluster take no lock at all. An index built with other parameters
-refuses to open rather than mixing fingerprints (use another Redis database).
+each other. Copies that match an existing cluster take no lock at all. An index built with
+other parameters refuses to open rather than mixing fingerprints (use another Redis
+database).
+
+### Two crawler processes sharing one crawl
+
+The example project has a distributed profile, `newsdemo.settings_distributed`: the request
+queue and request dupefilter of [scrapy-redis](https://github.com/rmax/scrapy-redis) in
+Redis, so that the processes share the work and no page is fetched twice, and the
+near-duplicate index in the same Redis database, so that copies of one story fetched by
+different processes land in one cluster. Its scheduler (`newsdemo/sharedcrawl.py`, a subclass
+of scrapy-redis's) also knows when a shared crawl is over: a process that runs out of work
+stays open while another one may still add requests, takes new work as soon as it appears,
+and closes when the queue is empty and every process is idle; the last one out deletes the
+queue and the dupefilter. The spider is a plain `scrapy.Spider` with `async def start()`
+(Scrapy 2.19 no longer calls `start_requests`, which scrapy-redis's `RedisSpider` relies
+on); every process yields the same seed and the shared dupefilter keeps one.
+
+One command serves the site, starts a throwaway `redis-server` on a free loopback port (or
+uses `--redis-url`), runs two crawler processes and shows who crawled what:
+
+```sh
+pip install 'scrapy-mainc[redis]'     # redis-py and scrapy-redis; plus a redis-server binary
+python example_project/run_distributed.py
+```
+
+```text
+crawler 1: 4 articles -> example_project/distributed-output/crawler-1.jsonl
+crawler 2: 6 articles -> example_project/distributed-output/crawler-2.jsonl
+
+10 articles in 8 clusters:
+  f2a28ebcb1913f07
+    crawler 1  en/harbour-bridge-reopens.html
+    crawler 2  en/print/harbour-bridge-reopens.html  duplicate of http://127.0.0.1:44625/en/harbour-bridge-reopens.html
+    crawler 2  en/wire/harbour-bridge-reopens.html  duplicate of http://127.0.0.1:44625/en/harbour-bridge-reopens.html
+  d8a60bcfcb3a7bfa
+    crawler 2  en/library-robots.html
+  ...
+```
+
+The same by hand, from `example_project/` (each `scrapy crawl` can run on another machine
+with the same `NEWSDEMO_REDIS_URL`):
+
+```sh
+cd example_project
+redis-server --port 6379 --save '' --appendonly no &
+python newsdemo/server.py --port 8000 --delay 0.2 &
+export SCRAPY_SETTINGS_MODULE=newsdemo.settings_distributed
+export NEWSDEMO_REDIS_URL=redis://127.0.0.1:6379/0
+scrapy crawl news -s SHARED_CRAWL_PROCESSES=2 -s CONCURRENT_REQUESTS=2 -O crawler-1.jsonl &
+scrapy crawl news -s SHARED_CRAWL_PROCESSES=2 -s CONCURRENT_REQUESTS=2 -O crawler-2.jsonl &
+wait
+```
+
+`SHARED_CRAWL_PROCESSES=2` makes each process wait (up to two minutes) until two have joined,
+so that the first does not crawl the 13-page site alone; `CONCURRENT_REQUESTS=2` and the
+server's `--delay` keep one process from taking every link of a listing page at once, so the
+sharing shows (a real crawl needs neither). The near-duplicate index stays in Redis after the
+crawl: a second run against the same database finds every article a duplicate of the first
+run's, so delete the `mainc:dedup*` keys (`run_distributed.py` does, unless `--keep-index`)
+or use another database. A process stopped with Ctrl+C leaves the crawl cleanly; one that is
+killed is struck off after 60 seconds, and the requests it had taken are lost, as with plain
+scrapy-redis.
 
 **Without Scrapy.** The core imports no Scrapy:
 

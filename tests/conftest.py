@@ -1,4 +1,8 @@
-"""Fixtures for the Scrapy tests: the bundled site on loopback, and real crawls.
+"""Fixtures for the Scrapy tests: the bundled site on loopback, a Redis server, real crawls.
+
+A ``redis-server`` for the Redis tests is started on a free loopback port once per session
+(:func:`redis_server`); without the binary (Debian package ``redis-server``, which the CI
+installs) those tests are skipped and say so.
 
 Crawls run in a subprocess (a Twisted reactor runs once per process, and other tests must
 not inherit it): :func:`run_crawls` writes a list of scenarios to a JSON file, a fresh
@@ -25,6 +29,7 @@ EXAMPLE = TESTS.parent / "example_project"
 if str(EXAMPLE) not in sys.path:
     sys.path.insert(0, str(EXAMPLE))
 
+from newsdemo.localredis import find_redis_server, start_redis_server  # noqa: E402
 from newsdemo.server import Page, SiteServer, load_site  # noqa: E402
 
 #: A short undeclared GBK page that Scrapy's own charset detection gets wrong (cp949).
@@ -83,6 +88,35 @@ def site_server() -> Iterator[SiteServer]:
     server = SiteServer(served_pages()).start_in_thread()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a fresh redis-server on loopback, stopped at the end of the session."""
+    pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
+    binary = find_redis_server()
+    if binary is None:
+        pytest.skip(
+            "no redis-server binary found: install Debian's redis-server package (or put "
+            "redis-server on the PATH) to run the Redis tests"
+        )
+    try:
+        server = start_redis_server(binary, tmp_path_factory.mktemp("redis"))
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> Iterator[str]:
+    """The server's URL, with an empty database for each test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server)
+    client.flushdb()
+    client.close()
+    yield redis_server
 
 
 @dataclass

@@ -111,7 +111,9 @@ def test_mark_mode_sets_cluster_fields_and_counts() -> None:
     ]
     assert items[0]["fingerprint"] == fingerprint_text(STORY, FingerprintParams()).to_dict()
     assert "fingerprint" not in items[3]
-    assert dedup_stats(stats) == {"unique": 2, "duplicates": 1, "skipped_short": 2}
+    assert dedup_stats(stats) == {
+        "unique": 2, "duplicates": 1, "skipped_short": 2, "fingerprinted": 3,
+    }
 
 
 def test_drop_mode_drops_duplicates_and_counts_them() -> None:
@@ -126,7 +128,9 @@ def test_drop_mode_drops_duplicates_and_counts_them() -> None:
     assert results[0] is items[0] and results[3] is items[3]
     assert [str(result) for result in results[1:3]] == ["near-duplicate of http://a"] * 2
     assert results[1].log_level == "DEBUG"
-    assert dedup_stats(stats) == {"unique": 1, "duplicates": 2, "dropped": 2, "skipped_short": 1}
+    assert dedup_stats(stats) == {
+        "unique": 1, "duplicates": 2, "dropped": 2, "skipped_short": 1, "fingerprinted": 3,
+    }
 
 
 def test_short_texts_are_never_clustered_even_when_identical() -> None:
@@ -143,11 +147,11 @@ def test_min_words_and_field_names_come_from_settings() -> None:
     items = [{"link": "http://a", "body": SHORT}, {"link": "http://b", "body": SHORT}]
     run(pipeline, items)
     assert items[1]["duplicate_of"] == "http://a"
-    assert dedup_stats(stats) == {"unique": 1, "duplicates": 1}
+    assert dedup_stats(stats) == {"unique": 1, "duplicates": 1, "fingerprinted": 2}
 
 
 def test_a_precomputed_fingerprint_is_used_as_is() -> None:
-    pipeline, _ = make_pipeline()
+    pipeline, stats = make_pipeline()
     precomputed = fingerprint_text(STORY, FingerprintParams())
     assert precomputed is not None
     items = [
@@ -159,10 +163,11 @@ def test_a_precomputed_fingerprint_is_used_as_is() -> None:
     run(pipeline, items)
     assert [item["duplicate_of"] for item in items] == ["", "http://a", "http://a"]
     assert items[2]["fingerprint"] is precomputed  # left as given
+    assert dedup_stats(stats)["fingerprinted"] == 1  # the first item only
 
 
 def test_a_fingerprint_of_other_params_is_recomputed() -> None:
-    pipeline, _ = make_pipeline()
+    pipeline, stats = make_pipeline()
     foreign = fingerprint_text(STORY, FingerprintParams(char_shingle=3))
     assert foreign is not None
     items = [
@@ -171,6 +176,7 @@ def test_a_fingerprint_of_other_params_is_recomputed() -> None:
     ]
     run(pipeline, items)
     assert items[1]["duplicate_of"] == "http://a"
+    assert dedup_stats(stats)["fingerprinted"] == 2
 
 
 class Article(Item):
@@ -219,7 +225,7 @@ def test_index_failures_let_the_item_pass_unclustered(caplog: pytest.LogCaptureF
     items = [{"url": "http://a", "main_text": STORY}]
     assert run(pipeline, items) == items
     assert (items[0]["cluster_id"], items[0]["duplicate_of"]) == ("", "")
-    assert dedup_stats(stats) == {"errors": 1}
+    assert dedup_stats(stats) == {"errors": 1, "fingerprinted": 1}
     assert "could not cluster http://a" in caplog.text
 
 

@@ -1,8 +1,8 @@
 """The Redis index against a real redis-server on loopback, including concurrent processes.
 
-The server is started by the ``redis_server`` fixture on a free port with a temporary
-directory. Without a ``redis-server`` binary (Debian package ``redis-server``; the CI
-installs it) the tests here are skipped and say so.
+The server is started by the ``redis_server`` fixture (conftest.py) on a free port with a
+temporary directory. Without a ``redis-server`` binary (Debian package ``redis-server``; the
+CI installs it) the tests here are skipped and say so.
 """
 
 from __future__ import annotations
@@ -10,13 +10,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import multiprocessing
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,72 +32,11 @@ from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # no
 # test import this module, and start faster without it.
 
 PARAMS = IndexParams()
-SERVER_NAMES = ("redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server")
 
 
 def story(number: int, changed: int | None = None, count: int = 300) -> str:
     """Text of story ``number``; ``changed`` replaces one word (a near-duplicate copy)."""
     return " ".join("changed" if n == changed else f"s{number}w{n}" for n in range(count))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a fresh redis-server on loopback, stopped after the module's tests."""
-    binary = next((found for name in SERVER_NAMES if (found := shutil.which(name))), None)
-    if binary is None:
-        pytest.skip(
-            "no redis-server binary found: install Debian's redis-server package to run the "
-            "Redis tests"
-        )
-    directory = tmp_path_factory.mktemp("redis")
-    port = free_port()
-    command = [
-        binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
-        "--save", "", "--appendonly", "no", "--logfile", str(directory / "redis.log"),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        _wait_until_ready(url, process, directory)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
-
-
-def _wait_until_ready(url: str, process: subprocess.Popen[bytes], directory: Path) -> None:
-    client = redis.Redis.from_url(url)
-    deadline = time.monotonic() + 10
-    try:
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                log = (directory / "redis.log").read_text(errors="replace")[-500:]
-                pytest.skip(f"redis-server could not be started (exit {process.returncode}): {log}")
-            try:
-                if client.ping():
-                    return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        pytest.skip("redis-server did not answer within 10 s")
-    finally:
-        client.close()
-
-
-@pytest.fixture
-def redis_url(redis_server: str) -> Iterator[str]:
-    """The server's URL, with an empty database for each test."""
-    client = redis.Redis.from_url(redis_server)
-    client.flushdb()
-    client.close()
-    yield redis_server
 
 
 def params_for(url: str, **changes: Any) -> IndexParams:

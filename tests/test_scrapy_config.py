@@ -145,8 +145,9 @@ def test_the_addon_only_adds_mainc_settings_and_components() -> None:
     Addon().update_settings(settings)
     after = _flat(settings)
     changed = {name for name in after if name not in before or after[name] != before[name]}
-    assert changed == set(SETTINGS) | set(COMPONENT_SETTINGS)
-    assert {name: settings.getpriority(name) for name in SETTINGS} == dict.fromkeys(SETTINGS, 15)
+    written = {*SETTINGS, "MAINC_DEDUP_TEXT_FIELD"}  # the dedup text field follows the text field
+    assert changed == written | set(COMPONENT_SETTINGS)
+    assert {name: settings.getpriority(name) for name in written} == dict.fromkeys(written, 15)
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines == {"scrapy.pipelines.files.FilesPipeline": 300, MaincPipeline: 100}
     assert settings.getdict("DOWNLOADER_MIDDLEWARES") == {MaincDownloaderMiddleware: 585}

@@ -106,6 +106,10 @@ class SiteServer:
         if self._server is not None:
             await self._server.wait_closed()
 
+    async def before_answer(self, path: str, headers: Mapping[str, str]) -> None:
+        """Called before each answer with the request's path and headers (names and values
+        lower-cased): a subclass may record requests or hold an answer back. Does nothing."""
+
     def lookup(self, target: str) -> tuple[int, Page]:
         path = unquote(urlsplit(target).path)
         match = _COPY_RE.match(path)
@@ -135,6 +139,7 @@ class SiteServer:
         while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip().lower()
+        await self.before_answer(unquote(urlsplit(target).path), headers)
         status, (body, content_type) = self.lookup(target)
         keep_alive = version == "HTTP/1.1" and headers.get("connection") != "close"
         if self.delay:

@@ -12,6 +12,7 @@ ADDONS = {"scrapy_mainc.Addon": 0}
 # MAINC_ALGORITHM = "auto"
 # MAINC_DOMAIN_ALGORITHMS = {"news.example.cn": "econ"}
 # MAINC_WORKER_MODE = "process"
+# MAINC_DEDUP_ENABLED = True  # near-duplicate clusters (settings_distributed.py: on Redis)
 
 ROBOTSTXT_OBEY = False
 CONCURRENT_REQUESTS = 16
