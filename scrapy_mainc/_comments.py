@@ -29,7 +29,7 @@ COMMENT_TOKENS = frozenset(
     {
         "comment", "comments", "commentlist", "commentslist", "commentarea", "commentsarea",
         "comentarios", "kommentare", "commentaires", "disqus", "disqusthread", "respond",
-        "replies", "usercomments", "readercomments", "talkback",
+        "replies", "usercomments", "readercomments", "talkback", "pinglun",
     }
 )  # fmt: skip
 _DIGIT_RE = re.compile(r"\d")
@@ -73,7 +73,7 @@ class CommentParams:
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
 #: a cheap test before the names are split into words.
-_COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback")
+_COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback|pinglun")
 #: Fewest words of a named comment section worth removing.
 _MIN_SECTION_WORDS = 3
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``.

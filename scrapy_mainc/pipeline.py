@@ -23,7 +23,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from ._config import MaincConfig, spider_algorithm
-from ._itemfields import ItemFields
+from ._itemfields import ItemFields, MissingFieldError
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
 from ._workers import (
@@ -61,6 +61,7 @@ class MaincPipeline:
         self.dedup = DedupConfig.from_settings(crawler.settings)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config)
+        self.reported_classes: set[type] = set()
         self.spider_algorithm: str | None = None
         self.pool: WorkerPool | LoopProcessPool | None = None
 
@@ -78,7 +79,10 @@ class MaincPipeline:
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         attached = self.pages.take(item)
-        item = self.fields.prepare(item)
+        try:
+            item = self.fields.prepare(item)
+        except MissingFieldError as error:
+            return self._pass_unfit(item, error)
         adapter = ItemAdapter(item)
         in_item = self.fields.page_in(adapter)
         page = in_item if in_item is not None else _page_of(attached)
@@ -117,6 +121,16 @@ class MaincPipeline:
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
         return await _on_reactor(submitted)
+
+    def _pass_unfit(self, item: Any, error: MissingFieldError) -> Any:
+        """A typed item that cannot take the fields goes on unchanged: the error is logged
+        once per item class (with the fix), every such item is counted."""
+        self._inc("mainc/failed")
+        self._inc("mainc/failed/missing_field")
+        if type(item) not in self.reported_classes:
+            self.reported_classes.add(type(item))
+            logger.error("%s (items of this class pass through without extraction)", error)
+        return item
 
     def _count(self, outcome: ExtractionOutcome, url: str | None) -> None:
         extraction = outcome.extraction

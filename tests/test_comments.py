@@ -33,6 +33,7 @@ def test_names_that_mark_comments() -> None:
         '<section id="disqus_thread"/>',
         '<div itemprop="comment"/>',
         '<div itemtype="https://schema.org/Comment"/>',
+        '<table class="pinglun"/>',
     ):
         assert has_comment_name(etree.fromstring(markup)), markup
     for markup in ('<div class="commentary"/>', '<div id="content"/>', "<p/>"):

@@ -329,9 +329,12 @@ def test_every_item_type_gets_the_fields(crawls: dict[str, CrawlResult]) -> None
 
 def test_a_typed_item_without_a_field_gets_a_clear_error(crawls: dict[str, CrawlResult]) -> None:
     result = crawls["missing-field"]
-    assert result.items == []
+    # never lose an item: both go on unchanged, the error is logged once, with the fix
+    assert len(result.items) == 2
+    assert all(item["title"] == "kept" and "main_text" not in item for item in result.items)
+    assert result.stats["mainc/failed/missing_field"] == 2
     messages = [message for message in result.errors if "BareItem" in message]
-    assert messages
+    assert len(messages) == 1
     for needed in ("'main_text'", "MAINC_TEXT_FIELD", "scrapy.Field()", "MAINC_CONVERT_ITEMS"):
         assert needed in messages[0]
 
