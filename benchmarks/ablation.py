@@ -29,7 +29,6 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no teaser-card cut": {"cut_cards": False},
     "no nested-<article> cut": {"cut_nested_articles": False},
     "no headline removal (NCE title search)": {"drop_headline": False},
-    "no before-headline discount": {"before_headline_factor": 1.0},
     "no edge trimming": {"trim_edges": False},
     "no paragraph-parent rescue": {"paragraph_parent": False},
     "no comment stage (NCE phase 2 + names)": {"strip_comments": False},

@@ -105,7 +105,9 @@ def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
         while node < end[root]:
             if words[node] >= _MIN_SECTION_WORDS and tags[node] not in INLINE_TAGS:
                 element = nodes[node]
-                if _names_comment(element.get("class"), verdicts) or _names_comment(element.get("id"), verdicts):
+                if _names_comment(element.get("class"), verdicts) or _names_comment(
+                    element.get("id"), verdicts
+                ):
                     named.append(node)
                     node = end[node]  # the outermost one is enough
                     continue
@@ -197,7 +199,9 @@ def _dated_span(chain: list[int], nodes: list[etree._Element], needed: int) -> l
         if _has_date(nodes[node]):
             dated.append(node)
             if len(dated) == needed:
-                last = next((later for later in reversed(chain[place + 1 :]) if _has_date(nodes[later])), node)
+                last = next(
+                    (later for later in reversed(chain[place + 1 :]) if _has_date(nodes[later])), node
+                )
                 return dated if last == node else [*dated, last]
     return dated
 

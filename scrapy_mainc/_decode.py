@@ -56,7 +56,9 @@ class DecodedHtml:
 def binary_reason(data: bytes) -> str:
     """Say what ``data`` is when it is clearly not a text page, else return ""."""
     if data.startswith(_SIGNATURES):
-        return next(description for signature, description in _BINARY_SIGNATURES if data.startswith(signature))
+        return next(
+            description for signature, description in _BINARY_SIGNATURES if data.startswith(signature)
+        )
     head = data[:1024]
     if b"\x00" in head and read_bom(head)[0] is None:
         return "binary data"

@@ -81,8 +81,6 @@ class AutoParams:
     max_boilerplate_share: float = 0.5
     #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
     drop_headline: bool = True
-    #: Share of value kept by blocks before the headline (the body follows its headline).
-    before_headline_factor: float = 0.0
     #: Trim leading and trailing blocks that are not sentence-like.
     trim_edges: bool = True
     #: A sentence-like block has at least this many non-link words and punctuation...
@@ -244,10 +242,6 @@ def block_values(
             value -= params.unpunctuated_penalty
         if node == headline:
             value = -1.0
-        elif (
-            node < headline and params.before_headline_factor != 1.0 and not stats.contains(node, headline)
-        ):
-            value = value * params.before_headline_factor if value > 0 else value
         if context[node] == _WEAK:
             value = value * keep if value > 0 else value * (2.0 - keep)
         values[node] = value
