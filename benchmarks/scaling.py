@@ -41,7 +41,7 @@ def main() -> int:
     for name in names:
         per_mb = []
         extract(pages[SIZES[0]], algorithm=name)  # warm up
-        for size, page in pages.items():
+        for page in pages.values():
             started = time.perf_counter()
             extract(page, algorithm=name)
             per_mb.append((time.perf_counter() - started) * 1000 / (len(page) / 1e6))

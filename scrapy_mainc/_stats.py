@@ -12,8 +12,8 @@ it reads.
 
 from __future__ import annotations
 
-from functools import cached_property
 from collections import Counter
+from functools import cached_property
 from itertools import accumulate
 
 from lxml import etree

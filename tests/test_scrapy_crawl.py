@@ -13,8 +13,6 @@ from typing import Any
 import attrs
 import pytest
 import scrapy
-from scrapy.http import HtmlResponse, Response, TextResponse
-
 from conftest import (
     GBK_HEADLINE,
     GBK_SENTENCE,
@@ -24,6 +22,7 @@ from conftest import (
     run_crawls,
     short_gbk_page,
 )
+from scrapy.http import HtmlResponse, Response, TextResponse
 
 ADDON = {"ADDONS": {"scrapy_mainc.Addon": 0}}
 MANUAL = {

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 import scrapy
-from scrapy.http import Response
-
 from conftest import CrawlResult, run_crawls
+from scrapy.http import Response
 from test_scrapy_crawl import ADDON, PagesSpider
 
 ALL_ARTICLES = (

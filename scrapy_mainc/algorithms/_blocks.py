@@ -9,8 +9,8 @@ its own text plus the text of its inline descendants; regions partition the page
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 
 from .._stats import DomStats
 from .._tags import INLINE_TAGS
