@@ -16,8 +16,20 @@ import json
 from html import escape
 from pathlib import Path
 
-from stories import BRIDGE, BUSES, CHINESE, ENGLISH, FESTIVAL, GARDENS, LIBRARY
-from stories import RESERVOIR, TEA, TRAMS, Comment, Story
+from stories import (
+    BRIDGE,
+    BUSES,
+    CHINESE,
+    ENGLISH,
+    FESTIVAL,
+    GARDENS,
+    LIBRARY,
+    RESERVOIR,
+    TEA,
+    TRAMS,
+    Comment,
+    Story,
+)
 
 SITE = Path(__file__).resolve().parent.parent / "site"
 
