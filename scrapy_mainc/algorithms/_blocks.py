@@ -18,6 +18,7 @@ from .._tags import INLINE_TAGS
 #: List items and table parts: blocks only when they contain blocks.
 ITEM_TAGS = frozenset("li td th tr dt dd tbody thead tfoot".split())
 _NOT_STRUCTURAL = INLINE_TAGS | ITEM_TAGS
+_CELL_TAGS = frozenset({"td", "th"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +40,12 @@ def block_regions(stats: DomStats) -> Regions:
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]
+    counts = stats.child_counts
     for node in [node for node, tag in enumerate(tags) if tag in ITEM_TAGS]:
         if structural_before[end[node]] > structural_before[node + 1]:
             is_block[node] = True
+        elif tags[node] in _CELL_TAGS and counts[parent[node]] == 1 and tags[parent[node]] == "tr":
+            is_block[node] = True  # the only cell of its row: a layout box, not a table of data
     is_block[0] = True
     nearest = list(range(len(tags)))  # nearest block at or above each node
     for node in [node for node, block in enumerate(is_block) if not block]:
