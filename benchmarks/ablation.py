@@ -26,6 +26,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no punctuation penalty (ECON)": {"unpunctuated_penalty": 0.0},
     "no class/id names or region tags": {"use_names": False},
     "no figure/caption cut": {"cut_captions": False},
+    "no image-box cut": {"cut_image_boxes": False},
     "no teaser-card cut": {"cut_cards": False},
     "no nested-<article> cut": {"cut_nested_articles": False},
     "no headline removal (NCE title search)": {"drop_headline": False},

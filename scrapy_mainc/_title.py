@@ -10,7 +10,7 @@ from ._text import normalize_space
 
 _TOKEN_RE = re.compile(r"\w+")
 #: Separators between a headline and the site name in ``<title>``.
-_SITE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:»·]\s+|_|\s*｜\s*|\s*–\s*")
+_SITE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*")
 #: ``<meta>`` names and properties that carry the headline.
 _TITLE_META = frozenset({"og:title", "twitter:title"})
 #: Share of an ``<h1>``'s tokens that must occur in the page title for it to be the headline.

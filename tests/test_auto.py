@@ -139,3 +139,14 @@ def test_paragraph_parent_rescues_paragraphs_mixed_with_link_boilerplate() -> No
 def test_page_without_prose_has_a_reason() -> None:
     result = extract("<body><ul><li><a href='/a'>Home</a></li><li><a href='/b'>News</a></li></ul></body>")
     assert result.text == "" and result.reason
+
+
+def test_a_small_block_with_an_image_is_a_captioned_picture() -> None:
+    page = (
+        f"<body><div><div class='box'><img src='a.jpg'><p>The dam after the works, seen from the north bank of the river.</p></div>"
+        f"<p>{SENTENCE}</p><p>{SENTENCE}</p><p><img src='b.jpg'> {SENTENCE} {SENTENCE} {SENTENCE}</p></div></body>"
+    )
+    text = extract(page).text
+    assert "seen from the north" not in text
+    assert text.count("bridge") == 5  # a long paragraph (45 words) with an inline image is kept
+    assert "seen from the north" in extract(page, cut_image_boxes=False).text

@@ -30,6 +30,9 @@ def test_og_title_then_title_without_site_name() -> None:
     assert _title("<html><head><title>Storm hits the coast - Daily Paper</title></head></html>") == (
         "Storm hits the coast"
     )
+    assert _title("<html><head><title>春茶开采 茶农盼个好价钱--西岭资讯网</title></head></html>") == (
+        "春茶开采 茶农盼个好价钱"
+    )
 
 
 def test_no_title_at_all() -> None:

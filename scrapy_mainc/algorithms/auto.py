@@ -40,6 +40,8 @@ CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 #: same article marked up twice, not a related one.
 NESTED_ARTICLE_SHARE = 0.8
 
+#: A block holding an image directly and at most this many words is a captioned picture.
+IMAGE_BOX_WORDS = 30
 #: Nodes with fewer words are not worth classifying: what they hold barely counts.
 NAME_MIN_WORDS = 5
 
@@ -70,6 +72,8 @@ class AutoParams:
     use_names: bool = True
     #: Cut figures and captions.
     cut_captions: bool = True
+    #: Cut small blocks that hold an image and a caption.
+    cut_image_boxes: bool = True
     #: Cut teaser-card lists.
     cut_cards: bool = True
     #: A teaser card has at most this many words (a headline and a sentence or two)...
@@ -167,11 +171,26 @@ def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]
                 continue  # an inline part (a caption in a <span>) is only ever cut
         if verdict < current:
             context[node : end[node]] = [verdict] * (end[node] - node)
+    if params.cut_image_boxes:
+        for box in _image_boxes(stats, is_block):
+            if context[box] != _CUT:
+                context[box : end[box]] = [_CUT] * (end[box] - box)
     if params.cut_cards:
         shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
         for card in teaser_cards(stats, shape):
             context[card : end[card]] = [_CUT] * (end[card] - card)
     return context
+
+
+def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
+    """Small blocks that hold an image as a direct child: a picture and its caption."""
+    tags, parent, words = stats.tags, stats.parent, stats.words
+    images = [node for node, tag in enumerate(tags) if tag == "img"]
+    return [
+        parent[image]
+        for image in images
+        if parent[image] > 0 and is_block[parent[image]] and words[parent[image]] <= IMAGE_BOX_WORDS
+    ]
 
 
 def _outer_articles(stats: DomStats) -> dict[int, int]:
