@@ -55,10 +55,7 @@ def main() -> int:
         server, url = start_server(delay)
         try:
             for mode in args.modes.split(","):
-                runs = [
-                    crawl_in_child(url, mode, args)
-                    for _ in range(args.repeat)
-                ]
+                runs = [crawl_in_child(url, mode, args) for _ in range(args.repeat)]
                 rows.append(summarize(delay, mode, runs))
                 print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
         finally:
@@ -107,9 +104,7 @@ def summarize(delay: float, mode: str, runs: list[dict[str, float]]) -> dict[str
         "seconds": statistics.median(run["seconds"] for run in runs),
         "pages_per_second": statistics.median(run["pages"] / run["seconds"] for run in runs),
         "max_stall_ms": statistics.median(run["max_stall_ms"] for run in runs),
-        "max_stall_outside_gc_ms": statistics.median(
-            run["max_stall_outside_gc_ms"] for run in runs
-        ),
+        "max_stall_outside_gc_ms": statistics.median(run["max_stall_outside_gc_ms"] for run in runs),
         "max_gc_pause_ms": statistics.median(run["max_gc_pause_ms"] for run in runs),
         "reactor_cpu_ms_per_page": statistics.median(
             run["reactor_cpu_seconds"] * 1000 / run["pages"] for run in runs

@@ -205,9 +205,7 @@ def simhash_pairs(sig: Signatures, bits: int) -> set[tuple[int, int]]:
     return pairs
 
 
-def cluster_pairs(
-    sig: Signatures, params: IndexParams, order: Sequence[int]
-) -> set[tuple[int, int]]:
+def cluster_pairs(sig: Signatures, params: IndexParams, order: Sequence[int]) -> set[tuple[int, int]]:
     """Pairs put in one cluster by the leader-clustering index, pages fed in ``order``."""
     index = MemoryIndex(params)
     clusters: dict[str, list[int]] = {}
@@ -215,11 +213,7 @@ def cluster_pairs(
         fingerprint = sig.fingerprints[row]
         if fingerprint is not None:
             clusters.setdefault(index.assign(fingerprint, f"page:{row}").cluster_id, []).append(row)
-    return {
-        (min(pair), max(pair))
-        for rows in clusters.values()
-        for pair in itertools.combinations(rows, 2)
-    }
+    return {(min(pair), max(pair)) for rows in clusters.values() for pair in itertools.combinations(rows, 2)}
 
 
 def score(predicted: set[tuple[int, int]], truth: set[tuple[int, int]], rows: set[int]) -> Score:
@@ -285,9 +279,7 @@ def evaluate(
 def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
     """Pairs of pages of one article."""
     rows = range(len(pages))
-    return {
-        (i, j) for i, j in itertools.combinations(rows, 2) if pages[i].article == pages[j].article
-    }
+    return {(i, j) for i, j in itertools.combinations(rows, 2) if pages[i].article == pages[j].article}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -86,8 +86,7 @@ def _edit_table(report: Report) -> list[str]:
     sources = list(dict.fromkeys(source for source, _ in report.outcomes))
     decision = next(decision for _, decision in report.outcomes if decision.startswith("MinHash"))
     lines = [
-        f"Recall by edit ({decision}): pairs of the `{EDIT_BASE}` page of an article with "
-        "its other pages.",
+        f"Recall by edit ({decision}): pairs of the `{EDIT_BASE}` page of an article with its other pages.",
         "",
         "| Other page | " + " | ".join(sources) + " |",
         "|---|" + "---:|" * len(sources),
@@ -102,9 +101,7 @@ def _edit_table(report: Report) -> list[str]:
     return lines
 
 
-def _variant_pairs(
-    pages: list[tuple[str, str, str]], first: str, second: str
-) -> set[tuple[int, int]]:
+def _variant_pairs(pages: list[tuple[str, str, str]], first: str, second: str) -> set[tuple[int, int]]:
     rows = {(article, variant): row for row, (article, _, variant) in enumerate(pages)}
     pairs = set()
     for (article, variant), row in rows.items():

@@ -30,8 +30,23 @@ class Chrome:
 
 
 EN = Chrome(
-    nav=("Home", "World", "Business", "Politics", "Technology", "Science", "Health", "Sport",
-         "Culture", "Opinion", "Travel", "Video", "Podcasts", "Newsletters", "Weather"),
+    nav=(
+        "Home",
+        "World",
+        "Business",
+        "Politics",
+        "Technology",
+        "Science",
+        "Health",
+        "Sport",
+        "Culture",
+        "Opinion",
+        "Travel",
+        "Video",
+        "Podcasts",
+        "Newsletters",
+        "Weather",
+    ),
     related="Related stories",
     most_read="Most read",
     comments="Reader comments",
@@ -42,8 +57,18 @@ EN = Chrome(
     "Cookie settings | Accessibility | Corrections | Site map. Copyright 2024, all rights "
     "reserved. Reproduction of material from any pages without written permission is "
     "strictly prohibited.",
-    authors=("jm_harris", "Linda P.", "oldtimer72", "Sam Okafor", "rivercity", "T. Nguyen",
-             "marta_k", "Paul from Leeds", "quietobserver", "D. Alvarez"),
+    authors=(
+        "jm_harris",
+        "Linda P.",
+        "oldtimer72",
+        "Sam Okafor",
+        "rivercity",
+        "T. Nguyen",
+        "marta_k",
+        "Paul from Leeds",
+        "quietobserver",
+        "D. Alvarez",
+    ),
     comment_sentences=(
         "Great reporting, thanks for covering this.",
         "I have been saying this for years and nobody listened.",
@@ -71,8 +96,23 @@ EN = Chrome(
 )
 
 ZH = Chrome(
-    nav=("首页", "新闻", "国内", "国际", "财经", "科技", "体育", "娱乐", "汽车", "房产",
-         "教育", "健康", "旅游", "视频", "图片"),
+    nav=(
+        "首页",
+        "新闻",
+        "国内",
+        "国际",
+        "财经",
+        "科技",
+        "体育",
+        "娱乐",
+        "汽车",
+        "房产",
+        "教育",
+        "健康",
+        "旅游",
+        "视频",
+        "图片",
+    ),
     related="相关新闻",
     most_read="热门排行",
     comments="网友评论",
@@ -81,8 +121,18 @@ ZH = Chrome(
     "下载客户端阅读更多精彩内容。",
     footer="关于我们 | 联系我们 | 广告服务 | 招聘信息 | 网站地图 | 隐私政策 | 免责声明。"
     "版权所有，未经书面授权禁止转载、摘编或利用其它方式使用上述作品。违法和不良信息举报电话。",
-    authors=("北京网友", "上海网友", "小王", "老李头", "匿名用户", "清风明月", "广东网友",
-             "路人甲", "云南网友", "江南雨"),
+    authors=(
+        "北京网友",
+        "上海网友",
+        "小王",
+        "老李头",
+        "匿名用户",
+        "清风明月",
+        "广东网友",
+        "路人甲",
+        "云南网友",
+        "江南雨",
+    ),
     comment_sentences=(
         "写得很好，支持一下。",
         "这个问题早就应该重视了。",
@@ -151,9 +201,7 @@ def render_page(site: str, parts: PageParts, lang: str) -> str:
 
 
 def _links(items: Sequence[str], href: str = "/story/") -> str:
-    return "".join(
-        f'<li><a href="{href}{index}">{escape(item)}</a></li>' for index, item in enumerate(items)
-    )
+    return "".join(f'<li><a href="{href}{index}">{escape(item)}</a></li>' for index, item in enumerate(items))
 
 
 def _paragraphs(parts: PageParts, tag: str = "p") -> str:
@@ -171,7 +219,7 @@ def _comments_divs(parts: PageParts, chrome: Chrome) -> str:
 def _ledger(parts: PageParts, chrome: Chrome) -> str:
     return (
         '<header><div class="logo">The Daily Ledger</div>'
-        f'<nav><ul>{_links(chrome.nav, "/s/")}</ul></nav></header>'
+        f"<nav><ul>{_links(chrome.nav, '/s/')}</ul></nav></header>"
         f'<div class="breadcrumb"><a href="/">{chrome.nav[0]}</a> &gt; '
         f'<a href="/w">{chrome.nav[1]}</a></div>'
         f'<main><article><h1>{escape(parts.headline)}</h1><p class="byline">Staff reporter</p>'
@@ -202,12 +250,12 @@ def _portal(parts: PageParts, chrome: Chrome) -> str:
     ticker = _links(parts.related[::-1], "/live/")
     return (
         '<table width="100%"><tr><td><b>NewsPortal</b></td>'
-        f'<td>{" | ".join(chrome.nav[:12])}</td></tr></table>'
+        f"<td>{' | '.join(chrome.nav[:12])}</td></tr></table>"
         f'<div class="ticker"><ul>{ticker}</ul></div>'
         f'<div id="content"><div class="title"><h2>{escape(parts.headline)}</h2></div>'
         f'<div class="text">{_paragraphs(parts)}</div>'
         f'<div class="also"><h3>{chrome.related}</h3>'
-        f'<ul>{_links(parts.related, "/also/")}</ul></div></div>'
+        f"<ul>{_links(parts.related, '/also/')}</ul></div></div>"
         f'<div id="disqus_thread"><h3>{chrome.comments}</h3>{_comments_divs(parts, chrome)}</div>'
         f'<div id="footer"><ul>{_links(chrome.nav, "/f/")}</ul><p>{chrome.footer}</p></div>'
     )
@@ -222,7 +270,7 @@ def _minimal(parts: PageParts, chrome: Chrome) -> str:
         "</article>"
         f'<section class="comments"><h2>{chrome.comments}</h2>'
         f"{_comments_divs(parts, chrome)}</section>"
-        f"<p class=\"newsletter\">{chrome.newsletter}</p>"
+        f'<p class="newsletter">{chrome.newsletter}</p>'
     )
 
 

@@ -176,8 +176,7 @@ def _json_ld_article(text: str) -> bool:
 
 def _attributes(tag: str) -> dict[str, str]:
     return {
-        name.lower(): double or single or bare
-        for name, double, single, bare in _ATTRIBUTE_RE.findall(tag)
+        name.lower(): double or single or bare for name, double, single, bare in _ATTRIBUTE_RE.findall(tag)
     }
 
 

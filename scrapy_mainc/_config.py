@@ -116,9 +116,7 @@ class MaincConfig:
             strip_comments=flag("MAINC_STRIP_COMMENTS"),
             worker_mode=mode,
             workers=(
-                default_workers()
-                if workers in (None, "")
-                else _positive(int, workers, "MAINC_WORKERS")
+                default_workers() if workers in (None, "") else _positive(int, workers, "MAINC_WORKERS")
             ),
             timeout=_positive(float, get("MAINC_TIMEOUT"), "MAINC_TIMEOUT"),
             max_page_size=_positive(int, get("MAINC_MAX_PAGE_SIZE"), "MAINC_MAX_PAGE_SIZE"),

@@ -73,9 +73,9 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
     not decode the bytes cleanly is ignored in favour of sniffing.
     """
     bom_encoding, bom = read_bom(data)
-    if bom_encoding:
-        codec = resolve_encoding(bom_encoding) or "utf-8"
-        return DecodedHtml(data[len(bom) :].decode(codec, "replace"), codec, declared or "", "bom")
+    if bom_encoding and bom:
+        bom_codec = resolve_encoding(bom_encoding) or "utf-8"
+        return DecodedHtml(data[len(bom) :].decode(bom_codec, "replace"), bom_codec, declared or "", "bom")
     declared = declared or html_body_declared_encoding(data) or ""
     codec = resolve_encoding(declared) if declared else None
     if codec:

@@ -15,10 +15,14 @@ from __future__ import annotations
 from collections import Counter
 from functools import cached_property
 from itertools import accumulate
+from typing import TypeVar, cast
 
 from lxml import etree
 
 from ._text import measure
+
+#: Counts are ints; scores summed over subtrees the same way are floats.
+Number = TypeVar("Number", int, float)
 
 
 class DomStats:
@@ -216,7 +220,7 @@ class DomStats:
     def _positions_among_siblings(self, parent: int) -> dict[int, tuple[int, int]]:
         """For each child of ``parent``: its 1-based position among same-tag siblings and
         how many there are (computed once per parent, on demand)."""
-        cache = self.__dict__.setdefault("_sibling_positions", {})
+        cache: dict[int, dict[int, tuple[int, int]]] = self.__dict__.setdefault("_sibling_positions", {})
         if parent not in cache:
             tags = self.tags
             seen: dict[str, int] = {}
@@ -226,7 +230,7 @@ class DomStats:
             cache[parent] = {node: (place, seen[tags[node]]) for node, place in positions.items()}
         return cache[parent]
 
-    def subtree_totals(self, own: list[int]) -> list[int]:
+    def subtree_totals(self, own: list[Number]) -> list[Number]:
         """Sum a per-node list over every subtree (linear: prefix-sum differences)."""
-        prefix = [0, *accumulate(own)]
+        prefix = cast("list[Number]", [0, *accumulate(own)])
         return [prefix[stop] - before for stop, before in zip(self.end, prefix)]

@@ -272,9 +272,7 @@ class _ThreadRunner:
 class _ProcessRunner:
     """One worker process: started on demand, replaced after a death or a time-out."""
 
-    def __init__(
-        self, context: Any, function: TaskFunction, budget: float, preload: tuple[str, ...]
-    ) -> None:
+    def __init__(self, context: Any, function: TaskFunction, budget: float, preload: tuple[str, ...]) -> None:
         self._context = context
         self._function = function
         self._budget = budget
@@ -375,9 +373,7 @@ class _ProcessRunner:
             connection.close()
 
 
-def _worker_main(
-    connection: Connection, function: TaskFunction, preload: tuple[str, ...] = ()
-) -> None:
+def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[str, ...] = ()) -> None:
     """A worker process: import ``preload``, then answer tasks until told to stop or the
     crawler goes away."""
     # Ctrl+C in a terminal reaches the whole process group; the crawler decides when to stop.

@@ -65,15 +65,13 @@ class MaincDownloaderMiddleware:
         if not is_html(response):
             return response
         assert isinstance(response, TextResponse)
-        content_type = response.headers.get(b"Content-Type", b"").decode("latin-1")
+        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
         declared = declared_encoding(content_type, response.body)
         redecoded = False
         if self.config.redecode:
             encoding = better_encoding(response.body, response.encoding, declared)
             if encoding:
-                logger.debug(
-                    "mainc: decoding %s as %s, not %s", response.url, encoding, response.encoding
-                )
+                logger.debug("mainc: decoding %s as %s, not %s", response.url, encoding, response.encoding)
                 response = response.replace(encoding=encoding)
                 redecoded = True
                 if self.crawler.stats:
@@ -108,7 +106,7 @@ def is_html(response: Response) -> bool:
         return True
     if not isinstance(response, TextResponse):
         return False
-    content_type = response.headers.get(b"Content-Type", b"").lower()
+    content_type = (response.headers.get(b"Content-Type") or b"").lower()
     return b"html" in content_type
 
 

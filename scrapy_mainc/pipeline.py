@@ -154,7 +154,7 @@ class MaincPipeline:
 
     def _inc(self, key: str, count: float = 1) -> None:
         if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(key, count)
+            self.crawler.stats.inc_value(key, count)  # type: ignore[arg-type]  # sums ms too
 
 
 def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool | LoopProcessPool:
@@ -231,7 +231,7 @@ def _on_reactor(future: Future[ExtractionOutcome]) -> Awaitable[ExtractionOutcom
     deferred: Deferred[ExtractionOutcome] = Deferred()
 
     def done(finished: Future[ExtractionOutcome]) -> None:
-        reactor.callFromThread(deferred.callback, finished.result())  # type: ignore[attr-defined]
+        reactor.callFromThread(deferred.callback, finished.result())
 
     future.add_done_callback(done)
     return deferred

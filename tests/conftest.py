@@ -43,9 +43,7 @@ GBK_SENTENCE = "清晨六点，西岭茶区的山坡上已经有不少茶农在�
 
 def short_gbk_page() -> bytes:
     """The short undeclared GBK page (see SHORT_GBK_TEXT)."""
-    return f"<html><head><title>x</title></head><body><p>{SHORT_GBK_TEXT}</p></body></html>".encode(
-        "gbk"
-    )
+    return f"<html><head><title>x</title></head><body><p>{SHORT_GBK_TEXT}</p></body></html>".encode("gbk")
 
 
 def big_page(megabytes: float) -> bytes:

@@ -143,8 +143,10 @@ def test_page_without_prose_has_a_reason() -> None:
 
 def test_a_small_block_with_an_image_is_a_captioned_picture() -> None:
     page = (
-        f"<body><div><div class='box'><img src='a.jpg'><p>The dam after the works, seen from the north bank of the river.</p></div>"
-        f"<p>{SENTENCE}</p><p>{SENTENCE}</p><p><img src='b.jpg'> {SENTENCE} {SENTENCE} {SENTENCE}</p></div></body>"
+        "<body><div><div class='box'><img src='a.jpg'>"
+        "<p>The dam after the works, seen from the north bank of the river.</p></div>"
+        f"<p>{SENTENCE}</p><p>{SENTENCE}</p>"
+        f"<p><img src='b.jpg'> {SENTENCE} {SENTENCE} {SENTENCE}</p></div></body>"
     )
     text = extract(page).text
     assert "seen from the north" not in text

@@ -195,9 +195,7 @@ def test_empty_page_has_a_reason() -> None:
 
 
 def test_link_only_page_has_no_choice() -> None:
-    selection = select(
-        document(f"<body><ul><li>{link(3)}</li><li>{link(3)}</li></ul></body>"), PARAMS
-    )
+    selection = select(document(f"<body><ul><li>{link(3)}</li><li>{link(3)}</li></ul></body>"), PARAMS)
     assert selection.nodes == ()
 
 

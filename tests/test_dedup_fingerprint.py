@@ -121,13 +121,15 @@ def test_one_changed_character_estimates_its_exact_jaccard() -> None:
 
 def test_mixed_text_uses_the_majority_script() -> None:
     chinese_with_latin = han(200) + " iPhone 15 Pro " + han(100, 0x5000)
-    assert fingerprint(chinese_with_latin).minhash == fingerprint(
-        chinese_with_latin, FingerprintParams(word_shingle=9)
-    ).minhash
+    assert (
+        fingerprint(chinese_with_latin).minhash
+        == fingerprint(chinese_with_latin, FingerprintParams(word_shingle=9)).minhash
+    )
     english_with_han = " ".join(words(200)) + " 李 " + " ".join(words(100, "v"))
-    assert fingerprint(english_with_han).minhash == fingerprint(
-        english_with_han, FingerprintParams(char_shingle=9)
-    ).minhash
+    assert (
+        fingerprint(english_with_han).minhash
+        == fingerprint(english_with_han, FingerprintParams(char_shingle=9)).minhash
+    )
 
 
 def test_coerce_accepts_matching_fingerprints_only() -> None:

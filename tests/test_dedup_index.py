@@ -67,7 +67,9 @@ def test_first_item_leads_duplicates_join_unrelated_start_their_own() -> None:
     assert copy == Assignment(cluster_id_for("http://a"), "http://a", True, 1.0)
     edited = index.assign(fingerprint(text(changed=(150,))), "http://b")
     assert (edited.cluster_id, edited.duplicate_of, edited.is_duplicate) == (
-        first.cluster_id, "http://a", True
+        first.cluster_id,
+        "http://a",
+        True,
     )
     assert 0.9 <= edited.similarity < 1.0
     other = index.assign(fingerprint(text(prefix="v")), "http://c")

@@ -56,19 +56,32 @@ def dedup_stats(stats: Any) -> dict[str, int]:
 
 def test_config_defaults() -> None:
     assert DedupConfig.from_settings(Settings()) == DedupConfig(
-        enabled=False, threshold=0.8, redis_url="", drop=False, min_words=50, num_perm=128,
-        text_field="main_text", fingerprint_field="fingerprint", url_field="url",
+        enabled=False,
+        threshold=0.8,
+        redis_url="",
+        drop=False,
+        min_words=50,
+        num_perm=128,
+        text_field="main_text",
+        fingerprint_field="fingerprint",
+        url_field="url",
     )
 
 
 def test_config_from_settings() -> None:
-    settings = Settings({
-        "MAINC_DEDUP_ENABLED": "True", "MAINC_DEDUP_THRESHOLD": "0.9",
-        "MAINC_DEDUP_REDIS_URL": "redis://h:1/2", "MAINC_DEDUP_DROP": True,
-        "MAINC_DEDUP_MIN_WORDS": "20", "MAINC_DEDUP_NUM_PERM": 64,
-        "MAINC_DEDUP_TEXT_FIELD": "body", "MAINC_DEDUP_FINGERPRINT_FIELD": "fp",
-        "MAINC_DEDUP_URL_FIELD": "link",
-    })
+    settings = Settings(
+        {
+            "MAINC_DEDUP_ENABLED": "True",
+            "MAINC_DEDUP_THRESHOLD": "0.9",
+            "MAINC_DEDUP_REDIS_URL": "redis://h:1/2",
+            "MAINC_DEDUP_DROP": True,
+            "MAINC_DEDUP_MIN_WORDS": "20",
+            "MAINC_DEDUP_NUM_PERM": 64,
+            "MAINC_DEDUP_TEXT_FIELD": "body",
+            "MAINC_DEDUP_FINGERPRINT_FIELD": "fp",
+            "MAINC_DEDUP_URL_FIELD": "link",
+        }
+    )
     config = DedupConfig.from_settings(settings)
     assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link")
     assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
@@ -112,7 +125,10 @@ def test_mark_mode_sets_cluster_fields_and_counts() -> None:
     assert items[0]["fingerprint"] == fingerprint_text(STORY, FingerprintParams()).to_dict()
     assert "fingerprint" not in items[3]
     assert dedup_stats(stats) == {
-        "unique": 2, "duplicates": 1, "skipped_short": 2, "fingerprinted": 3,
+        "unique": 2,
+        "duplicates": 1,
+        "skipped_short": 2,
+        "fingerprinted": 3,
     }
 
 
@@ -129,7 +145,11 @@ def test_drop_mode_drops_duplicates_and_counts_them() -> None:
     assert [str(result) for result in results[1:3]] == ["near-duplicate of http://a"] * 2
     assert results[1].log_level == "DEBUG"
     assert dedup_stats(stats) == {
-        "unique": 1, "duplicates": 2, "dropped": 2, "skipped_short": 1, "fingerprinted": 3,
+        "unique": 1,
+        "duplicates": 2,
+        "dropped": 2,
+        "skipped_short": 1,
+        "fingerprinted": 3,
     }
 
 
@@ -196,8 +216,10 @@ def test_items_with_declared_fields() -> None:
     items = [Article(url="http://a", main_text=STORY), Article(url="http://b", main_text=STORY)]
     run(pipeline, items)
     assert dict(items[1]) == {
-        "url": "http://b", "main_text": STORY,
-        "cluster_id": cluster_id_for("http://a"), "duplicate_of": "http://a",
+        "url": "http://b",
+        "main_text": STORY,
+        "cluster_id": cluster_id_for("http://a"),
+        "duplicate_of": "http://a",
     }  # no fingerprint field declared: none stored
 
 
@@ -234,9 +256,7 @@ def test_through_scrapys_item_pipeline_manager() -> None:
 
     if not hasattr(ItemPipelineManager, "process_item_async"):
         pytest.skip("ItemPipelineManager.process_item_async needs Scrapy 2.14+")
-    crawler = get_crawler(
-        settings_dict={"MAINC_DEDUP_ENABLED": True, "ITEM_PIPELINES": {PIPELINE: 100}}
-    )
+    crawler = get_crawler(settings_dict={"MAINC_DEDUP_ENABLED": True, "ITEM_PIPELINES": {PIPELINE: 100}})
     manager = ItemPipelineManager.from_crawler(crawler)  # warns if a method requires spider
 
     async def crawl() -> list[Any]:

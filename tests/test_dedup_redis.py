@@ -213,4 +213,3 @@ def test_processes_inserting_copies_at_once_make_one_cluster_per_story(redis_url
         assert sorted(a.is_duplicate for a in assignments) == [False] + [True] * (PROCESSES - 1)
     # Without the locks the same race founds one cluster per process.
     assert len({a.cluster_id for a in by_story[UNLOCKED_STORY]}) == PROCESSES
-

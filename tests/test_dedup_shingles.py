@@ -10,7 +10,16 @@ from scrapy_mainc.dedup._shingles import cjk_flags
 
 def test_tokens_normalise_case_width_and_punctuation() -> None:
     assert tokens("The  QUICK, brown—fox! Ｆｕｌｌ ｗｉｄｔｈ １２３ e-mail x_y") == [
-        "the", "quick", "brown", "fox", "full", "width", "123", "e", "mail", "x_y",
+        "the",
+        "quick",
+        "brown",
+        "fox",
+        "full",
+        "width",
+        "123",
+        "e",
+        "mail",
+        "x_y",
     ]
 
 

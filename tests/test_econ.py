@@ -222,10 +222,7 @@ def test_empty_body_gives_a_reason() -> None:
 
 
 def test_page_without_punctuation_gives_a_reason() -> None:
-    html = (
-        "<body><div><a href='/'>Home</a> <a href='/x'>News</a></div>"
-        "<p>Just some words</p></body>"
-    )
+    html = "<body><div><a href='/'>Home</a> <a href='/x'>News</a></div><p>Just some words</p></body>"
     selection = select(document(html), PARAMS)
     assert selection.nodes == ()
     assert "punc-num is 0" in selection.reason
@@ -277,10 +274,7 @@ def test_equal_text_paras_choose_the_first() -> None:
 
 
 def test_page_without_links() -> None:
-    html = (
-        "<body><h2>Menu Items</h2>"
-        "<div><p>One paragraph, no link.</p><p>Another one.</p></div></body>"
-    )
+    html = "<body><h2>Menu Items</h2><div><p>One paragraph, no link.</p><p>Another one.</p></div></body>"
     doc = document(html)
     selection = select(doc, PARAMS)
     assert selection.nodes == (node_at(doc, "//div"),)

@@ -105,9 +105,7 @@ def test_separator_is_the_closest_qualifying_ancestor_of_the_first_long_leaf() -
     # story: 60 >= 50 and its sibling aside (10 characters) is no content block
     assert separator_node(doc.stats, SMALL) == node_at(doc, "//div[@id='story']")
     # main (70 characters) qualifies too, but story is closer
-    assert separator_node(doc.stats, replace(SMALL, min_block_chars=61)) == node_at(
-        doc, "//div[@id='main']"
-    )
+    assert separator_node(doc.stats, replace(SMALL, min_block_chars=61)) == node_at(doc, "//div[@id='main']")
 
 
 def sections(count: int) -> str:
@@ -285,18 +283,13 @@ def test_headings_first_then_most_text_then_document_order() -> None:
         "<h2 id='heading'>bridge reopens today</h2>" + BODY
     )
     assert title_of(html) == "heading"
-    tie = page(
-        "<div id='first'>bridge reopens today</div><div id='second'>today reopens bridge</div>"
-        + BODY
-    )
+    tie = page("<div id='first'>bridge reopens today</div><div id='second'>today reopens bridge</div>" + BODY)
     assert title_of(tie) == "first"
 
 
 def test_title_candidates_end_before_the_forest() -> None:
     # the only heading sits after the first forest node: it is no candidate
-    html = page(
-        f"<div id='story'><p>{text('x', 60)}</p><h2>bridge reopens today</h2></div>"
-    )
+    html = page(f"<div id='story'><p>{text('x', 60)}</p><h2>bridge reopens today</h2></div>")
     assert title_of(html) is None
 
 
@@ -304,7 +297,8 @@ def test_title_candidates_end_before_the_forest() -> None:
 
 ARTICLE = page(
     "<div id='nav'><a href='/'>Home</a> <a href='/world'>World news</a></div>"
-    "<h1>Harbour bridge reopens after repairs</h1>" + BODY
+    "<h1>Harbour bridge reopens after repairs</h1>"
+    + BODY
     + "<div id='more'><a href='/1'>Other stories from the harbour</a></div>",
     head="<title>Harbour bridge reopens after repairs</title>",
 )

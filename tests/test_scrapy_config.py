@@ -177,9 +177,7 @@ def test_the_addon_gives_the_same_config_as_no_addon() -> None:
     assert MaincConfig.from_settings(with_addon) == MaincConfig.from_settings(without_addon)
 
 
-@pytest.mark.parametrize(
-    "component", [MaincDownloaderMiddleware, MaincSpiderMiddleware, MaincPipeline]
-)
+@pytest.mark.parametrize("component", [MaincDownloaderMiddleware, MaincSpiderMiddleware, MaincPipeline])
 def test_disabled_components_are_not_configured(component: Any) -> None:
     crawler = get_crawler(Spider, {"MAINC_ENABLED": False})
     with pytest.raises(NotConfigured, match="MAINC_ENABLED is False"):

@@ -396,8 +396,7 @@ def test_the_page_field_is_removed_unless_kept(crawls: dict[str, CrawlResult]) -
     assert all(item["raw_html"].lstrip().startswith("<") for item in kept)  # spider's or attached
     removed_items, kept_items = comparable(crawls["page-field"]), comparable(crawls["keep-page"])
     assert kept_items == [
-        {**item, "raw_html": kept_item["raw_html"]}
-        for item, kept_item in zip(removed_items, kept_items)
+        {**item, "raw_html": kept_item["raw_html"]} for item, kept_item in zip(removed_items, kept_items)
     ]
 
 

@@ -31,9 +31,7 @@ SHORT_GBK = (
     "<html><head><title>x</title></head><body><p>"
     "明前茶是真的好喝，就是价格有点贵。春茶开采 茶农盼个好价钱。</p></body></html>"
 ).encode("gbk")
-EXTRACTION = Extraction(
-    text="Body text", html="<p>Body text</p>", title="Found title", algorithm="auto"
-)
+EXTRACTION = Extraction(text="Body text", html="<p>Body text</p>", title="Found title", algorithm="auto")
 
 
 # --- Annotations ------------------------------------------------------------------------

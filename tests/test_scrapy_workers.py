@@ -59,9 +59,7 @@ def wait_for_marker(marker: Path) -> int:
 
 
 def without_time(outcome: ExtractionOutcome) -> ExtractionOutcome:
-    return dataclasses.replace(
-        outcome, extraction=dataclasses.replace(outcome.extraction, milliseconds=0.0)
-    )
+    return dataclasses.replace(outcome, extraction=dataclasses.replace(outcome.extraction, milliseconds=0.0))
 
 
 @pytest.fixture
@@ -114,9 +112,7 @@ def test_a_task_function_that_raises_costs_one_page(pools: list[WorkerPool], mod
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
-def test_a_worker_killed_mid_page_costs_that_page_only(
-    pools: list[WorkerPool], tmp_path: Path
-) -> None:
+def test_a_worker_killed_mid_page_costs_that_page_only(pools: list[WorkerPool], tmp_path: Path) -> None:
     pool = make(pools, "process", 1, 60.0, function=sleepy)
     marker = tmp_path / "started"
     doomed = pool.submit(ExtractionTask("sleep:60", url=str(marker)))

@@ -89,9 +89,7 @@ def reference_leaves(stats: DomStats, content: list[bool]) -> list[int]:
         for child in stats.children[node]:
             if content[child]:
                 formatting = (
-                    stats.tags[child] in FORMATTING_TAGS
-                    and is_static(stats, child)
-                    and leaves[child] == 1
+                    stats.tags[child] in FORMATTING_TAGS and is_static(stats, child) and leaves[child] == 1
                 )
                 items.append((formatting, leaves[child]))
             if has_words(stats.nodes[child].tail):
@@ -184,12 +182,9 @@ def test_a_positioned_div_breaks_a_run_and_a_static_one_joins_it() -> None:
 
 def test_wordless_children_do_not_break_a_run() -> None:
     joined = document(
-        '<html><body><div><b>one</b> <br> <img src="x.png"> <span> </span> <i>two</i></div>'
-        "</body></html>"
+        '<html><body><div><b>one</b> <br> <img src="x.png"> <span> </span> <i>two</i></div></body></html>'
     ).stats
-    split = document(
-        "<html><body><div><b>one</b><ul><li>x</li></ul><i>two</i></div></body></html>"
-    ).stats
+    split = document("<html><body><div><b>one</b><ul><li>x</li></ul><i>two</i></div></body></html>").stats
     # <br>, <img>, the empty <span> and whitespace are no content nodes: <b> and <i> are adjacent
     assert leaf_counts(joined, content_nodes(joined))[1] == 1
     # a <ul> between them is a content node that is not formatting: 1 + 1 + 1
@@ -234,9 +229,7 @@ def test_variant_ratios() -> None:
 
 
 def test_non_content_nodes_get_no_ratio() -> None:
-    values = wlr_values(
-        "<html><body><p>three words here</p><div><img src='a.png'></div></body></html>"
-    )
+    values = wlr_values("<html><body><p>three words here</p><div><img src='a.png'></div></body></html>")
     assert values == [3.0, 3.0, 0.0, 0.0]
 
 
@@ -418,8 +411,7 @@ def test_equal_ratios_use_the_zero_denominator_guard() -> None:
     [
         "<html><body></body></html>",
         "<html><body>   <img src='a.png'><br> <div> </div></body></html>",
-        "<html><head><title>Only a title</title></head>"
-        "<body><script>var a = 1;</script></body></html>",
+        "<html><head><title>Only a title</title></head><body><script>var a = 1;</script></body></html>",
     ],
 )
 def test_pages_without_words_select_nothing(html: str) -> None:

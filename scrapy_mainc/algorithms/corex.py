@@ -114,13 +114,10 @@ def count(stats: DomStats, params: CorexParams) -> CorexCounts:
     for form in forms:
         ignored[form : stats.end[form]] = [True] * (stats.end[form] - form)
     text = text_counts(stats, ignored)
-    links = stats.subtree_totals(
-        [0 if skip else link for link, skip in zip(stats.is_link, ignored)]
-    )
+    links = stats.subtree_totals([0 if skip else link for link, skip in zip(stats.is_link, ignored)])
     # A node's direct text is one text-node child: its ratio is 1, so it is always in S.
     set_text = [
-        0 if linked or skip else words
-        for words, linked, skip in zip(stats.own_words, stats.in_link, ignored)
+        0 if linked or skip else words for words, linked, skip in zip(stats.own_words, stats.in_link, ignored)
     ]
     set_links = [0] * len(stats)
     in_set = [False] * len(stats)

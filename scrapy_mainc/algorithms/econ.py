@@ -90,9 +90,7 @@ def subtree_punctuation(stats: DomStats, all_marks: bool = False) -> list[int]:
 
 def big_nodes(stats: DomStats) -> list[bool]:
     """The paper's big-node test for every node."""
-    return [
-        chars > 0 or tag in BIG_NODE_TAGS for chars, tag in zip(stats.own_chars, stats.tags)
-    ]
+    return [chars > 0 or tag in BIG_NODE_TAGS for chars, tag in zip(stats.own_chars, stats.tags)]
 
 
 def text_node_sets(stats: DomStats, punct: list[int], all_marks: bool = False) -> list[TextNodeSet]:

@@ -185,9 +185,7 @@ def _first_separator(
     return None
 
 
-def low_link_children(
-    stats: DomStats, node: int, max_density: float
-) -> tuple[list[int], list[int]]:
+def low_link_children(stats: DomStats, node: int, max_density: float) -> tuple[list[int], list[int]]:
     """``F(u, α4)`` split as (element children kept, element children left out)."""
     kept: list[int] = []
     dropped: list[int] = []
@@ -197,9 +195,7 @@ def low_link_children(
     return kept, dropped
 
 
-def content_forest(
-    stats: DomStats, params: NceParams
-) -> tuple[int | None, tuple[int, ...], set[int]]:
+def content_forest(stats: DomStats, params: NceParams) -> tuple[int | None, tuple[int, ...], set[int]]:
     """Phases 1 and 2: (separator node, roots of ``U'``, excluded subtrees inside them).
 
     The forest roots are the kept children of the separator node. When the separator
@@ -335,9 +331,7 @@ def select(document: Document, params: NceParams) -> Selection:
         title = title_node(document, roots, excluded, params)
         if title is not None:
             roots = (title, *roots)
-    return Selection(
-        nodes=roots, score=score, threshold=params.min_block_chars, excluded=frozenset(excluded)
-    )
+    return Selection(nodes=roots, score=score, threshold=params.min_block_chars, excluded=frozenset(excluded))
 
 
 VARIANTS = (

@@ -163,9 +163,7 @@ def initial_nodes(content: list[bool], values: list[float]) -> tuple[list[int], 
     return chosen, math.sqrt(bound)
 
 
-def weights(
-    content: list[bool], values: list[float], ids: list[int], initial: list[int]
-) -> list[float]:
+def weights(content: list[bool], values: list[float], ids: list[int], initial: list[int]) -> list[float]:
     """Weight: ``W(n) = r_pos(n) * r_WLR(n)`` for initial nodes, 0 otherwise."""
     kept_values = [value for value, kept in zip(values, content) if kept]
     low, high = min(kept_values), max(kept_values)
@@ -229,13 +227,7 @@ VARIANTS = (
         select,
         WlrParams(ratio="wlr"),
     ),
-    Algorithm(
-        "cnr", "CNR: the WLR method with the chars/nodes ratio", select, WlrParams(ratio="cnr")
-    ),
-    Algorithm(
-        "wnr", "WNR: the WLR method with the words/nodes ratio", select, WlrParams(ratio="wnr")
-    ),
-    Algorithm(
-        "clr", "CLR: the WLR method with the chars/leaves ratio", select, WlrParams(ratio="clr")
-    ),
+    Algorithm("cnr", "CNR: the WLR method with the chars/nodes ratio", select, WlrParams(ratio="cnr")),
+    Algorithm("wnr", "WNR: the WLR method with the words/nodes ratio", select, WlrParams(ratio="wnr")),
+    Algorithm("clr", "CLR: the WLR method with the chars/leaves ratio", select, WlrParams(ratio="clr")),
 )

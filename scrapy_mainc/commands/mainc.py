@@ -50,12 +50,8 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument(
-            "--algorithm", choices=list(ALGORITHMS), help="use this algorithm for the page"
-        )
-        parser.add_argument(
-            "--spider", help="use this project spider's settings and mainc_algorithm"
-        )
+        parser.add_argument("--algorithm", choices=list(ALGORITHMS), help="use this algorithm for the page")
+        parser.add_argument("--spider", help="use this project spider's settings and mainc_algorithm")
 
     def process_options(self, args: list[str], opts: Namespace) -> None:
         super().process_options(args, opts)

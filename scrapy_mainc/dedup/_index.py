@@ -81,9 +81,7 @@ def cluster_id_candidates(url: str) -> Iterator[str]:
         attempt += 1
 
 
-def best_leader(
-    signature: LeanMinHash, leaders: Iterable[Leader], threshold: float
-) -> Assignment | None:
+def best_leader(signature: LeanMinHash, leaders: Iterable[Leader], threshold: float) -> Assignment | None:
     """The assignment to the most similar leader at or above ``threshold``, if any.
 
     Ties go to the smallest cluster id, so the choice does not depend on storage order.
@@ -140,9 +138,7 @@ class ClusterIndex(ABC):
     def _signature(self, fingerprint: Fingerprint) -> LeanMinHash:
         expected = self.params.fingerprint.method
         if fingerprint.method != expected:
-            raise ValueError(
-                f"fingerprint made by {fingerprint.method!r}; this index uses {expected!r}"
-            )
+            raise ValueError(f"fingerprint made by {fingerprint.method!r}; this index uses {expected!r}")
         return lean_minhash(fingerprint.minhash, self.params.fingerprint)
 
     def _match(self, signature: LeanMinHash) -> Assignment | None:
@@ -169,9 +165,7 @@ class MemoryIndex(ClusterIndex):
     """An index in this process's memory; thread-safe, so items may be assigned from threads."""
 
     def __init__(self, params: IndexParams) -> None:
-        lsh = MinHashLSH(
-            threshold=params.threshold, num_perm=params.fingerprint.num_perm, prepickle=False
-        )
+        lsh = MinHashLSH(threshold=params.threshold, num_perm=params.fingerprint.num_perm, prepickle=False)
         super().__init__(params, lsh)
         self._records: dict[str, Leader] = {}
         self._lock = threading.Lock()
@@ -202,7 +196,5 @@ def open_index(params: IndexParams) -> ClusterIndex:
     try:
         from ._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
     except ImportError as exc:
-        raise ImportError(
-            "a Redis index needs redis-py: pip install 'scrapy-mainc[redis]'"
-        ) from exc
+        raise ImportError("a Redis index needs redis-py: pip install 'scrapy-mainc[redis]'") from exc
     return RedisIndex(params)

@@ -123,11 +123,11 @@ class RedisIndex(ClusterIndex):
     def _check_meta(self) -> None:
         wanted = json.dumps(self.meta(), sort_keys=True)
         self._redis.set(META_KEY, wanted, nx=True)
-        stored = self._redis.get(META_KEY)
-        if stored is not None and stored.decode("utf-8") != wanted:
+        stored = _as_text(self._redis.get(META_KEY))
+        if stored is not None and stored != wanted:
             raise IndexMismatchError(
                 f"the index at {redacted(self.params.redis_url)} was built with "
-                f"{stored.decode('utf-8')}, "
+                f"{stored}, "
                 f"this process uses {wanted}; use another Redis database or delete the "
                 f"{REDIS_BASENAME.decode()}* keys"
             )
@@ -151,7 +151,9 @@ class RedisIndex(ClusterIndex):
         values = np.asarray(signature.hashvalues, dtype="<u4").tobytes()
         return values + url.encode("utf-8")
 
-    def _decode_leader(self, cluster_id: str, record: bytes) -> Leader:
+    def _decode_leader(self, cluster_id: str, record: bytes | str) -> Leader:
+        if isinstance(record, str):  # a client made with decode_responses=True
+            record = record.encode("utf-8", "surrogateescape")
         size = 4 * self.params.fingerprint.num_perm
         values = np.frombuffer(record[:size], dtype="<u4")
         url = record[size:].decode("utf-8")
@@ -197,3 +199,8 @@ def _release(lock: Lock) -> None:
             "have founded clusters for one story",
             lock.name,
         )
+
+
+def _as_text(value: bytes | str | None) -> str | None:
+    """A Redis reply as text (the client returns bytes unless told to decode)."""
+    return value.decode("utf-8") if isinstance(value, bytes) else value

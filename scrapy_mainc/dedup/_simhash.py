@@ -40,10 +40,10 @@ def simhash_of_hashes(hashes: Sequence[int], weights: Sequence[int]) -> int:
     """The SimHash of features given by their 64-bit hashes and weights."""
     if not hashes:
         return 0
-    hashes = np.array(hashes, dtype=np.uint64)
-    weights = np.array(weights, dtype=np.int64)
-    bits = ((hashes[:, None] >> _BIT_POSITIONS) & np.uint64(1)).astype(bool)
-    votes = np.where(bits, weights[:, None], -weights[:, None]).sum(axis=0)
+    hash_array = np.array(hashes, dtype=np.uint64)
+    weight_array = np.array(weights, dtype=np.int64)
+    bits = ((hash_array[:, None] >> _BIT_POSITIONS) & np.uint64(1)).astype(bool)
+    votes = np.where(bits, weight_array[:, None], -weight_array[:, None]).sum(axis=0)
     return sum(1 << int(position) for position in np.flatnonzero(votes > 0))
 
 

@@ -148,19 +148,18 @@ class NearDuplicatePipeline:
             ) from exc
         if outcome.error is not None:
             self._inc("errors")
-            logger.error(
-                "mainc dedup: could not cluster %s: %r", url, outcome.error, exc_info=outcome.error
-            )
+            logger.error("mainc dedup: could not cluster %s: %r", url, outcome.error, exc_info=outcome.error)
         elif assignment is None:
             self._inc("skipped_short")
-            logger.debug(
-                "mainc dedup: %s not clustered: under %d words", url, self.config.min_words
-            )
+            logger.debug("mainc dedup: %s not clustered: under %d words", url, self.config.min_words)
         elif assignment.is_duplicate:
             self._inc("duplicates")
             logger.debug(
                 "mainc dedup: %s duplicates %s (cluster %s, similarity %.3f)",
-                url, assignment.duplicate_of, assignment.cluster_id, assignment.similarity,
+                url,
+                assignment.duplicate_of,
+                assignment.cluster_id,
+                assignment.similarity,
             )
         else:
             self._inc("unique")
