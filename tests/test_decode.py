@@ -17,7 +17,10 @@ def test_gbk_without_declaration_is_sniffed() -> None:
 
 
 def test_big5_without_declaration_is_sniffed() -> None:
-    traditional = "<p>中央社記者今天報導，政府將在明年推動新的經濟政策，" "以促進國內的發展與就業。這是一個重要的決定。</p>"
+    traditional = (
+        "<p>中央社記者今天報導，政府將在明年推動新的經濟政策，"
+        "以促進國內的發展與就業。這是一個重要的決定。</p>"
+    )
     text, codec = sniff_decode(traditional.encode("big5"))
     assert (text, codec) == (traditional, "big5")
 
