@@ -5,6 +5,9 @@
 
 Prints a markdown table (F1, precision, recall, median and mean ms per page, parse
 included) per dataset and the ratio of ``auto``'s median time to trafilatura's fast mode.
+Every extractor runs ``--repeat`` times over each dataset, the extractors taking turns;
+the pass with the lowest median counts (scores do not change between passes), which keeps
+the figures steady on a shared machine.
 Peers come from the ``peers`` extra. ``--json`` keeps the per-page figures.
 """
 
@@ -44,6 +47,9 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", default=None, help="only these extractors")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timing passes per extractor; the fastest median counts"
+    )
     args = parser.parse_args()
 
     extractors = {name: _ours(name) for name in ["auto", *sorted(set(ALGORITHMS) - {"auto"})]}
@@ -58,10 +64,15 @@ def main() -> int:
     everything: dict[str, list[dict[str, object]]] = {}
     for dataset in args.datasets:
         pages = load_dataset(dataset)
-        reports = []
-        for name, run in extractors.items():
-            report = evaluate(name, run, pages)
-            reports.append(report)
+        best: dict[str, Report] = {}
+        for _ in range(args.repeat):  # the machine is shared: keep each extractor's fastest pass
+            for name, run in extractors.items():
+                report = evaluate(name, run, pages)
+                if name not in best or report.median_ms < best[name].median_ms:
+                    best[name] = report
+        reports = list(best.values())
+        for report in reports:
+            name = report.name
             print(
                 f"  {dataset.name}: {name} F1={report.summary.f1:.3f} "
                 f"median={report.median_ms:.2f} ms errors={len(report.errors)}",
