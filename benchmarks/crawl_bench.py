@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Crawl speed with scrapy_mainc: pages per second and the reactor's longest stall.
 
-    python benchmarks/crawl_bench.py [--copies 160] [--repeat 3] [--delays 0.05,0]
+    python benchmarks/crawl_bench.py [--copies 160] [--repeat 3] [--delays 0.05,0] [--articles DIR]
 
 Serves the bundled news site from loopback (``example_project/newsdemo/server.py``, in its
 own process) repeated ``--copies`` times (13 pages a copy: 160 copies are 2,080 pages) and
@@ -15,6 +15,10 @@ so the largest stall *outside* collector pauses is reported as well; ``--freeze-
 calls ``gc.freeze()`` at spider open, which keeps the start-up heap out of collections, and
 ``--concurrent-items N`` sets Scrapy's CONCURRENT_ITEMS (Scrapy starts that many asyncio
 tasks for every response), both for every mode alike, the disabled one included.
+``--articles DIR`` crawls the saved pages ``DIR/*.html`` instead (a front page links to
+each of them; ``server.py --articles``), repeated to at least 2,000 pages unless
+``--copies`` says otherwise: ``--articles ../shared/datasets/scrapinghub/html`` measures
+the crawl on real news pages, several times heavier than the bundled ones.
 Prints a Markdown table, medians over ``--repeat`` runs.
 """
 
@@ -32,11 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "example_project"
 MODES = ("process", "thread", "inline", "disabled")
 TICK = 0.010
+MIN_PAGES = 2000
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--copies", type=int, default=160, help="copies of the 13-page site")
+    parser.add_argument(
+        "--copies", type=int, default=0, help="copies of the site (default: 160, or 2,000 pages)"
+    )
+    parser.add_argument("--articles", type=Path, help="crawl the saved pages DIR/*.html instead")
     parser.add_argument("--delays", default="0.05,0", help="server delays (s), comma-separated")
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--concurrency", type=int, default=16)
@@ -50,9 +58,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.child:
         return run_child(json.loads(args.child))
+    if not args.copies:  # the bundled site has 13 pages; a saved-pages site, one more than files
+        site_pages = len(list(args.articles.glob("*.html"))) + 1 if args.articles else 0
+        args.copies = -(-MIN_PAGES // site_pages) if site_pages else 160
     rows = []
     for delay in [float(value) for value in args.delays.split(",")]:
-        server, url = start_server(delay)
+        server, url = start_server(delay, args.articles)
         try:
             for mode in args.modes.split(","):
                 runs = [crawl_in_child(url, mode, args) for _ in range(args.repeat)]
@@ -65,8 +76,10 @@ def main() -> int:
     return 0
 
 
-def start_server(delay: float) -> tuple[subprocess.Popen[str], str]:
+def start_server(delay: float, articles: Path | None) -> tuple[subprocess.Popen[str], str]:
     command = [sys.executable, str(EXAMPLE / "newsdemo" / "server.py"), "--port", "0"]
+    if articles:
+        command += ["--articles", str(articles.resolve())]
     server = subprocess.Popen([*command, "--delay", str(delay)], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
     line = server.stdout.readline()

@@ -15,7 +15,7 @@ from w3lib.encoding import html_body_declared_encoding, http_content_type_encodi
 
 from ._decode import SNIFF_CANDIDATES, decode_html
 from ._lang import guess_script
-from ._text import CJK_RE
+from ._text import has_cjk
 
 #: Characters of the page read for ``<head>`` facts (meta tags, JSON-LD, ``<html lang>``).
 HEAD_CHARS = 64_000
@@ -131,7 +131,7 @@ def annotate(
 
 def _script(sample: str, declared_lang: str) -> str:
     """The CJK script of the page's text; markup is stripped only when there is CJK at all."""
-    if not CJK_RE.search(sample):
+    if not has_cjk(sample):
         return ""
     return guess_script(_NON_TEXT_RE.sub(" ", sample), declared_lang)
 

@@ -11,6 +11,13 @@ import re
 # Han ideographs (URO, extension A, compatibility, extension B+), kana, hangul syllables.
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
 CJK_RE = re.compile(f"[{_CJK_CLASS}]")
+#: The UTF-8 prefixes every character of ``CJK_RE`` starts with: lead bytes E3-ED (U+3000
+#: to U+DFFF), EF A4-AB (U+F900 to U+FAFF) and F0 A0-AF (U+20000 to U+2FFFF).
+_CJK_UTF8_PREFIXES = (
+    *(bytes([lead]) for lead in range(0xE3, 0xEE)),
+    *(bytes([0xEF, second]) for second in range(0xA4, 0xAC)),
+    *(bytes([0xF0, second]) for second in range(0xA0, 0xB0)),
+)
 HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 KANA_RE = re.compile("[\u3040-\u30ff]")
 HANGUL_RE = re.compile("[\uac00-\ud7af]")
@@ -32,6 +39,21 @@ _WIDE_RE = re.compile("[\u200b-\u200d\u2060\u3000-\uffff\U00020000-\U0002fa1f]")
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _NON_ASCII_PUNCT_RE = re.compile("[，。．]")
 _NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds a character of ``CJK_RE``.
+
+    A byte search (``memchr``) of the UTF-8 form for the prefixes those characters start
+    with rules most non-CJK text out several times faster than the regex would; the regex
+    decides for the rest.
+    """
+    if text.isascii():
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    if not any(prefix in data for prefix in _CJK_UTF8_PREFIXES):
+        return False
+    return CJK_RE.search(text) is not None
 
 
 #: Counts for one run of text: (characters, words, punctuation, CJK characters) --

@@ -6,6 +6,7 @@ from lxml import html as lxml_html
 
 from scrapy_mainc import extract
 from scrapy_mainc._lang import guess_script
+from scrapy_mainc._text import CJK_RE, has_cjk
 from scrapy_mainc._title import find_title
 
 
@@ -56,3 +57,16 @@ def test_extraction_reports_the_script() -> None:
         "<html lang='zh'><body><div><p>今天天气很好，我们去公园散步，然后回家吃饭。</p></div></body></html>"
     )
     assert extract(page, algorithm="cectd-ds").lang == "zh"
+
+
+def test_has_cjk_agrees_with_the_cjk_class_at_every_range_edge() -> None:
+    # The first and last character of each range of the class, and their neighbours outside.
+    edges = [0x3040, 0x30FF, 0x3400, 0x4DBF, 0x4E00, 0x9FFF, 0xF900, 0xFAFF, 0xAC00, 0xD7AF]
+    edges += [0x20000, 0x2FA1F]
+    probes = {code + step for code in edges for step in (-1, 0, 1)}
+    probes |= {0x2019, 0x3000, 0xE000, 0xFFFD, 0xFEFF, 0x1F600, 0x30000}  # near misses
+    for code in sorted(probes):
+        text = f"caf\u00e9 {chr(code)} end"
+        assert has_cjk(text) == bool(CJK_RE.search(text)), hex(code)
+    assert not has_cjk("plain ASCII") and not has_cjk("")
+    assert has_cjk("\u2019" * 1000 + "\u4e2d")

@@ -1,12 +1,14 @@
 """A small HTTP/1.1 server for the bundled news site, on loopback, with an optional delay.
 
-    python example_project/newsdemo/server.py [--port 8000] [--delay 0.05]
+    python example_project/newsdemo/server.py [--port 8000] [--delay 0.05] [--articles DIR]
 
-Serves ``example_project/site``. Any path may start with ``/c<N>/`` (``/c17/en/index.html``)
-to get a copy of the site under another URL, which is how the benchmark crawls the site
-repeated many times. Pages go out as ``text/html`` with no charset, like many real
-servers. ``--delay`` holds every response that many seconds (the server stays concurrent:
-it is asyncio, one task per connection).
+Serves ``example_project/site``, or with ``--articles DIR`` a site made of the saved pages
+in ``DIR`` (``*.html``): a front page linking to every one of them as a story.
+
+Any path may start with ``/c<N>/`` (``/c17/en/index.html``) to get a copy of the site under
+another URL, which is how the benchmark crawls the site repeated many times. Pages go out
+as ``text/html`` with no charset, like many real servers. ``--delay`` holds every response
+that many seconds (the server stays concurrent: it is asyncio, one task per connection).
 """
 
 from __future__ import annotations
@@ -36,6 +38,17 @@ def load_site(root: Path = SITE) -> dict[str, Page]:
         if path.is_file()
     }
     pages["/"] = pages["/index.html"]
+    return pages
+
+
+def articles_site(directory: Path) -> dict[str, Page]:
+    """A site of the saved pages ``directory/*.html``: ``/index.html`` links to each one
+    as a story (``/a/<file name>``), the way the bundled front page links to its stories."""
+    files = sorted(directory.glob("*.html"))
+    links = "".join(f'<li><a class="story-link" href="a/{path.name}">{path.stem}</a></li>' for path in files)
+    front = f"<!DOCTYPE html><html><head><title>Saved pages</title></head><body><ul>{links}</ul>"
+    pages: dict[str, Page] = {f"/a/{path.name}": (path.read_bytes(), "text/html") for path in files}
+    pages["/index.html"] = pages["/"] = (front.encode(), "text/html; charset=utf-8")
     return pages
 
 
@@ -158,12 +171,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each response")
+    parser.add_argument("--articles", type=Path, help="serve the saved pages DIR/*.html instead")
     args = parser.parse_args()
-    server = SiteServer(delay=args.delay)
+    pages = articles_site(args.articles) if args.articles else None
+    server = SiteServer(pages, delay=args.delay)
 
     async def run() -> None:
         listening = await server.serve(args.port)
-        print(f"serving {SITE} at {server.url}/ (delay {args.delay:g} s)", flush=True)
+        served = args.articles or SITE
+        print(f"serving {served} at {server.url}/ (delay {args.delay:g} s)", flush=True)
         async with listening:
             await listening.serve_forever()
 
