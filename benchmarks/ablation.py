@@ -32,6 +32,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no headline removal (NCE title search)": {"drop_headline": False},
     "no edge trimming": {"trim_edges": False},
     "no paragraph-parent rescue": {"paragraph_parent": False},
+    "no article-body markup (itemprop)": {"use_body_markup": False},
     "no comment stage (NCE phase 2 + names)": {"strip_comments": False},
 }
 

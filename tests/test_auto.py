@@ -152,3 +152,20 @@ def test_a_small_block_with_an_image_is_a_captioned_picture() -> None:
     assert "seen from the north" not in text
     assert text.count("bridge") == 5  # a long paragraph (45 words) with an inline image is kept
     assert "seen from the north" in extract(page, cut_image_boxes=False).text
+
+
+def test_marked_article_body_narrows_the_root_when_it_holds_a_fair_share() -> None:
+    other = "A different story about the harbour festival, with music, food and boats."  # 12 words
+    body = f"<div itemprop='articleBody'><p>{SENTENCE}</p><p>{SENTENCE}</p></div>"
+    page = f"<body><div id='wrap'><div>{body}</div><div><p>{other}</p></div></div></body>"
+    doc, _, totals = _values(page)
+    wrap, marked = node_at(doc, "//div[@id='wrap']"), node_at(doc, "//div[@itemprop]")
+    assert (totals[wrap], totals[marked]) == (42, 30)  # 30 >= 0.25 * 42
+    assert auto.marked_body(doc, totals, wrap, 0.25) == marked
+    assert auto.marked_body(doc, totals, wrap, 0.75) == wrap  # 30 < 0.75 * 42
+    assert auto.marked_body(doc, totals, marked, 0.25) == marked  # nothing strictly inside
+    assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
+    assert other in extract(page, use_body_markup=False).text
+    # itemprop holds a list of tokens
+    tokens = page.replace("itemprop='articleBody'", "itemprop=' text  articleBody '")
+    assert extract(tokens).text == f"{SENTENCE}\n{SENTENCE}"

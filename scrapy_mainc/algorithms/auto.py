@@ -12,6 +12,10 @@ negative for boilerplate, from signals the published algorithms measured to work
   teaser-card lists, are cut out (cheap structural evidence);
 * the headline, found by NCE's title search, is not body text.
 
+When the page marks an element inside that subtree as its article body (schema.org
+microdata, ``itemprop="articleBody"``) and that element holds a fair share of the
+subtree's value, the page's own markup narrows the choice to it.
+
 The content root is the node whose subtree has the largest total value; inside it, every
 subtree with a negative total is dropped, and the leading and trailing blocks that are
 not sentence-like (a byline, a dateline, a credit line) are trimmed. Reader comments go
@@ -22,6 +26,8 @@ of linear passes over the shared statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from lxml import etree
 
 from .._names import NameClass, classify_names
 from .._stats import DomStats
@@ -46,6 +52,10 @@ IMAGE_BOX_WORDS = 30
 NAME_MIN_WORDS = 5
 
 _CUT, _WEAK, _PLAIN = -2, -1, 0
+
+#: Elements marked as the article body with schema.org microdata (``itemprop`` is a list
+#: of tokens).
+_MARKED_BODY = etree.XPath('.//*[contains(concat(" ", normalize-space(@itemprop), " "), " articleBody ")]')
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +95,11 @@ class AutoParams:
     max_boilerplate_share: float = 0.5
     #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
     drop_headline: bool = True
+    #: Narrow the root to the largest element inside it marked ``itemprop="articleBody"``...
+    use_body_markup: bool = True
+    #: ...when that element holds at least this share of the root's value (markup around
+    #: a summary or a teaser does not cut a long article short).
+    body_markup_share: float = 0.25
     #: Trim leading and trailing blocks that are not sentence-like.
     trim_edges: bool = True
     #: A sentence-like block has at least this many non-link words and punctuation...
@@ -111,9 +126,29 @@ def select(document: Document, params: AutoParams) -> Selection:
             seed_excluded = _pruned(stats, regions, context, totals, seed)
             if kept_value(stats, values, seed, seed_excluded) > kept_value(stats, values, root, excluded):
                 root, excluded = seed, seed_excluded
+    if params.use_body_markup:
+        marked = marked_body(document, totals, root, params.body_markup_share)
+        if marked != root:
+            root, excluded = marked, _pruned(stats, regions, context, totals, marked)
     if params.trim_edges:
         excluded |= _edge_blocks(stats, regions, root, excluded, params)
     return Selection(nodes=(root,), score=totals[root], excluded=frozenset(excluded))
+
+
+def marked_body(document: Document, totals: list[float], root: int, share: float) -> int:
+    """The largest element strictly inside ``root`` that the page marks as its article
+    body, if its total value is at least ``share`` of the root's; else ``root``."""
+    stats = document.stats
+    positions = stats.positions
+    inside = [
+        node
+        for node in (positions.get(element, -1) for element in _MARKED_BODY(document.root))
+        if node > root and stats.contains(root, node) and totals[node] > 0
+    ]
+    if not inside:
+        return root
+    best = max(inside, key=totals.__getitem__)
+    return best if totals[best] >= share * totals[root] else root
 
 
 def paragraph_parent(regions: Regions, values: list[float]) -> int:
