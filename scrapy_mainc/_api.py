@@ -130,9 +130,10 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     """Prepare a private tree (modified in place) and compute its shared statistics."""
     title = find_title(root)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
-    body = prepare(root)
+    body, article_bodies = prepare(root)
     stats = DomStats(body)
-    return Document(root=body, stats=stats, title=title, lang=_guess_lang(stats, declared_lang), url=url)
+    lang = _guess_lang(stats, declared_lang)
+    return Document(body, stats, title=title, lang=lang, url=url, article_bodies=article_bodies)
 
 
 def _without_comments(stats: DomStats, selection: Selection) -> Selection:

@@ -1,7 +1,8 @@
 """Parsing and preparation: from text (or a caller's tree) to a private analysis tree.
 
 Preparation removes what no algorithm reads (scripts, styles, form controls, comments;
-tails are kept) and empties hidden elements in place. Hidden elements are emptied rather
+tails are kept), empties hidden elements in place and, in the same pass over attributes,
+finds the elements the page marks as its article body. Hidden elements are emptied rather
 than removed so that element positions, and therefore the XPaths reported for the chosen
 nodes, stay valid for the caller's own parse of the page.
 """
@@ -17,8 +18,11 @@ from ._tags import NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
 #: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
-#: disclaimers as a source of error).
-_HIDING_ATTRIBUTES_XPATH = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
+#: disclaimers as a source of error). ``itemprop`` rides along: schema.org microdata
+#: marks the article body with ``itemprop="articleBody"``.
+_PREPARED_ATTRIBUTES_XPATH = etree.XPath(
+    "descendant-or-self::*/@style | descendant-or-self::*/@hidden | descendant-or-self::*/@itemprop"
+)
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.I)
 
 
@@ -54,8 +58,9 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
     return copy.deepcopy(root)
 
 
-def prepare(root: etree._Element) -> etree._Element:
-    """Clean a private tree in place and return its analysis root (``<body>`` or root).
+def prepare(root: etree._Element) -> tuple[etree._Element, tuple[etree._Element, ...]]:
+    """Clean a private tree in place; return its analysis root (``<body>`` or root) and
+    the elements in it marked ``itemprop="articleBody"``, in document order.
 
     Only the analysis root is cleaned: ``<head>`` is read for metadata before this and
     never analysed.
@@ -64,14 +69,16 @@ def prepare(root: etree._Element) -> etree._Element:
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
-    hidden = [
-        value.getparent()
-        for value in _HIDING_ATTRIBUTES_XPATH(body)
-        if value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value)
-    ]
+    hidden, marked = [], []
+    for value in _PREPARED_ATTRIBUTES_XPATH(body):
+        if value.attrname == "itemprop":
+            if "articleBody" in value.split():
+                marked.append(value.getparent())
+        elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
+            hidden.append(value.getparent())
     for element in hidden:
         element.clear(keep_tail=True)
-    return body
+    return body, tuple(marked)
 
 
 def analysis_root(root: etree._Element) -> etree._Element:

@@ -45,6 +45,8 @@ class Document:
     title: str = ""
     lang: str = ""
     url: str | None = None
+    #: Elements the page marks as its article body (``itemprop="articleBody"``).
+    article_bodies: tuple[etree._Element, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lxml import etree
-
 from .._names import NameClass, classify_names
 from .._stats import DomStats
 from .._tags import HEADING_TAGS
@@ -52,10 +50,6 @@ IMAGE_BOX_WORDS = 30
 NAME_MIN_WORDS = 5
 
 _CUT, _WEAK, _PLAIN = -2, -1, 0
-
-#: Elements marked as the article body with schema.org microdata (``itemprop`` is a list
-#: of tokens).
-_MARKED_BODY = etree.XPath('.//*[contains(concat(" ", normalize-space(@itemprop), " "), " articleBody ")]')
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +136,7 @@ def marked_body(document: Document, totals: list[float], root: int, share: float
     positions = stats.positions
     inside = [
         node
-        for node in (positions.get(element, -1) for element in _MARKED_BODY(document.root))
+        for node in (positions.get(element, -1) for element in document.article_bodies)
         if node > root and stats.contains(root, node) and totals[node] > 0
     ]
     if not inside:
