@@ -70,3 +70,7 @@ def test_has_cjk_agrees_with_the_cjk_class_at_every_range_edge() -> None:
         assert has_cjk(text) == bool(CJK_RE.search(text)), hex(code)
     assert not has_cjk("plain ASCII") and not has_cjk("")
     assert has_cjk("\u2019" * 1000 + "\u4e2d")
+    # The rare ranges behind lead bytes shared with emoji (F0) and private-use icons (EF).
+    assert has_cjk("\U0001f600" * 100 + "\U00020000")
+    assert has_cjk("\ue000" * 100 + "\uf900")
+    assert not has_cjk("\U0001f600" * 100 + "\ue000" * 100 + "\uffff\U00030000")
