@@ -284,7 +284,9 @@ def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, default=Path("/work/shared/datasets"))
+    parser.add_argument(
+        "--datasets", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    )
     parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
     parser.add_argument("--output", type=Path, default=Path("/tmp/readme_dedup_section.md"))
     parser.add_argument("--threshold", type=float, default=IndexParams().threshold)
