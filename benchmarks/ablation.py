@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scrapy_mainc import extract
+from scrapy_mainc import CommentParams, extract
 from scrapy_mainc._evaluate import evaluate, load_dataset
 
 DEFAULT_DATASETS = [
@@ -33,7 +33,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no edge trimming": {"trim_edges": False},
     "no paragraph-parent rescue": {"paragraph_parent": False},
     "no article-body markup (itemprop)": {"use_body_markup": False},
-    "no comment stage (NCE phase 2 + names)": {"strip_comments": False},
+    "no comment-section headings": {"strip_comments": CommentParams(headings=False)},
+    "no comment stage (NCE phase 2 + names + headings)": {"strip_comments": False},
 }
 
 

@@ -1,19 +1,20 @@
 """scrapy_mainc: main-content extraction for crawlers.
 
-The extraction core (``extract``, ``extract_tree``, ``ALGORITHMS``, ``Extraction``) never
-imports Scrapy; the Scrapy components (``Addon``, the middlewares, ``MaincPipeline`` and
-``NearDuplicatePipeline``) are loaded on first access.
+The extraction core (``extract``, ``extract_tree``, ``ALGORITHMS``, ``Extraction``,
+``CommentParams``) never imports Scrapy; the Scrapy components (``Addon``, the
+middlewares, ``MaincPipeline`` and ``NearDuplicatePipeline``) are loaded on first access.
 """
 
 from __future__ import annotations
 
 from ._api import extract, extract_tree
+from ._comments import CommentParams
 from ._types import Extraction
 from .algorithms import ALGORITHMS
 
 __version__ = "0.1.0"
 
-__all__ = ["ALGORITHMS", "Extraction", "__version__", "extract", "extract_tree"]
+__all__ = ["ALGORITHMS", "CommentParams", "Extraction", "__version__", "extract", "extract_tree"]
 
 
 def __getattr__(name: str) -> object:

@@ -12,7 +12,7 @@ from typing import Any
 
 from lxml import etree
 
-from ._comments import comment_nodes
+from ._comments import CommentParams, comment_nodes
 from ._decode import binary_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
@@ -30,7 +30,7 @@ def extract(
     *,
     url: str | None = None,
     algorithm: str = "auto",
-    strip_comments: bool = True,
+    strip_comments: bool | CommentParams = True,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -38,8 +38,9 @@ def extract(
     ``html`` is text, or bytes decoded by BOM, then ``<meta charset>``/``http-equiv``,
     then by sniffing (UTF-8, GB18030, Big5, Shift_JIS, EUC-KR, cp1252). ``algorithm`` is a
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
-    parameters dataclass. ``strip_comments`` runs the reader-comment stage. Bad input
-    never raises: the result then has empty ``text`` and a ``reason``.
+    parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
+    default :class:`CommentParams` or the ones given. Bad input never raises: the
+    result then has empty ``text`` and a ``reason``.
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
@@ -69,7 +70,7 @@ def extract_tree(
     *,
     url: str | None = None,
     algorithm: str = "auto",
-    strip_comments: bool = True,
+    strip_comments: bool | CommentParams = True,
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
@@ -101,14 +102,15 @@ def _extract_root(
     chosen: Algorithm,
     params: Any,
     url: str | None,
-    strip_comments: bool,
+    strip_comments: bool | CommentParams,
     started: float,
 ) -> Extraction:
     document = build_document(root, url)
     stats, title, lang = document.stats, document.title, document.lang
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
-        selection = _without_comments(stats, selection)
+        comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
+        selection = _without_comments(stats, selection, comment_params)
     text = render_text(stats, selection.nodes, selection.excluded)
     reason = selection.reason
     if not text and not reason:
@@ -136,8 +138,8 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     return Document(body, stats, title=title, lang=lang, url=url, article_bodies=article_bodies)
 
 
-def _without_comments(stats: DomStats, selection: Selection) -> Selection:
-    comments = comment_nodes(stats, selection.nodes)
+def _without_comments(stats: DomStats, selection: Selection, params: CommentParams) -> Selection:
+    comments = comment_nodes(stats, selection.nodes, params)
     if not comments:
         return selection
     nodes = tuple(node for node in selection.nodes if node not in comments)

@@ -9,12 +9,16 @@ Two kinds of evidence, each cheap:
   order; two blocks are joined when they are structurally alike (same tag, class and
   child-tag sequence) and close in DFS order; the first connected component of at least
   ``min_blocks`` blocks that all carry a date marks the start of the comment region, and
-  everything from its first block onward is dropped.
+  everything from its first block onward is dropped;
+* a heading that titles a comment section ("Comments", "3 comments", "Leave a reply",
+  "网友评论") also marks the start of the comment region (NCE's comment regions open with
+  such a title more often than not, and it needs no dates).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -22,7 +26,7 @@ from lxml import etree
 
 from ._names import name_words
 from ._stats import DomStats
-from ._tags import BLOCK_TAGS, INLINE_TAGS
+from ._tags import BLOCK_TAGS, HEADING_TAGS, INLINE_TAGS
 
 #: Class/id tokens that name a reader-comment container.
 COMMENT_TOKENS = frozenset(
@@ -69,6 +73,9 @@ class CommentParams:
     #: component: comments end the page; alike dated blocks followed by more article
     #: text (embedded social posts) are not comments.
     max_following_share: float = 0.25
+    #: A heading that titles a comment section (``_COMMENT_HEADING_RE``) marks the start
+    #: of the comment region, under the same ``min_preceding_share`` rule.
+    headings: bool = True
 
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
@@ -78,6 +85,21 @@ _COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback|pinglun"
 _MIN_SECTION_WORDS = 3
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``.
 _COMMENT_MICRODATA_XPATH = etree.XPath("descendant::*[@itemprop='comment' or contains(@itemtype, 'Comment')]")
+#: The whole text of a heading that titles a comment section: "Comments", "3 comments",
+#: "Reader comments (12)", "Responses", "Leave a reply", "Post a comment", "Join the
+#: conversation"; Chinese 评论 / 网友评论 / 发表评论 / 留言, Japanese コメント, Korean 댓글.
+#: Anchored at both ends, so an article section such as "Comments from the minister" is
+#: not one; "Discussion" is left out (a section of many articles).
+_COMMENT_HEADING_RE = re.compile(
+    r"(?:\d+\s+)?(?:(?:readers?|users?|visitors?)'?s?\s+)?(?:comments?|responses?|replies)(?:\s*\(\d+\))?"
+    r"|(?:leave|post|add|write)\s+an?\s+(?:comment|reply|response)|join\s+the\s+(?:conversation|discussion)"
+    r"|(?:网友|读者|最新|热门|精彩)?(?:评论|留言)(?:\s*[(（]\d+[)）])?|(?:发表|我要|我来)(?:评论|留言)|コメント|댓글",
+    re.IGNORECASE,
+)
+#: Characters stripped from the ends of a heading before matching ("Comments:", "» 评论").
+_HEADING_DECORATION = " :：»›>|-–—·•"
+#: Most words a comment-section heading has ("Reader comments (12)": 3).
+_MAX_HEADING_WORDS = 6
 
 
 def has_comment_name(element: etree._Element) -> bool:
@@ -143,18 +165,45 @@ def comment_region_start(
     chains = _alike_chains(stats, roots, params)
     if not chains:
         return None
-    prefix = [0, *accumulate(stats.own_chars)]
-    total = sum(stats.chars[root] for root in roots)
-
-    def chars_before(position: int) -> int:
-        return sum(prefix[min(position, stats.end[root])] - prefix[root] for root in roots if root < position)
-
+    chars_before, total = _text_positions(stats, roots)
     for chain in chains:
         before = chars_before(chain[0])
         after = total - chars_before(stats.end[chain[-1]])
         if before >= params.min_preceding_share * total and after <= params.max_following_share * total:
             return chain[0]
     return None
+
+
+def comment_heading(
+    stats: DomStats, roots: tuple[int, ...], params: CommentParams = CommentParams()
+) -> int | None:
+    """The first heading inside ``roots`` that titles a comment section, with at least
+    ``min_preceding_share`` of the selection's text before it; None when there is none."""
+    tags, words, nodes = stats.tags, stats.words, stats.nodes
+    chars_before: Callable[[int], int] | None = None
+    for root in roots:
+        for node in range(root, stats.end[root]):
+            if tags[node] not in HEADING_TAGS or not 0 < words[node] <= _MAX_HEADING_WORDS:
+                continue
+            heading = " ".join("".join(nodes[node].itertext()).split()).strip(_HEADING_DECORATION)
+            if not _COMMENT_HEADING_RE.fullmatch(heading):
+                continue
+            if chars_before is None:
+                chars_before, total = _text_positions(stats, roots)
+            if chars_before(node) >= params.min_preceding_share * total:
+                return node
+    return None
+
+
+def _text_positions(stats: DomStats, roots: tuple[int, ...]) -> tuple[Callable[[int], int], int]:
+    """A function giving the characters of ``roots`` before a node, and their total."""
+    prefix = [0, *accumulate(stats.own_chars)]
+    end = stats.end
+
+    def chars_before(position: int) -> int:
+        return sum(prefix[min(position, end[root])] - prefix[root] for root in roots if root < position)
+
+    return chars_before, sum(stats.chars[root] for root in roots)
 
 
 def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams) -> list[list[int]]:
@@ -211,9 +260,12 @@ def comment_nodes(
 ) -> frozenset[int]:
     """Roots of the subtrees inside ``roots`` to drop as reader comments."""
     excluded = named_comment_nodes(stats, roots)
-    start = comment_region_start(stats, roots, params)
-    if start is not None:
-        excluded.update(_from_onward(stats, roots, start))
+    starts = [comment_region_start(stats, roots, params)]
+    if params.headings:
+        starts.append(comment_heading(stats, roots, params))
+    found = [start for start in starts if start is not None]
+    if found:
+        excluded.update(_from_onward(stats, roots, min(found)))
     return frozenset(excluded)
 
 

@@ -1,4 +1,5 @@
-"""The shared reader-comment stage: named containers and NCE's repetitive dated blocks."""
+"""The shared reader-comment stage: named containers, NCE's repetitive dated blocks and
+comment-section headings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc._comments import (
     CommentParams,
+    comment_heading,
     comment_nodes,
     comment_region_start,
     has_comment_name,
@@ -76,3 +78,42 @@ def test_extract_strips_comments_by_default_and_can_keep_them() -> None:
     )
     assert "thanks" not in extract(page, algorithm="cectd-ds").text
     assert "thanks" in extract(page, algorithm="cectd-ds", strip_comments=False).text
+
+
+def _undated_thread(heading: str) -> str:
+    """A comment section under ``heading``: plain list items, no dates, no names."""
+    items = "".join(f"<li><b>reader{n}</b>: I think this is comment number {n}.</li>" for n in range(3))
+    return f"<div class='responses'><h3>{heading}</h3><ol>{items}</ol></div>"
+
+
+def test_a_comment_section_heading_starts_the_region() -> None:
+    for heading in ("Comments", "3 comments", "Reader comments (12)", "Leave a Reply", "网友评论", "评论："):
+        doc = document(f"<body><div id='a'>{BODY}{_undated_thread(heading)}</div></body>")
+        root = node_at(doc, "//div[@id='a']")
+        title = node_at(doc, "//h3")
+        assert comment_heading(doc.stats, (root,)) == title, heading
+        # the heading and the list after it; the article's paragraphs stay
+        assert comment_nodes(doc.stats, (root,)) == {title, node_at(doc, "//ol")}, heading
+        assert comment_nodes(doc.stats, (root,), CommentParams(headings=False)) == set()
+
+
+def test_headings_that_only_mention_comments_are_article_text() -> None:
+    for heading in ("Comments from the minister", "Discussion", "No comment on the plan"):
+        doc = document(f"<body><div id='a'>{BODY}{_undated_thread(heading)}</div></body>")
+        assert comment_heading(doc.stats, (node_at(doc, "//div[@id='a']"),)) is None, heading
+
+
+def test_a_comment_heading_near_the_top_is_not_a_comment_region() -> None:
+    # Less than min_preceding_share (a fifth) of the text before it: a heading at the top
+    # of the selection titles the selection itself, which is not dropped.
+    doc = document(f"<body><div id='a'><h2>Comments</h2>{BODY}</div></body>")
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_heading(doc.stats, root) is None
+    assert comment_heading(doc.stats, root, CommentParams(min_preceding_share=0.0)) == node_at(doc, "//h2")
+
+
+def test_extract_takes_comment_params() -> None:
+    page = f"<html><body><div id='story'>{BODY}{_undated_thread('Comments')}</div></body></html>"
+    assert "comment number" not in extract(page, algorithm="cectd-ds").text
+    kept = extract(page, algorithm="cectd-ds", strip_comments=CommentParams(headings=False)).text
+    assert "comment number 2" in kept
