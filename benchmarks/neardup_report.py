@@ -131,10 +131,11 @@ def _same_topic_lines(report: Report) -> list[str]:
     return lines
 
 
-def write_report(report: Report, path: Path) -> str:
-    """Write the README section with the figures to ``path``; return the figures."""
+def write_report(report: Report, path: Path, extraction: str = "") -> str:
+    """Write the README section with the figures (and the ``extraction`` table) to
+    ``path``; return the figures."""
     text = figures(report)
-    path.write_text(README_SECTION.format(figures=text), encoding="utf-8")
+    path.write_text(README_SECTION.format(figures=text, extraction=extraction), encoding="utf-8")
     return text
 
 
@@ -304,4 +305,10 @@ chrome costs. "LSH index clusters" is what the pipeline does: each page is compa
 first page of every cluster only, through LSH candidates, so its recall is below that of
 comparing every pair. SimHash over 5-word shingles moves by more than 3 bits under small
 edits: it is there as a compact key, not as the clustering decision.
+
+{extraction}
+The made-up sites mark their comment sections in different ways: by class names, by dated
+alike blocks, or (one of them) only by a "Reader comments" heading over an undated list.
+`--no-comment-headings` reruns the benchmark without the comment stage's heading rule, to
+show what that rule is worth here.
 """
