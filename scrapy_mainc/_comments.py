@@ -1,6 +1,6 @@
 """Reader-comment stripping, a stage shared by every algorithm.
 
-Two kinds of evidence, each cheap:
+Three kinds of evidence, each cheap:
 
 * structural: containers whose ``class``, ``id`` or microdata name them as comments
   (``id="comments"``, ``class="comment-list"``, ``itemprop="comment"``, Disqus threads);
@@ -11,8 +11,9 @@ Two kinds of evidence, each cheap:
   ``min_blocks`` blocks that all carry a date marks the start of the comment region, and
   everything from its first block onward is dropped;
 * a heading that titles a comment section ("Comments", "3 comments", "Leave a reply",
-  "网友评论") also marks the start of the comment region (NCE's comment regions open with
-  such a title more often than not, and it needs no dates).
+  "网友评论") also marks the start of the comment region, under the same rule that enough
+  of the selection comes before it; it needs no dates, which many comment lists show only
+  as relative times or not at all.
 """
 
 from __future__ import annotations
@@ -182,8 +183,9 @@ def comment_heading(
     tags, words, nodes = stats.tags, stats.words, stats.nodes
     chars_before: Callable[[int], int] | None = None
     for root in roots:
-        for node in range(root, stats.end[root]):
-            if tags[node] not in HEADING_TAGS or not 0 < words[node] <= _MAX_HEADING_WORDS:
+        stop = stats.end[root]
+        for node in [node for node, tag in enumerate(tags[root:stop], root) if tag in HEADING_TAGS]:
+            if not 0 < words[node] <= _MAX_HEADING_WORDS:
                 continue
             heading = " ".join("".join(nodes[node].itertext()).split()).strip(_HEADING_DECORATION)
             if not _COMMENT_HEADING_RE.fullmatch(heading):
