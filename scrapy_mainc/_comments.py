@@ -28,6 +28,7 @@ from lxml import etree
 from ._names import name_words
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, HEADING_TAGS, INLINE_TAGS
+from ._text import normalize_space
 
 #: Class/id tokens that name a reader-comment container.
 COMMENT_TOKENS = frozenset(
@@ -187,7 +188,7 @@ def comment_heading(
         for node in [node for node, tag in enumerate(tags[root:stop], root) if tag in HEADING_TAGS]:
             if not 0 < words[node] <= _MAX_HEADING_WORDS:
                 continue
-            heading = " ".join("".join(nodes[node].itertext()).split()).strip(_HEADING_DECORATION)
+            heading = normalize_space("".join(nodes[node].itertext())).strip(_HEADING_DECORATION)
             if not _COMMENT_HEADING_RE.fullmatch(heading):
                 continue
             if chars_before is None:
