@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scrapy_mainc import CommentParams, extract
-from scrapy_mainc._evaluate import evaluate, load_dataset
+from scrapy_mainc.evaluation._evaluate import evaluate, load_dataset
 
 DEFAULT_DATASETS = [
     Path(__file__).resolve().parents[2] / "shared" / "datasets" / name for name in ("scrapinghub", "zh_news")

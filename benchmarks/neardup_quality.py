@@ -45,8 +45,7 @@ from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_r
 from neardup_templates import SITES, draw_parts, render_page
 
 from scrapy_mainc import CommentParams, extract
-from scrapy_mainc._decode import decode_html  # the package's decoder; no public wrapper yet
-from scrapy_mainc._metric import PageScore, score_page, summarize
+from scrapy_mainc.core._decode import decode_html  # the package's decoder; no public wrapper yet
 from scrapy_mainc.dedup import (
     Fingerprint,
     FingerprintParams,
@@ -55,6 +54,7 @@ from scrapy_mainc.dedup import (
     fingerprint_text,
     tokens,
 )
+from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
 
 SEED = 20240605
 COMMAND = "python benchmarks/neardup_quality.py"
@@ -281,7 +281,7 @@ def evaluate(
 
 def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
     """Mean precision and recall of ``main_text`` against the article text as placed, by
-    made-up site and language (the benchmark's metric, ``scrapy_mainc._metric``)."""
+    made-up site and language (the benchmark's metric, ``scrapy_mainc.evaluation._metric``)."""
     scores: dict[tuple[str, str], list[PageScore]] = {}
     for page, text in zip(pages, main_texts):
         if page.site:

@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 from lxml import html as lxml_html
 
-from scrapy_mainc._decode import decode_html
-from scrapy_mainc._render import render_text
-from scrapy_mainc._stats import DomStats
+from scrapy_mainc.core._decode import decode_html
+from scrapy_mainc.core._render import render_text
+from scrapy_mainc.core._stats import DomStats
 
 Extractor = Callable[[bytes, str], str]
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers import available_peers  # noqa: E402
 
 from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
-from scrapy_mainc._evaluate import Report, evaluate, load_dataset  # noqa: E402
+from scrapy_mainc.evaluation._evaluate import Report, evaluate, load_dataset  # noqa: E402
 
 DEFAULT_DATASETS = [
     Path(__file__).resolve().parents[2] / "shared" / "datasets" / name for name in ("scrapinghub", "zh_news")

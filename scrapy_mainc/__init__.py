@@ -7,10 +7,10 @@ middlewares, ``MaincPipeline`` and ``NearDuplicatePipeline``) are loaded on firs
 
 from __future__ import annotations
 
-from ._api import extract, extract_tree
-from ._comments import CommentParams
-from ._types import Extraction
 from .algorithms import ALGORITHMS
+from .core._api import extract, extract_tree
+from .core._comments import CommentParams
+from .core._types import Extraction
 
 __version__ = "0.1.0"
 
@@ -20,11 +20,11 @@ __all__ = ["ALGORITHMS", "CommentParams", "Extraction", "__version__", "extract"
 def __getattr__(name: str) -> object:
     """Load the Scrapy-facing names on first access, so the core never imports Scrapy."""
     module = {
-        "Addon": "addon",
-        "MaincDownloaderMiddleware": "middleware",
-        "MaincSpiderMiddleware": "middleware",
-        "MaincPipeline": "pipeline",
-        "NearDuplicatePipeline": "dedup.pipeline",
+        "Addon": "integration.addon",
+        "MaincDownloaderMiddleware": "integration.middleware",
+        "MaincSpiderMiddleware": "integration.middleware",
+        "MaincPipeline": "integration.pipeline",
+        "NearDuplicatePipeline": "integration.dedup_pipeline",
     }.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import ALGORITHMS, extract
-from ._evaluate import Report, evaluate, format_report, load_dataset
+from .evaluation._evaluate import Report, evaluate, format_report, load_dataset
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lxml import etree
 
-from scrapy_mainc._api import build_document
-from scrapy_mainc._dom import parse_html
-from scrapy_mainc._types import Document
+from scrapy_mainc.core._api import build_document
+from scrapy_mainc.core._dom import parse_html
+from scrapy_mainc.core._types import Document
 
 
 def document(html: str, url: str | None = None) -> Document:

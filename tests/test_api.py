@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
@@ -68,15 +72,90 @@ def test_xpath_addresses_the_callers_parse() -> None:
     assert found and "The story" in found[0].text_content()
 
 
+#: Modules that may import Scrapy: the Scrapy layer and the public paths that re-export it.
+SCRAPY_LAYER = (
+    "scrapy_mainc.integration",
+    "scrapy_mainc.addon",
+    "scrapy_mainc.middleware",
+    "scrapy_mainc.pipeline",
+    "scrapy_mainc.commands",
+    "scrapy_mainc.dedup.pipeline",
+)
+
+
+def _core_modules() -> list[str]:
+    package = Path(scrapy_mainc.__file__).parent
+    names = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if name != "scrapy_mainc.__main__" and not name.startswith(SCRAPY_LAYER):
+            names.append(name)
+    return names
+
+
 def test_the_core_does_not_import_scrapy() -> None:
+    """Every module outside the Scrapy layer imports (and extracts) without Scrapy or Twisted."""
+    modules = _core_modules()
+    assert "scrapy_mainc.core._api" in modules and "scrapy_mainc.dedup._index" in modules
     code = (
-        "import sys, scrapy_mainc; scrapy_mainc.extract('<p>x, y.</p>');"
-        "import scrapy_mainc.cli;"
+        "import importlib, sys, scrapy_mainc; scrapy_mainc.extract('<p>x, y.</p>');"
+        f"[importlib.import_module(m) for m in {modules!r}];"
         "bad = [m for m in ('scrapy', 'twisted') if m in sys.modules];"
         "print(bad); sys.exit(1 if bad else 0)"
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def _runtime_imports(tree: ast.AST) -> Iterator[str]:
+    """Top-level names of the modules ``tree`` imports, ``if TYPE_CHECKING:`` blocks left out."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (name for child in node.orelse for name in _runtime_imports(child))
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0]
+        yield from _runtime_imports(node)
+
+
+def test_only_the_scrapy_layer_imports_scrapy_at_run_time() -> None:
+    """A static check of every module, lazy imports inside functions included."""
+    root = Path(scrapy_mainc.__file__).parent.parent
+    offenders = []
+    for name in _core_modules():
+        path = root.joinpath(*name.split(".")).with_suffix(".py")
+        if not path.exists():
+            path = root.joinpath(*name.split("."), "__init__.py")
+        if {"scrapy", "twisted"} & set(_runtime_imports(ast.parse(path.read_text(encoding="utf-8")))):
+            offenders.append(name)
+    assert offenders == []
+
+
+def test_the_static_check_sees_lazy_imports() -> None:
+    source = "if TYPE_CHECKING:\n    import scrapy\ndef f():\n    from twisted.internet import reactor\n"
+    assert list(_runtime_imports(ast.parse(source))) == ["twisted"]
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("scrapy_mainc", "Addon"),
+        ("scrapy_mainc.addon", "Addon"),
+        ("scrapy_mainc.middleware", "MaincDownloaderMiddleware"),
+        ("scrapy_mainc.middleware", "MaincSpiderMiddleware"),
+        ("scrapy_mainc.pipeline", "MaincPipeline"),
+        ("scrapy_mainc.dedup", "NearDuplicatePipeline"),
+        ("scrapy_mainc.dedup.pipeline", "NearDuplicatePipeline"),
+        ("scrapy_mainc.commands.mainc", "Command"),
+    ],
+)
+def test_public_import_paths_name_the_scrapy_layer_classes(path: str, name: str) -> None:
+    component = getattr(importlib.import_module(path), name)
+    assert component.__module__.startswith("scrapy_mainc.integration.")
+    assert getattr(importlib.import_module(component.__module__), name) is component
 
 
 def test_version() -> None:

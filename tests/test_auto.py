@@ -6,8 +6,8 @@ import pytest
 
 from helpers import document, node_at
 from scrapy_mainc import extract
-from scrapy_mainc._names import NameClass, classify_names
 from scrapy_mainc.algorithms import _blocks, auto
+from scrapy_mainc.core._names import NameClass, classify_names
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
 

@@ -7,7 +7,7 @@ from lxml import etree
 
 from helpers import document, node_at
 from scrapy_mainc import extract
-from scrapy_mainc._comments import (
+from scrapy_mainc.core._comments import (
     CommentParams,
     comment_heading,
     comment_nodes,

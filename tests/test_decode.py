@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scrapy_mainc._decode import binary_reason, decode_html, sniff_decode
+from scrapy_mainc.core._decode import binary_reason, decode_html, sniff_decode
 
 CHINESE = (
     "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。"

@@ -12,9 +12,9 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_mainc.dedup import DedupConfig, FingerprintParams, cluster_id_for, fingerprint_text
-from scrapy_mainc.dedup.pipeline import NearDuplicatePipeline
+from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
-PIPELINE = "scrapy_mainc.dedup.pipeline.NearDuplicatePipeline"
+PIPELINE = "scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline"
 STORY = " ".join(f"w{index}" for index in range(300))
 EDITED = STORY.replace("w150", "changed")
 OTHER = " ".join(f"v{index}" for index in range(300))

@@ -91,7 +91,7 @@ def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
 def test_pipelines_of_two_crawlers_share_one_index(redis_url: str) -> None:
     from scrapy.utils.test import get_crawler
 
-    from scrapy_mainc.dedup.pipeline import NearDuplicatePipeline
+    from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
     def pipeline() -> tuple[NearDuplicatePipeline, Any]:
         settings = {"MAINC_DEDUP_ENABLED": True, "MAINC_DEDUP_REDIS_URL": redis_url}

@@ -20,19 +20,19 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 import scrapy_mainc
-from scrapy_mainc._looppool import LoopProcessPool
-from scrapy_mainc._pages import AttachedPage, pages_of
-from scrapy_mainc._workers import (
+from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
+from scrapy_mainc.integration._looppool import LoopProcessPool
+from scrapy_mainc.integration._pages import AttachedPage, pages_of
+from scrapy_mainc.integration._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
     ExtractionTask,
     WorkerPool,
     run_extraction,
 )
-from scrapy_mainc.addon import Addon
-from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
-from scrapy_mainc.dedup.pipeline import NearDuplicatePipeline
-from scrapy_mainc.pipeline import MaincPipeline
+from scrapy_mainc.integration.addon import Addon
+from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
+from scrapy_mainc.integration.pipeline import MaincPipeline
 
 SITE = EXAMPLE / "site"
 BRIDGE = "harbour-bridge-reopens.html"
@@ -89,7 +89,7 @@ def test_the_dedup_pipeline_follows_a_moved_mainc_pipeline() -> None:
     "placed",
     [
         {"scrapy_mainc.NearDuplicatePipeline": 300},
-        {"scrapy_mainc.dedup.pipeline.NearDuplicatePipeline": None},
+        {"scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline": None},
     ],
 )
 def test_a_placed_or_disabled_dedup_pipeline_stays(placed: dict[str, Any]) -> None:
@@ -116,7 +116,7 @@ def test_the_pipeline_has_a_top_level_name() -> None:
 def test_the_dedup_package_loads_its_parts_on_first_access() -> None:
     code = """
 import sys
-import scrapy_mainc, scrapy_mainc._workers
+import scrapy_mainc, scrapy_mainc.integration._workers
 from scrapy_mainc.dedup import DedupConfig, FingerprintParams, IndexParams
 loaded = lambda: [name for name in ("scrapy", "datasketch", "numpy") if name in sys.modules]
 assert loaded() == [], loaded()
@@ -188,8 +188,8 @@ import asyncio, pathlib, sys
 from scrapy.settings import Settings
 from scrapy.utils.reactor import install_reactor
 from scrapy.utils.test import get_crawler
-from scrapy_mainc.addon import Addon
-from scrapy_mainc.pipeline import MaincPipeline
+from scrapy_mainc.integration.addon import Addon
+from scrapy_mainc.integration.pipeline import MaincPipeline
 
 install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
 settings = Settings({"MAINC_WORKER_MODE": "inline"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_mainc._metric import PageScore, score_page, shingles, summarize, tokenize
+from scrapy_mainc.evaluation._metric import PageScore, score_page, shingles, summarize, tokenize
 
 
 def test_tokens_are_word_runs_and_single_ideographs() -> None:

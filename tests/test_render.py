@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from helpers import document, node_at
-from scrapy_mainc._render import render_html, render_text
+from scrapy_mainc.core._render import render_html, render_text
 
 PAGE = (
     "<html><body><div id='story' onclick='x()'>"

@@ -14,16 +14,16 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 import scrapy_mainc
-from scrapy_mainc._config import (
+from scrapy_mainc.integration._config import (
     SETTINGS,
     FieldNames,
     MaincConfig,
     default_workers,
     spider_algorithm,
 )
-from scrapy_mainc.addon import Addon
-from scrapy_mainc.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
-from scrapy_mainc.pipeline import MaincPipeline
+from scrapy_mainc.integration.addon import Addon
+from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
+from scrapy_mainc.integration.pipeline import MaincPipeline
 
 COMPONENT_SETTINGS = ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES")
 
@@ -187,7 +187,7 @@ def test_disabled_components_are_not_configured(component: Any) -> None:
 
 def test_scrapy_names_load_lazily() -> None:
     code = (
-        "import sys, scrapy_mainc, scrapy_mainc._workers\n"
+        "import sys, scrapy_mainc, scrapy_mainc.integration._workers\n"
         "assert 'scrapy' not in sys.modules, 'the core imported Scrapy'\n"
         "assert scrapy_mainc.MaincPipeline.__name__ == 'MaincPipeline'\n"
         "assert 'scrapy' in sys.modules\n"
@@ -202,4 +202,4 @@ def test_scrapy_names_load_lazily() -> None:
 
 def test_the_command_is_registered() -> None:
     commands = {entry.name: entry.value for entry in entry_points(group="scrapy.commands")}
-    assert commands.get("mainc") == "scrapy_mainc.commands.mainc:Command"
+    assert commands.get("mainc") == "scrapy_mainc.integration.command:Command"

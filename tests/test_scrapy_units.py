@@ -17,12 +17,12 @@ from scrapy import Request, Spider
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
-from scrapy_mainc._annotate import annotate, better_encoding, declared_encoding
-from scrapy_mainc._config import MaincConfig
-from scrapy_mainc._itemfields import ItemFields, MissingFieldError
-from scrapy_mainc._pages import AttachedPage, PageBook, pages_of
-from scrapy_mainc._types import Extraction
-from scrapy_mainc.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
+from scrapy_mainc.core._annotate import annotate, better_encoding, declared_encoding
+from scrapy_mainc.core._types import Extraction
+from scrapy_mainc.integration._config import MaincConfig
+from scrapy_mainc.integration._itemfields import ItemFields, MissingFieldError
+from scrapy_mainc.integration._pages import AttachedPage, PageBook, pages_of
+from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
 
 CHINESE = "今年春天的茶叶价格比去年上涨了一些，茶农们说这是因为天气的原因。" * 4
 GBK_PAGE = f"<html><head><title>茶</title></head><body><p>{CHINESE}</p></body></html>".encode("gbk")

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from scrapy_mainc import extract
-from scrapy_mainc._looppool import LoopProcessPool
-from scrapy_mainc._types import Extraction
-from scrapy_mainc._workers import (
+from scrapy_mainc.core._types import Extraction
+from scrapy_mainc.integration._looppool import LoopProcessPool
+from scrapy_mainc.integration._workers import (
     ExtractionOutcome,
     ExtractionTask,
     WorkerPool,

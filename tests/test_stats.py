@@ -5,8 +5,8 @@ from __future__ import annotations
 from lxml import etree
 
 from helpers import document
-from scrapy_mainc._stats import DomStats
-from scrapy_mainc._text import measure
+from scrapy_mainc.core._stats import DomStats
+from scrapy_mainc.core._text import measure
 
 PAGE = (
     "<html><body>"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from lxml import html as lxml_html
 
 from scrapy_mainc import extract
-from scrapy_mainc._lang import guess_script
-from scrapy_mainc._text import CJK_RE, has_cjk
-from scrapy_mainc._title import find_title
+from scrapy_mainc.core._lang import guess_script
+from scrapy_mainc.core._text import CJK_RE, has_cjk
+from scrapy_mainc.core._title import find_title
 
 
 def _title(page: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .._types import Document, Selection
+from ..core._types import Document, Selection
 
 SelectFunction = Callable[[Document, Any], Selection]
 

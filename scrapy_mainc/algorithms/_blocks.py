@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
 
-from .._stats import DomStats
-from .._tags import INLINE_TAGS
+from ..core._stats import DomStats
+from ..core._tags import INLINE_TAGS
 
 #: List items and table parts: blocks only when they contain blocks.
 ITEM_TAGS = frozenset("li td th tr dt dd tbody thead tfoot".split())

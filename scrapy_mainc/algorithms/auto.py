@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._names import NameClass, classify_names
-from .._stats import DomStats
-from .._tags import HEADING_TAGS
-from .._text import measure
-from .._types import Document, Selection
+from ..core._names import NameClass, classify_names
+from ..core._stats import DomStats
+from ..core._tags import HEADING_TAGS
+from ..core._text import measure
+from ..core._types import Document, Selection
 from ._base import Algorithm
 from ._blocks import CardShape, Regions, block_regions, teaser_cards
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .._stats import DomStats
-from .._types import Document, Selection
+from ..core._stats import DomStats
+from ..core._types import Document, Selection
 from ._base import Algorithm
 
 

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._stats import DomStats
-from .._types import Document, Selection
+from ..core._stats import DomStats
+from ..core._types import Document, Selection
 from ._base import Algorithm
 
 

@@ -39,10 +39,10 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .._stats import DomStats
-from .._tags import HEADING_TAGS
-from .._text import OTHER_SENTENCE_MARKS, PERIODS_AND_COMMAS
-from .._types import Document, Selection
+from ..core._stats import DomStats
+from ..core._tags import HEADING_TAGS
+from ..core._text import OTHER_SENTENCE_MARKS, PERIODS_AND_COMMAS
+from ..core._types import Document, Selection
 from ._base import Algorithm
 
 #: Tags that are big-nodes whatever their own text (the paper's list).

@@ -19,7 +19,7 @@ siblings and would separate nothing), and ``u`` must itself be a content block w
 some leaf has such an ancestor (:attr:`NceParams.separator_is_content`).
 
 Phase 2, comment removal: the shared comment stage
-(:func:`scrapy_mainc._comments.comment_nodes`, whose structural-repetition graph is NCE's
+(:func:`scrapy_mainc.core._comments.comment_nodes`, whose structural-repetition graph is NCE's
 phase 2) drops the comment region of ``U``, leaving the forest ``U'``.
 
 Phase 3, title search: among the nodes that end before the first node of ``U'``, the
@@ -33,11 +33,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .._comments import CommentParams, comment_nodes
-from .._render import render_text
-from .._stats import DomStats
-from .._text import CJK_RE
-from .._types import Document, Selection
+from ..core._comments import CommentParams, comment_nodes
+from ..core._render import render_text
+from ..core._stats import DomStats
+from ..core._text import CJK_RE
+from ..core._types import Document, Selection
 from ._base import Algorithm
 
 _WORD_RE = re.compile(r"\w+")

@@ -41,8 +41,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from .._stats import DomStats
-from .._types import Document, Selection
+from ..core._stats import DomStats
+from ..core._types import Document, Selection
 from ._base import Algorithm
 
 #: Figure 5's formatting nodes (``#text`` is handled apart: every text is one).

@@ -1,1 +1,2 @@
-"""Scrapy commands registered through the ``scrapy.commands`` entry point."""
+"""Old home of the ``scrapy mainc`` command, kept for ``COMMANDS_MODULE = "scrapy_mainc.commands"``;
+the ``scrapy.commands`` entry point names :mod:`scrapy_mainc.integration.command`."""

@@ -13,7 +13,7 @@ The core never imports Scrapy::
 Every name is loaded on first access: importing this package (to read ``DedupConfig`` or
 the parameter records) imports neither datasketch nor numpy, so a crawl with clustering
 switched off never pays for them, and ``NearDuplicatePipeline`` (module
-``scrapy_mainc.dedup.pipeline``) is the only name that imports Scrapy.
+``scrapy_mainc.integration.dedup_pipeline``) is the only name that imports Scrapy.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..integration.dedup_pipeline import NearDuplicatePipeline
     from ._config import DedupConfig
     from ._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text, lean_minhash
     from ._index import Assignment, ClusterIndex, MemoryIndex, cluster_id_for, open_index
     from ._params import MINHASH_SCHEME, FingerprintParams, IndexParams
     from ._shingles import shingle_size, shingles, tokens
     from ._simhash import hamming_distance, simhash
-    from .pipeline import NearDuplicatePipeline
 
 #: Public name -> the module (of this package) that defines it.
 _MODULES = {

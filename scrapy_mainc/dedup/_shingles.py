@@ -3,7 +3,7 @@
 Text is NFKC-normalised (full-width letters and digits become ASCII) and case-folded, then
 cut into tokens: runs of word characters (``\\w+``), except that every CJK ideograph, kana
 and hangul syllable is a token of its own (the project's definition of a word, see
-``scrapy_mainc._text``). Punctuation and whitespace never reach a token, so a re-punctuated
+``scrapy_mainc.core._text``). Punctuation and whitespace never reach a token, so a re-punctuated
 or re-wrapped copy of an article has the same tokens.
 
 Shingles are runs of ``k`` consecutive tokens (Broder's *w-shingling*). Text in which CJK
@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from .._text import CJK_RE
+from ..core._text import CJK_RE
 
 _WORD_RUN_RE = re.compile(r"\w+")
 _CJK_SPLIT_RE = re.compile(f"({CJK_RE.pattern})")

@@ -13,8 +13,8 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
+from ..core._types import Extraction
 from ._config import FieldNames, MaincConfig
-from ._types import Extraction
 
 
 class MissingFieldError(TypeError):

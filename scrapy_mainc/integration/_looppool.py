@@ -1,6 +1,6 @@
 """Worker processes driven by the asyncio event loop itself: no helper threads per task.
 
-The ``process`` mode of :mod:`scrapy_mainc._workers` hands pages to workers from one thread
+The ``process`` mode of :mod:`scrapy_mainc.integration._workers` hands pages to workers from one thread
 per worker. Those threads and the reactor thread then pass Python's GIL back and forth
 several times per page, which costs the crawler more CPU than the extraction saves on
 small pages. Where Scrapy runs on an asyncio loop (its default), this pool does the same
@@ -51,7 +51,7 @@ class _Worker:
 class LoopProcessPool:
     """``size`` worker processes driven from ``loop``; ``budget`` seconds per page.
 
-    ``function`` and ``preload`` are as for :class:`scrapy_mainc._workers.WorkerPool`.
+    ``function`` and ``preload`` are as for :class:`scrapy_mainc.integration._workers.WorkerPool`.
     """
 
     def __init__(

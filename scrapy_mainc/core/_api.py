@@ -12,6 +12,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..algorithms import Algorithm, get_algorithm
 from ._comments import CommentParams, comment_nodes
 from ._decode import binary_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
@@ -20,7 +21,6 @@ from ._render import render_html, render_text
 from ._stats import DomStats
 from ._title import find_title
 from ._types import Document, Extraction, Selection
-from .algorithms import Algorithm, get_algorithm
 
 _MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .algorithms import ALGORITHMS
+from ..algorithms import ALGORITHMS
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings

@@ -90,7 +90,7 @@ def declared_encoding(content_type: str, body: bytes) -> str:
 def better_encoding(body: bytes, current: str, declared: str = "") -> str:
     """An encoding to re-decode ``body`` with, or ``""`` to keep ``current`` (Scrapy's).
 
-    The core's decoder decides (:func:`scrapy_mainc._decode.decode_html`): a page with a
+    The core's decoder decides (:func:`scrapy_mainc.core._decode.decode_html`): a page with a
     BOM, or whose declared charset decodes it cleanly, keeps Scrapy's decoding. An
     undeclared page, or one whose declaration is wrong (bytes that do not decode, or
     valid UTF-8 declared as a single-byte charset), takes the sniffed encoding, but only

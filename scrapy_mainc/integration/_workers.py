@@ -22,7 +22,7 @@ Results come back as :class:`concurrent.futures.Future` objects, completed from 
 threads; callers on an event loop wrap them (``asyncio.wrap_future``) instead of blocking.
 This pool serves ``thread`` and ``inline`` modes everywhere, and ``process`` mode where
 there is no asyncio loop (a non-asyncio Twisted reactor); on an asyncio loop, ``process``
-mode uses :class:`scrapy_mainc._looppool.LoopProcessPool`, same workers, no slot threads.
+mode uses :class:`scrapy_mainc.integration._looppool.LoopProcessPool`, same workers, no slot threads.
 This module does not import Scrapy: worker processes import only the extraction core, and
 the fingerprint code (datasketch, numpy) only when a task asks for a fingerprint, or when
 the pool is told to ``preload`` it.
@@ -41,12 +41,12 @@ from importlib import import_module
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ._api import extract
-from ._types import Extraction
+from ..core._api import extract
+from ..core._types import Extraction
 
 if TYPE_CHECKING:
-    from .dedup._fingerprint import Fingerprint
-    from .dedup._params import FingerprintParams
+    from ..dedup._fingerprint import Fingerprint
+    from ..dedup._params import FingerprintParams
 
 #: How long a new worker process may take to import the extraction core and say so.
 STARTUP_TIMEOUT = 60.0
@@ -105,7 +105,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
 
 def fingerprint_of(text: str, params: FingerprintParams) -> Fingerprint | None:
     """The fingerprint of ``text``; the fingerprint code is imported on the first call only."""
-    from .dedup._fingerprint import fingerprint_text  # noqa: PLC0415 (datasketch, when asked)
+    from ..dedup._fingerprint import fingerprint_text  # noqa: PLC0415 (datasketch, when asked)
 
     return fingerprint_text(text, params)
 

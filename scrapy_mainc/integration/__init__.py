@@ -1,0 +1,10 @@
+"""The Scrapy layer: the only subpackage that imports Scrapy.
+
+``addon`` (``scrapy_mainc.Addon``), ``middleware`` (response annotations and the page
+handed to the pipeline), ``pipeline`` (``MaincPipeline``: extraction in worker processes,
+``_workers`` and ``_looppool``), ``dedup_pipeline`` (``NearDuplicatePipeline`` over
+:mod:`scrapy_mainc.dedup`), ``command`` (``scrapy mainc``). Settings become one
+:class:`~scrapy_mainc.integration._config.MaincConfig` in ``_config``; ``_itemfields``
+writes the results into items of any kind. The public import paths (``scrapy_mainc.Addon``,
+``scrapy_mainc.pipeline.MaincPipeline``, ...) re-export these classes.
+"""

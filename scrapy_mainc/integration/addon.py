@@ -1,0 +1,71 @@
+"""The add-on: ``ADDONS = {"scrapy_mainc.Addon": 0}`` turns the whole integration on.
+
+It only edits settings: it writes every ``MAINC_`` default at ``"addon"`` priority (so
+project, spider and command-line settings override it) and adds the three components to
+their component dictionaries unless the project already placed (or disabled) them.
+
+Near-duplicate clustering: ``MAINC_DEDUP_TEXT_FIELD`` follows ``MAINC_TEXT_FIELD`` (at
+``"addon"`` priority, so an explicit value wins), and when ``MAINC_DEDUP_ENABLED`` is true
+``NearDuplicatePipeline`` joins ``ITEM_PIPELINES`` right after ``MaincPipeline``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.utils.misc import load_object
+
+from ..dedup._config import DedupConfig
+from ._config import SETTINGS, MaincConfig
+from .middleware import (
+    DOWNLOADER_MIDDLEWARE_ORDER,
+    SPIDER_MIDDLEWARE_ORDER,
+    MaincDownloaderMiddleware,
+    MaincSpiderMiddleware,
+)
+from .pipeline import PIPELINE_ORDER, MaincPipeline
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+#: ``(component dictionary setting, component, order)`` the add-on enables.
+COMPONENTS = (
+    ("DOWNLOADER_MIDDLEWARES", MaincDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_ORDER),
+    ("SPIDER_MIDDLEWARES", MaincSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER),
+    ("ITEM_PIPELINES", MaincPipeline, PIPELINE_ORDER),
+)
+#: ``NearDuplicatePipeline`` runs this much after ``MaincPipeline`` (110 by default).
+DEDUP_PIPELINE_OFFSET = 10
+
+
+class Addon:
+    """Enable scrapy_mainc's middlewares and pipeline with the documented defaults."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        for name, default in SETTINGS.items():
+            settings.set(name, default, priority="addon")
+        for setting, component, order in COMPONENTS:
+            settings.setdefault_in_component_priority_dict(setting, component, order)
+        _set_up_dedup(settings)
+
+
+def _set_up_dedup(settings: BaseSettings) -> None:
+    """Keep the dedup text field in step; enable NearDuplicatePipeline when asked to."""
+    text_field = MaincConfig.from_settings(settings).fields.text
+    if text_field:
+        settings.set("MAINC_DEDUP_TEXT_FIELD", text_field, priority="addon")
+    if not DedupConfig.from_settings(settings).enabled:
+        return  # the dedup pipeline module (datasketch, numpy) is not even imported
+    from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415
+
+    order = _order_of(settings, MaincPipeline)
+    order = (PIPELINE_ORDER if order is None else order) + DEDUP_PIPELINE_OFFSET
+    settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", NearDuplicatePipeline, order)
+
+
+def _order_of(settings: BaseSettings, component: type) -> int | None:
+    """The order of ``component`` in ITEM_PIPELINES (given as a class or a path), if enabled."""
+    for key, order in settings.getdict("ITEM_PIPELINES").items():
+        if order is not None and load_object(key) is component:
+            return int(order)
+    return None

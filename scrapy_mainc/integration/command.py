@@ -1,0 +1,121 @@
+"""``scrapy mainc URL_OR_FILE``: fetch one page and print what the pipeline would attach.
+
+The page is fetched with the project's settings (middlewares, headers, proxies) and the
+spider that would handle its URL, so per-spider and per-domain algorithm choices apply; a
+local file is fetched through its ``file://`` URI. Only scrapy_mainc's pipeline runs, in
+``inline`` mode, and the item is printed as JSON instead of being exported.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, Spider, signals
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.spider import DefaultSpider, spidercls_for_request
+from w3lib.url import is_url
+
+from .. import ALGORITHMS
+from ._config import SPIDER_ALGORITHM_ATTRIBUTE
+from .addon import COMPONENTS
+from .pipeline import PIPELINE_ORDER, MaincPipeline
+
+if TYPE_CHECKING:
+    from argparse import ArgumentParser, Namespace
+    from collections.abc import AsyncIterator, Iterator
+
+    from scrapy.http import Response
+
+
+class Command(ScrapyCommand):
+    requires_project = False
+    default_settings = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        return "[options] <url or file>"
+
+    def short_desc(self) -> str:
+        return "Print what scrapy_mainc would attach to an item from a page"
+
+    def long_desc(self) -> str:
+        return (
+            "Fetch a URL (or a local HTML file) with the project's settings, run "
+            "scrapy_mainc's extraction on it and print the fields the pipeline would "
+            "attach to an item, as JSON."
+        )
+
+    def add_options(self, parser: ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--algorithm", choices=list(ALGORITHMS), help="use this algorithm for the page")
+        parser.add_argument("--spider", help="use this project spider's settings and mainc_algorithm")
+
+    def process_options(self, args: list[str], opts: Namespace) -> None:
+        super().process_options(args, opts)
+        settings = self.settings
+        assert settings is not None
+        settings.set("MAINC_ENABLED", True, priority="cmdline")
+        settings.set("MAINC_WORKER_MODE", "inline", priority="cmdline")
+        settings.set("ITEM_PIPELINES", {MaincPipeline: PIPELINE_ORDER}, priority="cmdline")
+        settings.set("FEEDS", {}, priority="cmdline")
+        if opts.algorithm:
+            settings.set("MAINC_ALGORITHM", opts.algorithm, priority="cmdline")
+            settings.set("MAINC_DOMAIN_ALGORITHMS", {}, priority="cmdline")
+        for setting, component, order in COMPONENTS:
+            settings.setdefault_in_component_priority_dict(setting, component, order)
+
+    def run(self, args: list[str], opts: Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give one URL or HTML file")
+        url = page_url(args[0])
+        process = self.crawler_process
+        assert process is not None
+        base: type[Spider] = DefaultSpider
+        if opts.spider:
+            base = process.spider_loader.load(opts.spider)
+        else:
+            base = spidercls_for_request(process.spider_loader, Request(url), base)
+        crawler = process.create_crawler(fetching_spider(base, url, opts.algorithm))
+        items: list[Any] = []
+
+        def collect(item: Any) -> None:  # a local: it stays referenced while crawling
+            items.append(item)
+
+        crawler.signals.connect(collect, signal=signals.item_scraped)
+        process.crawl(crawler)
+        process.start()
+        if not items:
+            print(f"scrapy mainc: no page from {url} (see the log)", file=sys.stderr)
+            self.exitcode = 1
+            return
+        output = json.dumps(dict(items[0]), ensure_ascii=False, indent=2, default=str)
+        sys.stdout.write(output + "\n")
+
+
+def page_url(argument: str) -> str:
+    """``argument`` as a URL: an existing file becomes its ``file://`` URI."""
+    path = Path(argument)
+    if not is_url(argument) and path.is_file():
+        return path.resolve().as_uri()
+    if is_url(argument):
+        return argument
+    raise UsageError(f"not a URL or a file: {argument}")
+
+
+def fetching_spider(base: type[Spider], url: str, algorithm: str | None) -> type[Spider]:
+    """A subclass of ``base`` (keeping its settings) whose only request is ``url``."""
+
+    async def start(self: Spider) -> AsyncIterator[Any]:
+        yield Request(url, callback=_page_item, dont_filter=True)
+
+    attributes: dict[str, Any] = {"start": start, "__module__": __name__}
+    if algorithm:
+        attributes[SPIDER_ALGORITHM_ATTRIBUTE] = algorithm
+    return type(base.__name__, (base,), attributes)
+
+
+def _page_item(response: Response) -> Iterator[dict[str, Any]]:
+    yield {"url": response.url}

@@ -1,0 +1,118 @@
+"""The Scrapy middlewares: annotate HTML responses, attach each page to its items.
+
+``MaincDownloaderMiddleware`` records :class:`~scrapy_mainc.core._annotate.PageAnnotations` in
+``response.meta["mainc"]`` and re-decodes pages that Scrapy decoded wrongly (undeclared
+or wrongly declared charsets).
+``MaincSpiderMiddleware`` files the page of every item a callback produces, for
+:class:`~scrapy_mainc.MaincPipeline` to extract.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from ..core._annotate import annotate, better_encoding, declared_encoding
+from ._config import MaincConfig
+from ._pages import AttachedPage, pages_of
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+#: Key of the annotations in ``response.meta``.
+META_KEY = "mainc"
+#: Order in DOWNLOADER_MIDDLEWARES: after HttpCompressionMiddleware (590) has decompressed.
+DOWNLOADER_MIDDLEWARE_ORDER = 585
+#: Order in SPIDER_MIDDLEWARES: nearest the engine, so it sees the final items.
+SPIDER_MIDDLEWARE_ORDER = 10
+
+
+def _enabled_config(crawler: Crawler) -> MaincConfig:
+    config = MaincConfig.from_settings(crawler.settings)
+    if not config.enabled:
+        raise NotConfigured("MAINC_ENABLED is False")
+    return config
+
+
+class MaincDownloaderMiddleware:
+    """Annotate HTML responses; re-decode pages whose charset is undeclared or wrong.
+
+    When a page declares no charset (or declares one that does not fit its bytes) and the
+    core's sniffer confidently finds another encoding than the one Scrapy used, the
+    response is replaced by a copy with that encoding, so ``response.text`` is right for
+    the spider as well as for the extraction.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.config = _enabled_config(crawler)
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        if not is_html(response):
+            return response
+        assert isinstance(response, TextResponse)
+        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
+        declared = declared_encoding(content_type, response.body)
+        redecoded = False
+        if self.config.redecode:
+            encoding = better_encoding(response.body, response.encoding, declared)
+            if encoding:
+                logger.debug("mainc: decoding %s as %s, not %s", response.url, encoding, response.encoding)
+                response = response.replace(encoding=encoding)
+                redecoded = True
+                if self.crawler.stats:
+                    self.crawler.stats.inc_value("mainc/redecoded")
+        annotations = annotate(
+            response.text,
+            declared_encoding=declared,
+            encoding=response.encoding,
+            redecoded=redecoded,
+        )
+        request.meta[META_KEY] = annotations.as_meta()
+        return response
+
+
+class MaincSpiderMiddleware(BaseSpiderMiddleware):
+    """Attach the page each item came from, for the pipeline (see ``_pages``)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.config = _enabled_config(crawler)
+        self.pages = pages_of(crawler)
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is not None:
+            self.pages.attach(item, attached_page(response))
+        return item
+
+
+def is_html(response: Response) -> bool:
+    """True for HTML responses: ``HtmlResponse``, or text declared as (X)HTML."""
+    if isinstance(response, HtmlResponse):
+        return True
+    if not isinstance(response, TextResponse):
+        return False
+    content_type = (response.headers.get(b"Content-Type") or b"").lower()
+    return b"html" in content_type
+
+
+def attached_page(response: Response) -> AttachedPage:
+    """The page of ``response``: decoded text for text responses, else the raw body."""
+    page: str | bytes = response.text if isinstance(response, TextResponse) else response.body
+    request = response.request
+    annotations = request.meta.get(META_KEY) if request is not None else None
+    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}))
