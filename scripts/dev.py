@@ -4,6 +4,8 @@
     python3 scripts/dev.py crawl     # serve the bundled news site and crawl it (example_project)
     python3 scripts/dev.py test      # run the test suite
     python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
+    python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
+    python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
 
 The environment lives in ``.venv`` at the top of the repository and is (re)installed when
 ``setup.cfg`` changes. Extra arguments after the job name go to the underlying command.
@@ -23,7 +25,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 #: Which optional extras each job needs installed.
-EXTRAS = {"crawl": "", "test": "test", "bench": "test,peers"}
+EXTRAS = {"crawl": "", "test": "test", "bench": "test,peers", "docs": "docs", "package": "build"}
 
 
 def ensure_venv(extras: str) -> None:
@@ -53,6 +55,11 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), "-m", "pytest", *rest]
     elif job == "crawl":
         command = [str(PYTHON), str(ROOT / "example_project" / "run_crawl.py"), *rest]
+    elif job == "docs":
+        out = ROOT / "docs" / "_build" / "html"
+        command = [str(PYTHON), "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", str(out), *rest]
+    elif job == "package":
+        command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
     else:
         command = [str(PYTHON), str(ROOT / "benchmarks" / "quality.py"), *rest]
     return subprocess.call(command, cwd=ROOT)
