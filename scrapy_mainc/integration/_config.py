@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
+from ._settings import REGISTRY
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -24,25 +25,11 @@ WORKER_MODES = ("process", "thread", "inline")
 #: Name of the spider attribute that chooses the algorithm for one spider.
 SPIDER_ALGORITHM_ATTRIBUTE = "mainc_algorithm"
 
-#: Every MAINC_ setting and its default (``MAINC_WORKERS = None`` means the CPU count).
+#: Every MAINC_ setting but the near-duplicate ones (``MAINC_DEDUP_*``, read by
+#: ``DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
+#: CPU count).
 SETTINGS: Mapping[str, Any] = {
-    "MAINC_ENABLED": True,
-    "MAINC_ALGORITHM": "auto",
-    "MAINC_DOMAIN_ALGORITHMS": {},
-    "MAINC_STRIP_COMMENTS": True,
-    "MAINC_WORKER_MODE": "process",
-    "MAINC_WORKERS": None,
-    "MAINC_TIMEOUT": 10.0,
-    "MAINC_MAX_PAGE_SIZE": 5 * 1024 * 1024,
-    "MAINC_TEXT_FIELD": "main_text",
-    "MAINC_HTML_FIELD": "main_html",
-    "MAINC_TITLE_FIELD": "title",
-    "MAINC_INFO_FIELD": "mainc",
-    "MAINC_PAGE_FIELD": "raw_html",
-    "MAINC_KEEP_PAGE": False,
-    "MAINC_CONVERT_ITEMS": False,
-    "MAINC_DROP_EMPTY": False,
-    "MAINC_REDECODE": True,
+    setting.name: setting.default for setting in REGISTRY if setting.group != "dedup"
 }
 
 

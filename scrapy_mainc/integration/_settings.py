@@ -1,0 +1,176 @@
+"""Every ``MAINC_`` setting in one registry: name, default, type and meaning.
+
+The registry is the single source of the defaults (``MaincConfig`` and ``DedupConfig`` read
+them from here, the add-on writes them at ``"addon"`` priority) and of the settings
+reference in the documentation, which is generated from it (``docs/_ext/mainc_settings.py``),
+so code and documentation cannot disagree. A test checks that every ``MAINC_`` name the
+package reads is registered. This module imports neither Scrapy nor anything heavy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One documented setting."""
+
+    name: str
+    default: Any
+    #: The accepted values, in words ("bool", "str or None", ...).
+    kind: str
+    #: What the setting does (reStructuredText/Markdown inline markup allowed).
+    meaning: str
+    #: Documentation section: "extraction", "fields", "workers" or "dedup".
+    group: str
+
+
+def _extraction(name: str, default: Any, kind: str, meaning: str) -> Setting:
+    return Setting(name, default, kind, meaning, "extraction")
+
+
+def _field(name: str, default: str, meaning: str) -> Setting:
+    return Setting(name, default, "str or None", meaning + " (``None``: leave the field out)", "fields")
+
+
+def _workers(name: str, default: Any, kind: str, meaning: str) -> Setting:
+    return Setting(name, default, kind, meaning, "workers")
+
+
+def _dedup(name: str, default: Any, kind: str, meaning: str) -> Setting:
+    return Setting(name, default, kind, meaning, "dedup")
+
+
+#: Every setting, grouped as in the documentation.
+REGISTRY: tuple[Setting, ...] = (
+    _extraction(
+        "MAINC_ENABLED",
+        True,
+        "bool",
+        "``False`` disables the middlewares and the pipeline (they raise ``NotConfigured``)",
+    ),
+    _extraction(
+        "MAINC_ALGORITHM",
+        "auto",
+        "str",
+        "algorithm for every page, a name of ``scrapy_mainc.ALGORITHMS``",
+    ),
+    _extraction(
+        "MAINC_DOMAIN_ALGORITHMS",
+        {},
+        "dict",
+        '``{"example.cn": "econ"}``: algorithm per domain, subdomains included; the longest '
+        "matching domain wins over the spider's ``mainc_algorithm`` and ``MAINC_ALGORITHM``",
+    ),
+    _extraction("MAINC_STRIP_COMMENTS", True, "bool", "remove reader-comment sections from the result"),
+    _extraction(
+        "MAINC_MAX_PAGE_SIZE",
+        5 * 1024 * 1024,
+        "int",
+        "larger pages (bytes, or characters of decoded text) are not extracted: reason "
+        "``page too large: ...``",
+    ),
+    _extraction(
+        "MAINC_DROP_EMPTY",
+        False,
+        "bool",
+        "drop items whose extraction found no text (``DropItem``, logged at DEBUG)",
+    ),
+    _extraction("MAINC_REDECODE", True, "bool", "let the downloader middleware replace a wrong decoding"),
+    _field("MAINC_TEXT_FIELD", "main_text", "item field for the article text"),
+    _field("MAINC_HTML_FIELD", "main_html", "item field for the cleaned, comment-stripped article HTML"),
+    _field("MAINC_TITLE_FIELD", "title", "item field for the headline, written only when empty"),
+    _field("MAINC_INFO_FIELD", "mainc", "item field for the extraction details"),
+    _field(
+        "MAINC_PAGE_FIELD",
+        "raw_html",
+        "item field a spider may put the page's HTML in; read before the attached response",
+    ),
+    Setting(
+        "MAINC_KEEP_PAGE",
+        False,
+        "bool",
+        "keep the page in ``MAINC_PAGE_FIELD`` after extraction (written there from the response "
+        "if the spider did not)",
+        "fields",
+    ),
+    Setting(
+        "MAINC_CONVERT_ITEMS",
+        False,
+        "bool",
+        "convert typed items that lack a field to dicts (otherwise they pass unchanged, with an "
+        "error logged once per item class)",
+        "fields",
+    ),
+    _workers(
+        "MAINC_WORKER_MODE",
+        "process",
+        "str",
+        "where extraction runs: ``process`` (worker processes), ``thread`` or ``inline`` (the "
+        "reactor thread)",
+    ),
+    _workers(
+        "MAINC_WORKERS", None, "int or None", "number of worker processes or threads; ``None``: the CPU count"
+    ),
+    _workers(
+        "MAINC_TIMEOUT",
+        10.0,
+        "float",
+        "per-page time budget, seconds; a page over it gets reason ``timeout: ...``",
+    ),
+    _dedup(
+        "MAINC_DEDUP_ENABLED",
+        False,
+        "bool",
+        "turn near-duplicate clustering on (fingerprints in the workers, and "
+        "``NearDuplicatePipeline`` through the add-on)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_THRESHOLD",
+        0.8,
+        "float",
+        "estimated Jaccard similarity of shingle sets that makes a duplicate",
+    ),
+    _dedup(
+        "MAINC_DEDUP_DROP",
+        False,
+        "bool",
+        "drop duplicates (``DropItem``, logged at DEBUG) instead of marking them",
+    ),
+    _dedup(
+        "MAINC_DEDUP_MIN_WORDS",
+        50,
+        "int",
+        "texts with fewer words are never clustered (``cluster_id`` is ``''``)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_NUM_PERM",
+        128,
+        "int",
+        "MinHash permutations (more: finer estimates, bigger fingerprints)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_URL",
+        "",
+        "str",
+        "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty",
+    ),
+    _dedup(
+        "MAINC_DEDUP_TEXT_FIELD",
+        "main_text",
+        "str",
+        "item field with the text (the add-on keeps it equal to ``MAINC_TEXT_FIELD``)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_FINGERPRINT_FIELD",
+        "fingerprint",
+        "str",
+        "item field with (or receiving) the fingerprint",
+    ),
+    _dedup("MAINC_DEDUP_URL_FIELD", "url", "str", "item field with the page URL"),
+)
+
+#: Name -> default of every registered setting.
+DEFAULTS: dict[str, Any] = {setting.name: setting.default for setting in REGISTRY}

@@ -1,0 +1,57 @@
+"""The settings registry: every MAINC_ setting the package reads is registered, and the
+configuration objects take their defaults from it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scrapy.settings import Settings
+
+import scrapy_mainc
+from scrapy_mainc.dedup import DedupConfig
+from scrapy_mainc.integration._config import SETTINGS, MaincConfig, default_workers
+from scrapy_mainc.integration._settings import DEFAULTS, REGISTRY
+
+PACKAGE = Path(scrapy_mainc.__file__).parent
+
+
+def test_every_setting_named_in_the_package_is_registered() -> None:
+    named = set()
+    for path in PACKAGE.rglob("*.py"):
+        named |= set(re.findall(r"\bMAINC_[A-Z][A-Z_]*[A-Z]\b", path.read_text(encoding="utf-8")))
+    assert "MAINC_TIMEOUT" in named and "MAINC_DEDUP_URL_FIELD" in named
+    assert sorted(named - set(DEFAULTS)) == []
+
+
+def test_names_are_unique_and_documented() -> None:
+    names = [setting.name for setting in REGISTRY]
+    assert len(names) == len(set(names))
+    for setting in REGISTRY:
+        assert setting.name.startswith("MAINC_") and setting.kind and setting.meaning
+        assert setting.group in {"extraction", "fields", "workers", "dedup"}
+        assert setting.group == "dedup" if setting.name.startswith("MAINC_DEDUP_") else True
+
+
+def test_the_config_objects_default_to_the_registry() -> None:
+    config = MaincConfig.from_settings(Settings())
+    assert config.algorithm == DEFAULTS["MAINC_ALGORITHM"]
+    assert config.timeout == DEFAULTS["MAINC_TIMEOUT"]
+    assert config.max_page_size == DEFAULTS["MAINC_MAX_PAGE_SIZE"]
+    assert config.workers == default_workers() and DEFAULTS["MAINC_WORKERS"] is None
+    assert config.fields.text == DEFAULTS["MAINC_TEXT_FIELD"]
+    assert config.fields.page == DEFAULTS["MAINC_PAGE_FIELD"]
+    dedup = DedupConfig.from_settings(Settings())
+    assert dedup == DedupConfig()
+    assert dedup.threshold == DEFAULTS["MAINC_DEDUP_THRESHOLD"]
+    assert dedup.min_words == DEFAULTS["MAINC_DEDUP_MIN_WORDS"]
+    assert dedup.num_perm == DEFAULTS["MAINC_DEDUP_NUM_PERM"]
+    assert dedup.text_field == DEFAULTS["MAINC_DEDUP_TEXT_FIELD"]
+    assert dedup.fingerprint_field == DEFAULTS["MAINC_DEDUP_FINGERPRINT_FIELD"]
+    assert dedup.url_field == DEFAULTS["MAINC_DEDUP_URL_FIELD"]
+    assert dedup.redis_url == DEFAULTS["MAINC_DEDUP_REDIS_URL"]
+    assert (dedup.enabled, dedup.drop) == (DEFAULTS["MAINC_DEDUP_ENABLED"], DEFAULTS["MAINC_DEDUP_DROP"])
+
+
+def test_the_addon_writes_every_setting_but_the_dedup_ones() -> None:
+    assert set(SETTINGS) == {setting.name for setting in REGISTRY if setting.group != "dedup"}
