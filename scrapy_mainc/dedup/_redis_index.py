@@ -102,11 +102,24 @@ class RedisIndex(ClusterIndex):
 
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         signature = self._signature(fingerprint)
-        found = self._match(signature)
+        found = self._match(signature, url)
         if found is not None:
             return found
         with self._stripes_locked(signature):
-            return self._match(signature) or self._lead(signature, url)
+            return self._match(signature, url) or self._lead(signature, url)
+
+    def withdraw(self, cluster_id: str) -> bool:
+        """Under the stripe locks of the leader's buckets, so that no text founding a
+        cluster in one of them at the same moment loses its bucket entry."""
+        record = self._redis.hget(LEADERS_KEY, cluster_id)
+        if record is None:
+            return False
+        leader = self._decode_leader(cluster_id, record)
+        key = cluster_id.encode("ascii")
+        with self._stripes_locked(leader.signature):
+            if key in self._lsh:
+                self._lsh.remove(key)
+            return bool(self._redis.hdel(LEADERS_KEY, cluster_id))
 
     def close(self) -> None:
         self._pool.disconnect()
