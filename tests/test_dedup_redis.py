@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import multiprocessing
+import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -95,6 +98,27 @@ def test_re_crawls_and_withdrawals_on_redis(redis_url: str) -> None:
     assert client.hkeys("mainc:dedup:leaders") == [cluster_id_for("http://b").encode()]
     assert client.keys("mainc:dedup:stripe:*") == []
     client.close()
+
+
+def test_commands_to_a_frozen_server_time_out(own_redis: Any) -> None:
+    index = open_index(params_for(own_redis.url, redis_timeout=0.5))
+    index.assign(fingerprint(story(1)), "http://a")
+    os.kill(own_redis.process.pid, signal.SIGSTOP)
+    errors: list[BaseException] = []
+
+    def assign() -> None:
+        try:
+            index.assign(fingerprint(story(2)), "http://b")
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            errors.append(exc)
+
+    worker = threading.Thread(target=assign, daemon=True)
+    worker.start()
+    worker.join(30)  # a liveness guard: without socket time-outs this waits forever
+    os.kill(own_redis.process.pid, signal.SIGCONT)
+    assert not worker.is_alive()
+    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError]
+    index.close()
 
 
 def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:

@@ -28,6 +28,9 @@ global lock; texts that match an existing leader (most duplicates) take no lock 
 because leaders are never removed. Locks are taken in sorted key order, so two writers never
 wait on each other in a cycle.
 
+Every command fails with a TimeoutError after ``IndexParams.redis_timeout`` seconds (connecting
+included), so a server that stops answering cannot hang a caller.
+
 Limits: a stripe lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder
 does not block its buckets forever; a holder that stalls longer than that (it only needs
 milliseconds) could lose its exclusivity, which is logged. ``ClusterIndex.assign`` raises
@@ -85,7 +88,11 @@ class RedisIndex(ClusterIndex):
     service_errors = (RedisError,)
 
     def __init__(self, params: IndexParams) -> None:
-        self._pool = redis.ConnectionPool.from_url(params.redis_url)
+        self._pool = redis.ConnectionPool.from_url(
+            params.redis_url,
+            socket_timeout=params.redis_timeout,
+            socket_connect_timeout=params.redis_timeout,
+        )
         self._redis = redis.Redis(connection_pool=self._pool)
         lsh = MinHashLSH(
             threshold=params.threshold,
