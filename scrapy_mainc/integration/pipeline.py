@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._config import DedupConfig
+from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError
 from ._looppool import LoopProcessPool
@@ -60,7 +60,7 @@ class MaincPipeline:
         self.crawler = crawler
         self.dedup = DedupConfig.from_settings(crawler.settings)
         self.pages = pages_of(crawler)
-        self.fields = ItemFields(self.config)
+        self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
         self.spider_algorithm: str | None = None
         self.pool: WorkerPool | LoopProcessPool | None = None
