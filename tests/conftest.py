@@ -219,10 +219,14 @@ def crawl_main(spec_path: str, out_path: str) -> None:
     results: dict[str, Any] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        finished = defer.Deferred.fromCoroutine(_run_all(spec, results))
         failures: list[Any] = []
-        finished.addErrback(failures.append)
-        finished.addBoth(lambda _: reactor.stop())
+
+        def start() -> None:  # once the reactor runs: an early failure must be able to stop it
+            finished = defer.Deferred.fromCoroutine(_run_all(spec, results))
+            finished.addErrback(failures.append)
+            finished.addBoth(lambda _: reactor.stop())
+
+        reactor.callWhenRunning(start)
         reactor.run()
     if failures:
         failures[0].raiseException()
