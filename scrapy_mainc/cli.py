@@ -13,11 +13,19 @@ from . import ALGORITHMS, extract
 from .evaluation._evaluate import Report, evaluate, format_report, load_dataset
 
 
+class CommandError(Exception):
+    """A file that cannot be read or written: one line, exit status 2 (like argparse)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except CommandError as exc:
+        print(f"mainc {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,8 +49,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _cannot_read(exc: OSError) -> CommandError:
+    return CommandError(f"cannot read {exc.filename}: {exc.strerror}")
+
+
 def _run_extract(args: argparse.Namespace) -> int:
-    data = sys.stdin.buffer.read() if args.path == "-" else Path(args.path).read_bytes()
+    try:
+        data = sys.stdin.buffer.read() if args.path == "-" else Path(args.path).read_bytes()
+    except OSError as exc:
+        raise _cannot_read(exc) from exc
     result = extract(data, url=args.url, algorithm=args.algorithm)
     if args.format == "json":
         output = json.dumps(dataclasses.asdict(result), ensure_ascii=False, indent=2)
@@ -56,7 +71,12 @@ def _run_extract(args: argparse.Namespace) -> int:
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
-    pages = load_dataset(args.dataset)
+    try:
+        pages = load_dataset(args.dataset)
+    except OSError as exc:
+        raise _cannot_read(exc) from exc
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
     names = sorted(ALGORITHMS) if args.algorithm == "all" else [args.algorithm]
     reports: list[Report] = []
     for name in names:
@@ -64,9 +84,12 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         reports.append(report)
         print(format_report(report, args.worst), flush=True)
     if args.json_out:
-        Path(args.json_out).write_text(
-            json.dumps([report.to_json() for report in reports], indent=1), encoding="utf-8"
-        )
+        try:
+            Path(args.json_out).write_text(
+                json.dumps([report.to_json() for report in reports], indent=1), encoding="utf-8"
+            )
+        except OSError as exc:
+            raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from exc
     return 1 if any(report.errors for report in reports) else 0
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 import subprocess
 import sys
 import warnings
@@ -29,7 +31,7 @@ EXAMPLE = TESTS.parent / "example_project"
 if str(EXAMPLE) not in sys.path:
     sys.path.insert(0, str(EXAMPLE))
 
-from newsdemo.localredis import find_redis_server, start_redis_server  # noqa: E402
+from newsdemo.localredis import LocalRedis, find_redis_server, start_redis_server  # noqa: E402
 from newsdemo.server import Page, SiteServer, load_site  # noqa: E402
 
 #: A short undeclared GBK page that Scrapy's own charset detection gets wrong (cp949).
@@ -107,6 +109,28 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[LocalRedis]:
+    """A redis-server of this test alone, which it may stop (SIGSTOP) or kill.
+
+    Afterwards the server is resumed (SIGCONT) if it was stopped, then shut down.
+    """
+    pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
+    binary = find_redis_server()
+    if binary is None:
+        pytest.skip("no redis-server binary found: install Debian's redis-server package")
+    try:
+        server = start_redis_server(binary, tmp_path / "redis")
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        yield server
+    finally:
+        if server.process.poll() is None:
+            os.kill(server.process.pid, signal.SIGCONT)
+        server.stop()
+
+
+@pytest.fixture
 def redis_url(redis_server: str) -> Iterator[str]:
     """The server's URL, with an empty database for each test."""
     import redis
@@ -126,26 +150,33 @@ class CrawlResult:
     errors: list[str]
     children_after: int
     spider_output: list[dict[str, Any]] = field(default_factory=list)
+    #: Messages logged at WARNING (not ERROR: those are in ``errors``).
+    warnings_logged: list[str] = field(default_factory=list)
 
 
 def run_crawls(
-    scenarios: list[dict[str, Any]], tmp_path: Path, reactor: str = "asyncio"
+    scenarios: list[dict[str, Any]], tmp_path: Path, reactor: str = "asyncio", timeout: float = 600
 ) -> tuple[dict[str, CrawlResult], list[str]]:
     """Run ``scenarios`` (name, spider "module:Class", settings, args) in one subprocess.
 
-    Returns the results by scenario name and every warning raised during the crawls.
+    Returns the results by scenario name and every warning raised during the crawls. The
+    subprocess is killed, and the test fails, after ``timeout`` seconds.
     """
     spec = tmp_path / "crawls.json"
     out = tmp_path / "results.json"
     spec.write_text(json.dumps({"scenarios": scenarios, "reactor": reactor}), encoding="utf-8")
     code = "import sys, conftest; conftest.crawl_main(sys.argv[1], sys.argv[2])"
-    process = subprocess.run(
-        [sys.executable, "-c", code, str(spec), str(out)],
-        cwd=TESTS,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    try:
+        process = subprocess.run(
+            [sys.executable, "-c", code, str(spec), str(out)],
+            cwd=TESTS,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as exc:
+        stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+        pytest.fail(f"crawl subprocess still running after {timeout:g} s:\n{(stderr or '')[-6000:]}")
     if process.returncode != 0 or not out.exists():
         pytest.fail(f"crawl subprocess failed ({process.returncode}):\n{process.stderr[-6000:]}")
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -162,15 +193,18 @@ REACTORS = {
 
 
 class _ErrorLog(logging.Handler):
+    """Collects ERROR (and worse) messages, and apart from them WARNING messages."""
+
     def __init__(self) -> None:
-        super().__init__(logging.ERROR)
+        super().__init__(logging.WARNING)
         self.messages: list[str] = []
+        self.warnings: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             message += f" | {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
-        self.messages.append(message)
+        (self.messages if record.levelno >= logging.ERROR else self.warnings).append(message)
 
 
 def crawl_main(spec_path: str, out_path: str) -> None:
@@ -185,10 +219,14 @@ def crawl_main(spec_path: str, out_path: str) -> None:
     results: dict[str, Any] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        finished = defer.Deferred.fromCoroutine(_run_all(spec, results))
         failures: list[Any] = []
-        finished.addErrback(failures.append)
-        finished.addBoth(lambda _: reactor.stop())
+
+        def start() -> None:  # once the reactor runs: an early failure must be able to stop it
+            finished = defer.Deferred.fromCoroutine(_run_all(spec, results))
+            finished.addErrback(failures.append)
+            finished.addBoth(lambda _: reactor.stop())
+
+        reactor.callWhenRunning(start)
         reactor.run()
     if failures:
         failures[0].raiseException()
@@ -233,6 +271,7 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
             "items": items,
             "stats": crawler.stats.get_stats(),
             "errors": errors.messages,
+            "warnings_logged": errors.warnings,
             "children_after": len(multiprocessing.active_children()),
             "spider_output": list(getattr(crawler.spider, "seen", [])),
         }

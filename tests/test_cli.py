@@ -57,3 +57,31 @@ def test_evaluate_prints_scores_and_writes_json(tmp_path: Path, capsys) -> None:
     assert reports["auto"]["f1"] == 1.0
     assert set(reports["auto"]["pages"]) == {"news_en", "blog_comments"}
     assert len(reports) > 1
+
+
+def _one_line_error(completed: subprocess.CompletedProcess[bytes]) -> str:
+    """The error of a command that failed like an argparse usage error: status 2, one line."""
+    assert completed.returncode == 2
+    assert completed.stdout == b""
+    lines = completed.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_extract_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nosuch.html"
+    line = _one_line_error(_run("extract", str(missing)))
+    assert line == f"mainc extract: error: cannot read {missing}: No such file or directory"
+    line = _one_line_error(_run("extract", str(tmp_path)))
+    assert line == f"mainc extract: error: cannot read {tmp_path}: Is a directory"
+
+
+def test_evaluate_without_a_dataset_is_one_line(tmp_path: Path) -> None:
+    line = _one_line_error(_run("evaluate", str(tmp_path)))
+    assert line == f"mainc evaluate: error: cannot read {tmp_path / 'gold.json'}: No such file or directory"
+    (tmp_path / "gold.json").write_text("{not json", encoding="utf-8")
+    line = _one_line_error(_run("evaluate", str(tmp_path)))
+    assert line.startswith(f"mainc evaluate: error: {tmp_path / 'gold.json'} is not valid JSON: ")
+    (tmp_path / "gold.json").write_text('{"a": {"articleBody": "x"}}', encoding="utf-8")
+    line = _one_line_error(_run("evaluate", str(tmp_path)))
+    assert line == f"mainc evaluate: error: no pages with gold text found in {tmp_path}"

@@ -84,6 +84,42 @@ def test_a_url_leading_a_second_story_gets_the_next_id() -> None:
     assert changed == Assignment(cluster_id_for("http://a", 1))
 
 
+def test_a_re_crawl_of_a_leader_is_not_its_own_duplicate() -> None:
+    index = MemoryIndex(PARAMS)
+    first = index.assign(fingerprint(text()), "http://a")
+    again = index.assign(fingerprint(text()), "http://a")
+    assert again == Assignment(first.cluster_id, "", False, 1.0, is_recrawl=True)
+    assert not again.is_new and first.is_new
+    edited = index.assign(fingerprint(text(changed=(150,))), "http://a")
+    assert (edited.cluster_id, edited.duplicate_of, edited.is_recrawl) == (first.cluster_id, "", True)
+    assert 0.9 <= edited.similarity < 1.0
+    copy = index.assign(fingerprint(text()), "http://b")
+    assert (copy.duplicate_of, copy.is_duplicate, copy.is_recrawl) == ("http://a", True, False)
+    assert len(index) == 1
+
+
+def test_a_re_crawl_stays_in_its_own_cluster_when_another_is_more_similar() -> None:
+    index = MemoryIndex(IndexParams(threshold=0.5))
+    index.assign(fingerprint(text(300)), "http://a")
+    # b is a with words 0-129 replaced (Jaccard with a 0.377): a cluster of its own.
+    assert index.assign(fingerprint(text(300, changed=tuple(range(130)))), "http://b").is_new
+    # a again, with words 0-79 replaced: Jaccard 0.558 with a, 0.691 with b; a's page stays in a's cluster.
+    again = index.assign(fingerprint(text(300, changed=tuple(range(80)))), "http://a")
+    assert (again.cluster_id, again.is_recrawl) == (cluster_id_for("http://a"), True)
+    assert 0.5 <= again.similarity < 0.691
+
+
+def test_a_withdrawn_leader_is_gone_and_the_next_copy_founds_the_cluster() -> None:
+    index = MemoryIndex(PARAMS)
+    lost = index.assign(fingerprint(text()), "http://a")
+    assert index.withdraw(lost.cluster_id) is True
+    assert index.withdraw(lost.cluster_id) is False
+    assert len(index) == 0
+    copy = index.assign(fingerprint(text(changed=(7,))), "http://b")
+    assert copy == Assignment(cluster_id_for("http://b"))
+    assert index.assign(fingerprint(text()), "http://a").duplicate_of == "http://b"
+
+
 def test_duplicates_are_compared_with_the_first_item_only() -> None:
     params = IndexParams(threshold=0.85, fingerprint=FingerprintParams(num_perm=256))
     index = MemoryIndex(params)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -11,7 +12,14 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-from scrapy_mainc.dedup import DedupConfig, FingerprintParams, cluster_id_for, fingerprint_text
+from scrapy_mainc.dedup import (
+    DedupConfig,
+    FingerprintParams,
+    IndexParams,
+    MemoryIndex,
+    cluster_id_for,
+    fingerprint_text,
+)
 from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
 PIPELINE = "scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline"
@@ -65,6 +73,8 @@ def test_config_defaults() -> None:
         text_field="main_text",
         fingerprint_field="fingerprint",
         url_field="url",
+        redis_required=True,
+        redis_timeout=5.0,
     )
 
 
@@ -80,18 +90,26 @@ def test_config_from_settings() -> None:
             "MAINC_DEDUP_TEXT_FIELD": "body",
             "MAINC_DEDUP_FINGERPRINT_FIELD": "fp",
             "MAINC_DEDUP_URL_FIELD": "link",
+            "MAINC_DEDUP_REDIS_REQUIRED": "False",
+            "MAINC_DEDUP_REDIS_TIMEOUT": "0.5",
         }
     )
     config = DedupConfig.from_settings(settings)
-    assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link")
+    assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5)
     assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
     assert config.index_params.threshold == 0.9
     assert config.index_params.redis_url == "redis://h:1/2"
+    assert config.index_params.redis_timeout == 0.5
 
 
 @pytest.mark.parametrize(
     "setting",
-    [{"MAINC_DEDUP_THRESHOLD": 2}, {"MAINC_DEDUP_NUM_PERM": 1}, {"MAINC_DEDUP_MIN_WORDS": -5}],
+    [
+        {"MAINC_DEDUP_THRESHOLD": 2},
+        {"MAINC_DEDUP_NUM_PERM": 1},
+        {"MAINC_DEDUP_MIN_WORDS": -5},
+        {"MAINC_DEDUP_REDIS_TIMEOUT": 0},
+    ],
 )
 def test_bad_settings_raise(setting: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="MAINC_DEDUP_"):
@@ -223,10 +241,45 @@ def test_items_with_declared_fields() -> None:
     }  # no fingerprint field declared: none stored
 
 
-def test_items_without_the_cluster_fields_fail_clearly() -> None:
-    pipeline, _ = make_pipeline()
-    with pytest.raises(KeyError, match="must declare the fields cluster_id and duplicate_of"):
-        run(pipeline, [Bare(url="http://a", main_text=STORY)])
+def test_items_without_the_cluster_fields_pass_unclustered_with_one_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pipeline, stats = make_pipeline()
+    bare = [Bare(url="http://a", main_text=STORY), Bare(url="http://b", main_text=STORY)]
+    later = {"url": "http://c", "main_text": STORY}
+    assert run(pipeline, [*bare, later]) == [*bare, later]
+    assert [dict(item) for item in bare] == [
+        {"url": url, "main_text": STORY} for url in ("http://a", "http://b")
+    ]
+    # The bare items never entered the index: the dict founds the cluster.
+    assert (later["cluster_id"], later["duplicate_of"]) == (cluster_id_for("http://c"), "")
+    errors = [record.getMessage() for record in caplog.records if record.levelname == "ERROR"]
+    assert errors == [
+        "NearDuplicatePipeline cannot store clusters in Bare items: the item class has no field "
+        "'cluster_id', 'duplicate_of'. Fix one of: declare them on Bare (e.g. cluster_id = "
+        "scrapy.Field(), or a dataclass/attrs field with a default), or set MAINC_CONVERT_ITEMS "
+        "= True to convert such items to dicts. Until then they pass unclustered (stat "
+        "mainc/dedup/missing_field)."
+    ]
+    assert dedup_stats(stats) == {"missing_field": 2, "unique": 1, "fingerprinted": 1}
+
+
+def test_items_without_the_cluster_fields_are_converted_when_asked() -> None:
+    pipeline, stats = make_pipeline(MAINC_CONVERT_ITEMS=True)
+    results = run(pipeline, [Bare(url="http://a", main_text=STORY), Bare(url="http://b", main_text=EDITED)])
+    assert [type(result) for result in results] == [dict, dict]
+    assert [result["duplicate_of"] for result in results] == ["", "http://a"]
+    assert dedup_stats(stats) == {"unique": 1, "duplicates": 1, "fingerprinted": 2}
+
+
+def test_a_re_crawled_page_is_not_its_own_duplicate() -> None:
+    pipeline, stats = make_pipeline(MAINC_DEDUP_DROP=True)
+    items = [{"url": "http://a", "main_text": STORY}, {"url": "http://a", "main_text": EDITED}]
+    assert run(pipeline, items) == items  # not dropped
+    assert [(item["cluster_id"], item["duplicate_of"]) for item in items] == [
+        (cluster_id_for("http://a"), "")
+    ] * 2
+    assert dedup_stats(stats) == {"unique": 1, "recrawled": 1, "fingerprinted": 2}
 
 
 class BrokenIndex:
@@ -234,21 +287,67 @@ class BrokenIndex:
 
     service_errors = (ConnectionError,)
 
+    def __init__(self) -> None:
+        self.calls = 0
+
     def assign(self, fingerprint: object, url: str) -> object:
+        self.calls += 1
         raise ConnectionError("server gone")
 
     def close(self) -> None:
         pass
 
 
-def test_index_failures_let_the_item_pass_unclustered(caplog: pytest.LogCaptureFixture) -> None:
+def test_index_failures_let_the_items_pass_unclustered(caplog: pytest.LogCaptureFixture) -> None:
     pipeline, stats = make_pipeline()
-    pipeline._index = BrokenIndex()  # type: ignore[assignment]
-    items = [{"url": "http://a", "main_text": STORY}]
+    broken = BrokenIndex()
+    pipeline._index = broken  # type: ignore[assignment]
+    items = [{"url": "http://a", "main_text": STORY}, {"url": "http://b", "main_text": OTHER}]
     assert run(pipeline, items) == items
-    assert (items[0]["cluster_id"], items[0]["duplicate_of"]) == ("", "")
+    assert [(item["cluster_id"], item["duplicate_of"]) for item in items] == [("", "")] * 2
+    assert dedup_stats(stats) == {"errors": 2, "fingerprinted": 2}
+    assert broken.calls == 1  # the second item did not wait for a failing index
+    warnings = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
+    assert warnings == [
+        "mainc dedup: the index at memory failed (ConnectionError: server gone); items pass "
+        "unclustered while it fails, trying again every 5 s (stat mainc/dedup/errors)"
+    ]
+
+
+class GatedIndex(MemoryIndex):
+    """A memory index whose assignments wait until the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__(IndexParams())
+        self.gate, self.withdrawn = threading.Event(), threading.Event()
+
+    def assign(self, fingerprint: Any, url: str) -> Any:
+        assert self.gate.wait(30)
+        return super().assign(fingerprint, url)
+
+    def withdraw(self, cluster_id: str) -> bool:
+        found = super().withdraw(cluster_id)
+        self.withdrawn.set()
+        return found
+
+
+def test_an_item_waits_for_its_cluster_at_most_the_time_out() -> None:
+    pipeline, stats = make_pipeline(MAINC_DEDUP_REDIS_TIMEOUT=0.2)
+    slow = GatedIndex()
+    pipeline._index = slow
+
+    async def process() -> dict[str, Any]:
+        item = {"url": "http://a", "main_text": STORY}
+        await pipeline.process_item(item)
+        slow.gate.set()  # the assignment goes on in its thread, and founds a cluster...
+        return item
+
+    item = asyncio.run(process())
+    assert slow.withdrawn.wait(30)  # ...which its thread withdrew: the item went on without it
+    pipeline.close_spider()
+    assert (item["cluster_id"], item["duplicate_of"]) == ("", "")
     assert dedup_stats(stats) == {"errors": 1, "fingerprinted": 1}
-    assert "could not cluster http://a" in caplog.text
+    assert len(slow) == 0
 
 
 def test_through_scrapys_item_pipeline_manager() -> None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import multiprocessing
+import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -82,6 +85,42 @@ def test_two_indexes_on_one_server_share_clusters_and_leave_no_locks(redis_url: 
     client.close()
 
 
+def test_re_crawls_and_withdrawals_on_redis(redis_url: str) -> None:
+    with open_index(params_for(redis_url)) as first, open_index(params_for(redis_url)) as second:
+        leader = first.assign(fingerprint(story(1)), "http://a")
+        again = second.assign(fingerprint(story(1, 5)), "http://a")  # another process, same page
+        assert (again.cluster_id, again.duplicate_of, again.is_recrawl) == (leader.cluster_id, "", True)
+        assert second.withdraw(leader.cluster_id) is True
+        assert first.withdraw(leader.cluster_id) is False
+        copy = first.assign(fingerprint(story(1, 9)), "http://b")
+        assert copy == Assignment(cluster_id_for("http://b"))
+    client = redis.Redis.from_url(redis_url)
+    assert client.hkeys("mainc:dedup:leaders") == [cluster_id_for("http://b").encode()]
+    assert client.keys("mainc:dedup:stripe:*") == []
+    client.close()
+
+
+def test_commands_to_a_frozen_server_time_out(own_redis: Any) -> None:
+    index = open_index(params_for(own_redis.url, redis_timeout=0.5))
+    index.assign(fingerprint(story(1)), "http://a")
+    os.kill(own_redis.process.pid, signal.SIGSTOP)
+    errors: list[BaseException] = []
+
+    def assign() -> None:
+        try:
+            index.assign(fingerprint(story(2)), "http://b")
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            errors.append(exc)
+
+    worker = threading.Thread(target=assign, daemon=True)
+    worker.start()
+    worker.join(30)  # a liveness guard: without socket time-outs this waits forever
+    os.kill(own_redis.process.pid, signal.SIGCONT)
+    assert not worker.is_alive()
+    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError]
+    index.close()
+
+
 def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
     open_index(params_for(redis_url)).close()
     with pytest.raises(IndexMismatchError, match="was built with"):
@@ -127,8 +166,8 @@ class RacingIndex(RedisIndex):
         self.barrier, self.locked, self.in_lock = barrier, locked, False
         self.first_lookups: list[Assignment | None] = []
 
-    def _match(self, signature: Any) -> Assignment | None:
-        found = super()._match(signature)
+    def _match(self, signature: Any, url: str) -> Assignment | None:
+        found = super()._match(signature, url)
         if not self.in_lock:
             self.first_lookups.append(found)
             self.barrier.wait(timeout=60)

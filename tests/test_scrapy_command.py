@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLE, GBK_HEADLINE, GBK_SENTENCE
+from newsdemo.localredis import free_port
 
 
 def scrapy(*args: str, cwd: Path = EXAMPLE) -> subprocess.CompletedProcess[str]:
@@ -51,3 +52,20 @@ def test_bad_arguments(tmp_path: Path) -> None:
     done = scrapy("mainc", "--algorithm", "nope", "http://127.0.0.1/", cwd=tmp_path)
     assert done.returncode != 0
     assert "invalid choice" in done.stderr
+
+
+def test_a_page_that_is_not_there_says_its_http_status(site_server: Any, tmp_path: Path) -> None:
+    url = f"{site_server.url}/en/no-such-story.html"
+    done = scrapy("mainc", url, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [f"scrapy mainc: no page from {url}: HTTP 404 Not Found"]
+
+
+def test_a_server_that_is_not_there_says_why(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/story.html"
+    done = scrapy("mainc", url, cwd=tmp_path)
+    assert done.returncode == 1
+    line = done.stderr.splitlines()[-1]
+    assert line.startswith(f"scrapy mainc: no page from {url}: ")
+    assert "ConnectionRefusedError" in line and "Connection refused" in line

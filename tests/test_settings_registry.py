@@ -50,6 +50,8 @@ def test_the_config_objects_default_to_the_registry() -> None:
     assert dedup.fingerprint_field == DEFAULTS["MAINC_DEDUP_FINGERPRINT_FIELD"]
     assert dedup.url_field == DEFAULTS["MAINC_DEDUP_URL_FIELD"]
     assert dedup.redis_url == DEFAULTS["MAINC_DEDUP_REDIS_URL"]
+    assert dedup.redis_required == DEFAULTS["MAINC_DEDUP_REDIS_REQUIRED"]
+    assert dedup.redis_timeout == DEFAULTS["MAINC_DEDUP_REDIS_TIMEOUT"]
     assert (dedup.enabled, dedup.drop) == (DEFAULTS["MAINC_DEDUP_ENABLED"], DEFAULTS["MAINC_DEDUP_DROP"])
 
 

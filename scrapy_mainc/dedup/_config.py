@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 _FINGERPRINT_DEFAULTS = FingerprintParams()
+_INDEX_DEFAULTS = IndexParams()
+#: The item fields ``NearDuplicatePipeline`` writes; typed items must declare both.
+CLUSTER_FIELDS = ("cluster_id", "duplicate_of")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +28,7 @@ class DedupConfig:
     #: ``MAINC_DEDUP_ENABLED``: the pipeline raises NotConfigured unless true.
     enabled: bool = False
     #: ``MAINC_DEDUP_THRESHOLD``: estimated Jaccard similarity that makes a duplicate.
-    threshold: float = IndexParams().threshold
+    threshold: float = _INDEX_DEFAULTS.threshold
     #: ``MAINC_DEDUP_REDIS_URL``: a shared index on Redis; "" keeps it in memory.
     redis_url: str = ""
     #: ``MAINC_DEDUP_DROP``: drop duplicates (DropItem) instead of marking them.
@@ -40,6 +43,12 @@ class DedupConfig:
     fingerprint_field: str = "fingerprint"
     #: ``MAINC_DEDUP_URL_FIELD``: item field holding the page URL.
     url_field: str = "url"
+    #: ``MAINC_DEDUP_REDIS_REQUIRED``: an index that cannot be opened stops the crawl; when
+    #: false, an unreachable Redis leaves the crawl with an index in its own memory.
+    redis_required: bool = True
+    #: ``MAINC_DEDUP_REDIS_TIMEOUT``: seconds a Redis command may take, and an item may
+    #: wait for its cluster; after that the item passes unclustered.
+    redis_timeout: float = _INDEX_DEFAULTS.redis_timeout
 
     def __post_init__(self) -> None:
         self.index_params  # noqa: B018 (validates the values)
@@ -53,6 +62,8 @@ class DedupConfig:
                 enabled=settings.getbool("MAINC_DEDUP_ENABLED", default.enabled),
                 threshold=settings.getfloat("MAINC_DEDUP_THRESHOLD", default.threshold),
                 redis_url=settings.get("MAINC_DEDUP_REDIS_URL") or "",
+                redis_required=settings.getbool("MAINC_DEDUP_REDIS_REQUIRED", default.redis_required),
+                redis_timeout=settings.getfloat("MAINC_DEDUP_REDIS_TIMEOUT", default.redis_timeout),
                 drop=settings.getbool("MAINC_DEDUP_DROP", default.drop),
                 min_words=settings.getint("MAINC_DEDUP_MIN_WORDS", default.min_words),
                 num_perm=settings.getint("MAINC_DEDUP_NUM_PERM", default.num_perm),
@@ -74,5 +85,8 @@ class DedupConfig:
     def index_params(self) -> IndexParams:
         """The cluster index to open."""
         return IndexParams(
-            threshold=self.threshold, redis_url=self.redis_url, fingerprint=self.fingerprint_params
+            threshold=self.threshold,
+            redis_url=self.redis_url,
+            fingerprint=self.fingerprint_params,
+            redis_timeout=self.redis_timeout,
         )

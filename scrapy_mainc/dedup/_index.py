@@ -8,6 +8,13 @@ the threshold (ties: the smallest cluster id); when there is none it becomes the
 a new cluster. Members are never indexed, so clusters do not drift through chains of
 edits, and ``duplicate_of`` is always the item that the duplicate resembles.
 
+A re-crawl is not a duplicate of itself: a text whose own URL leads a cluster it matches
+(the same page fetched again, in this run or an earlier one that shared a Redis index) joins
+that cluster as its leader, with ``is_recrawl`` set and no ``duplicate_of``, whatever else
+it matches. A leader whose item was lost after all (dropped or failed by a later stage) can
+be taken out again with :meth:`ClusterIndex.withdraw`; the next copy of the story then
+founds the cluster.
+
 Cluster ids are stable: the first 16 hex digits of the BLAKE2b hash of the leader's URL
 (``cluster_id_for(url)``), not a counter, so an id means the same story in every process
 and every run, and the cluster id of a duplicate can be recomputed from its
@@ -47,6 +54,14 @@ class Assignment:
     is_duplicate: bool = False
     #: Estimated Jaccard similarity with the cluster's first item (1.0 for that item).
     similarity: float = 1.0
+    #: True when the cluster's first item has this text's own URL (a re-crawl of that page):
+    #: the text is not a duplicate and founds nothing.
+    is_recrawl: bool = False
+
+    @property
+    def is_new(self) -> bool:
+        """True when this text founded the cluster (and is now its first item)."""
+        return not (self.is_duplicate or self.is_recrawl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,19 +96,27 @@ def cluster_id_candidates(url: str) -> Iterator[str]:
         attempt += 1
 
 
-def best_leader(signature: LeanMinHash, leaders: Iterable[Leader], threshold: float) -> Assignment | None:
+def best_leader(
+    signature: LeanMinHash, leaders: Iterable[Leader], threshold: float, url: str = ""
+) -> Assignment | None:
     """The assignment to the most similar leader at or above ``threshold``, if any.
 
-    Ties go to the smallest cluster id, so the choice does not depend on storage order.
+    Leaders with the text's own ``url`` come first (a re-crawl: ``is_recrawl``, no
+    ``duplicate_of``). Ties go to the smallest cluster id, so the choice does not depend on
+    storage order.
     """
     matches = [
         Assignment(leader.cluster_id, leader.url, True, float(signature.jaccard(leader.signature)))
         for leader in leaders
     ]
     matches = [match for match in matches if match.similarity >= threshold]
+    own = [match for match in matches if url and match.duplicate_of == url]
     if not matches:
         return None
-    return min(matches, key=lambda match: (-match.similarity, match.cluster_id))
+    best = min(own or matches, key=lambda match: (-match.similarity, match.cluster_id))
+    if own:
+        return Assignment(best.cluster_id, similarity=best.similarity, is_recrawl=True)
+    return best
 
 
 class ClusterIndex(ABC):
@@ -121,6 +144,12 @@ class ClusterIndex(ABC):
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         """Put the text fingerprinted as ``fingerprint`` (of the item at ``url``) in a cluster."""
 
+    @abstractmethod
+    def withdraw(self, cluster_id: str) -> bool:
+        """Take the leader of ``cluster_id`` out of the index (its item was lost after all);
+        False when there is no such cluster. Texts assigned to it before keep their
+        ``duplicate_of``; the next copy of the story founds a cluster of its own."""
+
     def close(self) -> None:  # noqa: B027 (a hook: indexes without connections keep it)
         """Release connections; the index must not be used afterwards."""
 
@@ -141,11 +170,11 @@ class ClusterIndex(ABC):
             raise ValueError(f"fingerprint made by {fingerprint.method!r}; this index uses {expected!r}")
         return lean_minhash(fingerprint.minhash, self.params.fingerprint)
 
-    def _match(self, signature: LeanMinHash) -> Assignment | None:
+    def _match(self, signature: LeanMinHash, url: str) -> Assignment | None:
         keys = self._lsh.query(signature)
         if not keys:
             return None
-        return best_leader(signature, self._leaders(sorted(keys)), self.params.threshold)
+        return best_leader(signature, self._leaders(sorted(keys)), self.params.threshold, url)
 
     def _lead(self, signature: LeanMinHash, url: str) -> Assignment:
         cluster_id = self._store_leader(signature, url)
@@ -176,7 +205,14 @@ class MemoryIndex(ClusterIndex):
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         signature = self._signature(fingerprint)
         with self._lock:
-            return self._match(signature) or self._lead(signature, url)
+            return self._match(signature, url) or self._lead(signature, url)
+
+    def withdraw(self, cluster_id: str) -> bool:
+        with self._lock:
+            if self._records.pop(cluster_id, None) is None:
+                return False
+            self._lsh.remove(cluster_id.encode("ascii"))
+            return True
 
     def _leaders(self, keys: Sequence[bytes]) -> list[Leader]:
         return [self._records[key.decode("ascii")] for key in keys]

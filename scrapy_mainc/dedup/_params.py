@@ -66,7 +66,13 @@ class IndexParams:
     redis_url: str = ""
     #: How the indexed fingerprints were made; all users of one index must agree.
     fingerprint: FingerprintParams = field(default_factory=FingerprintParams)
+    #: Seconds a Redis command (connecting included) may take before it fails with a
+    #: TimeoutError. redis-py before 8.0 has no default and waits forever on a server that
+    #: stopped answering; 8.x waits 5 s. Commands normally take well under a millisecond.
+    redis_timeout: float = 5.0
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], not {self.threshold}")
+        if not self.redis_timeout > 0:
+            raise ValueError(f"redis_timeout must be positive, not {self.redis_timeout}")

@@ -28,6 +28,9 @@ global lock; texts that match an existing leader (most duplicates) take no lock 
 because leaders are never removed. Locks are taken in sorted key order, so two writers never
 wait on each other in a cycle.
 
+Every command fails with a TimeoutError after ``IndexParams.redis_timeout`` seconds (connecting
+included), so a server that stops answering cannot hang a caller.
+
 Limits: a stripe lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder
 does not block its buckets forever; a holder that stalls longer than that (it only needs
 milliseconds) could lose its exclusivity, which is logged. ``ClusterIndex.assign`` raises
@@ -85,7 +88,11 @@ class RedisIndex(ClusterIndex):
     service_errors = (RedisError,)
 
     def __init__(self, params: IndexParams) -> None:
-        self._pool = redis.ConnectionPool.from_url(params.redis_url)
+        self._pool = redis.ConnectionPool.from_url(
+            params.redis_url,
+            socket_timeout=params.redis_timeout,
+            socket_connect_timeout=params.redis_timeout,
+        )
         self._redis = redis.Redis(connection_pool=self._pool)
         lsh = MinHashLSH(
             threshold=params.threshold,
@@ -102,11 +109,24 @@ class RedisIndex(ClusterIndex):
 
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         signature = self._signature(fingerprint)
-        found = self._match(signature)
+        found = self._match(signature, url)
         if found is not None:
             return found
         with self._stripes_locked(signature):
-            return self._match(signature) or self._lead(signature, url)
+            return self._match(signature, url) or self._lead(signature, url)
+
+    def withdraw(self, cluster_id: str) -> bool:
+        """Under the stripe locks of the leader's buckets, so that no text founding a
+        cluster in one of them at the same moment loses its bucket entry."""
+        record = self._redis.hget(LEADERS_KEY, cluster_id)
+        if record is None:
+            return False
+        leader = self._decode_leader(cluster_id, record)
+        key = cluster_id.encode("ascii")
+        with self._stripes_locked(leader.signature):
+            if key in self._lsh:
+                self._lsh.remove(key)
+            return bool(self._redis.hdel(LEADERS_KEY, cluster_id))
 
     def close(self) -> None:
         self._pool.disconnect()

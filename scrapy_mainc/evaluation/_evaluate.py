@@ -81,9 +81,18 @@ class Report:
 
 
 def load_dataset(directory: str | Path) -> list[Page]:
-    """Read ``html/<id>.html`` and ``gold.json`` from ``directory``, sorted by id."""
+    """Read ``html/<id>.html`` and ``gold.json`` from ``directory``, sorted by id.
+
+    OSError when a file cannot be read, ValueError when ``gold.json`` is not a dataset's.
+    """
     directory = Path(directory)
-    gold = json.loads((directory / "gold.json").read_text(encoding="utf-8"))
+    gold_path = directory / "gold.json"
+    try:
+        gold = json.loads(gold_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{gold_path} is not valid JSON: {exc}") from exc
+    if not isinstance(gold, dict) or not all(isinstance(entry, dict) for entry in gold.values()):
+        raise ValueError(f'{gold_path} must map page ids to {{"articleBody": ...}} records')
     pages = []
     for page_id in sorted(gold):
         path = directory / "html" / f"{page_id}.html"

@@ -8,7 +8,7 @@ asks for such items to be converted to dicts.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -21,25 +21,41 @@ class MissingFieldError(TypeError):
     """A typed item does not declare a field the pipeline is configured to write."""
 
 
-class ItemFields:
-    """Field handling for one crawl: checks each item class once, then reads and writes."""
+def undeclared(item_class: type, fields: Iterable[str]) -> list[str]:
+    """Those of ``fields`` that ``item_class`` does not declare (none for dict-like items)."""
+    declared = ItemAdapter.get_field_names_from_class(item_class)
+    if declared is None:  # dict-like: any field goes
+        return []
+    return [field for field in fields if field not in declared]
 
-    def __init__(self, config: MaincConfig) -> None:
+
+class ItemFields:
+    """Field handling for one crawl: checks each item class once, then reads and writes.
+
+    ``later_fields`` are fields that a later pipeline will write (the cluster fields of
+    ``NearDuplicatePipeline``): with ``MAINC_CONVERT_ITEMS``, an item class without them
+    is converted here already, so that everything this pipeline hands on reaches the dict.
+    """
+
+    def __init__(self, config: MaincConfig, later_fields: tuple[str, ...] = ()) -> None:
         self.names: FieldNames = config.fields
         self._convert = config.convert_items
         self._keep_page = config.keep_page
-        self._problems: dict[type, str] = {}  # item class -> error message, "" when fine
+        self._later_fields = later_fields
+        #: item class -> (error message or "", whether to convert it)
+        self._verdicts: dict[type, tuple[str, bool]] = {}
 
     def prepare(self, item: Any) -> Any:
         """``item`` ready to take the fields: as is, converted to a dict, or an error."""
-        problem = self._problems.get(type(item))
-        if problem is None:
-            problem = self._problems[type(item)] = self._check(type(item))
-        if not problem:
-            return item
-        if self._convert:
+        verdict = self._verdicts.get(type(item))
+        if verdict is None:
+            verdict = self._verdicts[type(item)] = self._check(type(item))
+        problem, convert = verdict
+        if convert:
             return ItemAdapter(item).asdict()
-        raise MissingFieldError(problem)
+        if problem:
+            raise MissingFieldError(problem)
+        return item
 
     def page_in(self, adapter: ItemAdapter) -> str | bytes | None:
         """The page HTML a spider put in the item's page field, if any."""
@@ -73,17 +89,14 @@ class ItemFields:
         elif adapter.get(field) is not None:
             adapter[field] = None  # dataclass and attrs items keep every declared field
 
-    def _check(self, item_class: type) -> str:
-        declared = ItemAdapter.get_field_names_from_class(item_class)
-        if declared is None:  # dict-like: any field goes
-            return ""
-        wanted = list(self.names.attached())
+    def _check(self, item_class: type) -> tuple[str, bool]:
+        wanted = {field: setting for setting, field in self.names.attached()}
         if self._keep_page and self.names.page:
-            wanted.append(("MAINC_PAGE_FIELD", self.names.page))
-        missing = [(setting, field) for setting, field in wanted if field not in declared]
-        if not missing:
-            return ""
-        return _missing_message(item_class, missing)
+            wanted[self.names.page] = "MAINC_PAGE_FIELD"
+        missing = [(wanted[field], field) for field in undeclared(item_class, wanted)]
+        problem = _missing_message(item_class, missing) if missing else ""
+        later = bool(undeclared(item_class, self._later_fields))
+        return problem, self._convert and bool(problem or later)
 
 
 def _missing_message(item_class: type, missing: list[tuple[str, str]]) -> str:

@@ -100,7 +100,8 @@ REGISTRY: tuple[Setting, ...] = (
         "MAINC_CONVERT_ITEMS",
         False,
         "bool",
-        "convert typed items that lack a field to dicts (otherwise they pass unchanged, with an "
+        "convert typed items that lack a field to dicts, ``NearDuplicatePipeline``'s "
+        "``cluster_id`` and ``duplicate_of`` included (otherwise they pass unchanged, with an "
         "error logged once per item class)",
         "fields",
     ),
@@ -156,6 +157,22 @@ REGISTRY: tuple[Setting, ...] = (
         "",
         "str",
         "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_REQUIRED",
+        True,
+        "bool",
+        "an index that cannot be opened when the spider opens closes the spider at once "
+        "(finish reason ``mainc_dedup_index_unavailable``) with one ERROR line; ``False``: an "
+        "unreachable Redis leaves the crawl with an index in its own memory, not shared, said "
+        "at WARNING",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_TIMEOUT",
+        5.0,
+        "float",
+        "seconds a Redis command may take (connecting included), and the longest an item "
+        "waits for its cluster; then the item passes unclustered (``mainc/dedup/errors``)",
     ),
     _dedup(
         "MAINC_DEDUP_TEXT_FIELD",

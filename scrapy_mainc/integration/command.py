@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import sys
+from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, Spider, signals
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 from w3lib.url import is_url
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
 
     from scrapy.http import Response
+    from twisted.python.failure import Failure
 
 
 class Command(ScrapyCommand):
@@ -78,7 +81,8 @@ class Command(ScrapyCommand):
             base = process.spider_loader.load(opts.spider)
         else:
             base = spidercls_for_request(process.spider_loader, Request(url), base)
-        crawler = process.create_crawler(fetching_spider(base, url, opts.algorithm))
+        problems: list[str] = []
+        crawler = process.create_crawler(fetching_spider(base, url, opts.algorithm, problems))
         items: list[Any] = []
 
         def collect(item: Any) -> None:  # a local: it stays referenced while crawling
@@ -88,7 +92,8 @@ class Command(ScrapyCommand):
         process.crawl(crawler)
         process.start()
         if not items:
-            print(f"scrapy mainc: no page from {url} (see the log)", file=sys.stderr)
+            why = problems[0] if problems else "see the log (-L INFO)"
+            print(f"scrapy mainc: no page from {url}: {why}", file=sys.stderr)
             self.exitcode = 1
             return
         output = json.dumps(dict(items[0]), ensure_ascii=False, indent=2, default=str)
@@ -105,11 +110,18 @@ def page_url(argument: str) -> str:
     raise UsageError(f"not a URL or a file: {argument}")
 
 
-def fetching_spider(base: type[Spider], url: str, algorithm: str | None) -> type[Spider]:
-    """A subclass of ``base`` (keeping its settings) whose only request is ``url``."""
+def fetching_spider(
+    base: type[Spider], url: str, algorithm: str | None, problems: list[str] | None = None
+) -> type[Spider]:
+    """A subclass of ``base`` (keeping its settings) whose only request is ``url``; why the
+    page could not be had (an HTTP status, a download error) is appended to ``problems``."""
+
+    def failed(failure: Failure) -> None:
+        if problems is not None:
+            problems.append(_describe_failure(failure))
 
     async def start(self: Spider) -> AsyncIterator[Any]:
-        yield Request(url, callback=_page_item, dont_filter=True)
+        yield Request(url, callback=_page_item, errback=failed, dont_filter=True)
 
     attributes: dict[str, Any] = {"start": start, "__module__": __name__}
     if algorithm:
@@ -119,3 +131,15 @@ def fetching_spider(base: type[Spider], url: str, algorithm: str | None) -> type
 
 def _page_item(response: Response) -> Iterator[dict[str, Any]]:
     yield {"url": response.url}
+
+
+def _describe_failure(failure: Failure) -> str:
+    """``HTTP 404 Not Found`` for an HTTP error status, else the error's type and message."""
+    error = failure.value
+    if isinstance(error, HttpError):
+        status = error.response.status
+        try:
+            return f"HTTP {status} {HTTPStatus(status).phrase}"
+        except ValueError:  # not a standard status
+            return f"HTTP {status}"
+    return " ".join(f"{type(error).__name__}: {error}".split())

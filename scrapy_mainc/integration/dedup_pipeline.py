@@ -3,39 +3,56 @@
 Per item: read the main text, the precomputed fingerprint (when the extraction worker made
 one with the same parameters) and the URL; fingerprint the text when needed; put it in a
 cluster; write ``cluster_id`` and ``duplicate_of``; drop the item when it is a duplicate and
-``MAINC_DEDUP_DROP`` is true. Fingerprinting and every index access run in a thread, so a
-slow Redis never stalls the crawl.
+``MAINC_DEDUP_DROP`` is true. Fingerprinting and every index access run in the pipeline's
+threads, so a slow Redis never stalls the crawl, and an item waits for its cluster at most
+``MAINC_DEDUP_REDIS_TIMEOUT`` seconds.
 
 Fields written: ``cluster_id`` (see ``scrapy_mainc.dedup.cluster_id_for``: a hash of the URL
 of the cluster's first item; "" for texts too short to cluster), ``duplicate_of`` (that
-first item's URL, or "" when the item is the first of its cluster or was not clustered) and,
-when the item had none, the fingerprint field (its ``Fingerprint.to_dict()`` form).
+first item's URL, or "" when the item is the first of its cluster, a re-crawl of that first
+item's page, or was not clustered) and, when the item had none, the fingerprint field (its
+``Fingerprint.to_dict()`` form).
 
-Stats: ``mainc/dedup/unique`` (first items of clusters), ``mainc/dedup/duplicates`` (all
-duplicates found), ``mainc/dedup/dropped`` (of those, dropped), ``mainc/dedup/skipped_short``
-(texts under ``MAINC_DEDUP_MIN_WORDS``, or no text), ``mainc/dedup/errors`` (index failures:
-the error is logged and the item passes unclustered rather than being lost),
-``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the item
-brought no usable fingerprint: ``MaincPipeline`` makes them in its workers, so with the
-add-on this stays absent unless a typed item has no fingerprint field).
+An item is in the index only if its fields say so. A typed item class that does not declare
+the cluster fields is reported once and its items pass unclustered (or are converted to
+dicts with ``MAINC_CONVERT_ITEMS``); an item that stopped waiting for a slow index is not
+left in it; and an item that founded a cluster but is then dropped or fails in a later
+pipeline is withdrawn from the index (``item_dropped``/``item_error`` signals).
+
+Stats: ``mainc/dedup/unique`` (items that founded a cluster), ``mainc/dedup/duplicates``
+(duplicates found), ``mainc/dedup/recrawled`` (items whose own URL leads the cluster they
+match: re-crawls, not duplicates), ``mainc/dedup/dropped`` (duplicates dropped),
+``mainc/dedup/skipped_short`` (texts under ``MAINC_DEDUP_MIN_WORDS``, or no text),
+``mainc/dedup/errors`` (items that passed unclustered because the index failed or did not
+answer in time), ``mainc/dedup/missing_field`` (typed items without the cluster fields),
+``mainc/dedup/withdrawn`` (founders taken out again because a later pipeline lost them),
+``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the
+item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import scrapy
 from itemadapter import ItemAdapter
-from scrapy.exceptions import DropItem, NotConfigured
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 
-from ..dedup._config import DedupConfig
+from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
-from ..dedup._index import Assignment, ClusterIndex, open_index, redacted
+from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, open_index, redacted
+from ._config import MaincConfig
+from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
+from ._itemfields import undeclared
+from ._reactor import await_future
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
@@ -44,126 +61,261 @@ logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 STATS_PREFIX = "mainc/dedup/"
-
-try:  # Scrapy 2.15+
-    from scrapy.utils.asyncio import run_in_thread as _scrapy_run_in_thread
-except ImportError:  # Scrapy 2.13 and 2.14
-    _scrapy_run_in_thread = None  # type: ignore[assignment]
-
-
-async def _run_in_thread(func: Callable[..., _T], *args: Any) -> _T:
-    """``func(*args)`` in a thread, awaited without blocking the reactor or event loop."""
-    if _scrapy_run_in_thread is not None:
-        return cast("_T", await _scrapy_run_in_thread(func, *args))
-    from scrapy.utils.defer import maybe_deferred_to_future  # noqa: PLC0415
-    from scrapy.utils.reactor import is_asyncio_reactor_installed  # noqa: PLC0415
-    from twisted.internet.threads import deferToThread  # noqa: PLC0415
-
-    if is_asyncio_reactor_installed():
-        return await asyncio.to_thread(func, *args)
-    return cast("_T", await maybe_deferred_to_future(deferToThread(func, *args)))
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What the worker thread found for one item."""
-
-    #: The cluster; None when the text was too short to cluster.
-    assignment: Assignment | None = None
-    #: A fingerprint computed here, to store on the item; None when the item had one.
-    computed: Fingerprint | None = None
-    #: The index failure, when there was one.
-    error: Exception | None = None
+#: Threads for fingerprinting and index calls (Redis round trips, mostly waiting).
+THREADS = 4
+#: The finish reason of a crawl stopped because the index could not be opened.
+CLOSE_REASON = "mainc_dedup_index_unavailable"
+#: Scrapy 2.18 closes the spider cleanly when a component raises CloseSpider while it
+#: opens; before, the crawl can only fail with the exception.
+_CLOSE_SPIDER_WHILE_OPENING = scrapy.version_info >= (2, 18)
 
 
 class NearDuplicatePipeline:
     """Marks (or drops) near-duplicate items; see the module docstring."""
 
-    def __init__(self, config: DedupConfig, stats: StatsCollector | None = None) -> None:
+    def __init__(
+        self, config: DedupConfig, stats: StatsCollector | None = None, convert_items: bool = False
+    ) -> None:
         self.config = config
         self._stats = stats
+        self._convert = convert_items
+        self._where = redacted(config.redis_url) if config.redis_url else "memory"
         self._index: ClusterIndex | None = None
+        self._unavailable = ""  # why the index could not be opened
+        self._threads: ThreadPoolExecutor | None = None
+        self._in_flight: set[Future[Any]] = set()
+        self._health = IndexHealth(self._where, config.redis_timeout)
+        self._new_leaders = NewLeaders()
+        self._fits: dict[type, bool] = {}  # item class -> declares the cluster fields
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> NearDuplicatePipeline:
         config = DedupConfig.from_settings(crawler.settings)
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
-        return cls(config, crawler.stats)
+        convert = MaincConfig.from_settings(crawler.settings).convert_items
+        pipeline = cls(config, crawler.stats, convert)
+        crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(pipeline.item_lost, signal=signals.item_dropped)
+        crawler.signals.connect(pipeline.item_lost, signal=signals.item_error)
+        return pipeline
 
     def open_spider(self, spider: Spider | None = None) -> None:
         """Open the index (connects to Redis before the first request is scheduled)."""
-        self._index = open_index(self.config.index_params)
-        where = redacted(self.config.redis_url) if self.config.redis_url else "memory"
-        logger.info("mainc dedup: index in %s, threshold %s", where, self.config.threshold)
+        self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
+        self._index = self._open_index()
+        if self._index is not None:
+            logger.info("mainc dedup: index in %s, threshold %s", self._where, self.config.threshold)
+
+    def spider_opened(self, spider: Spider) -> None:
+        """Signal handler: stop the crawl at once when the index could not be opened."""
+        if self._unavailable:
+            raise CloseSpider(CLOSE_REASON)
 
     def close_spider(self, spider: Spider | None = None) -> None:
+        """Wait (at most the Redis time-out) for withdrawals under way, then let go."""
+        if self._in_flight:
+            wait(list(self._in_flight), timeout=self.config.redis_timeout)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None
         if self._index is not None:
             self._index.close()
             self._index = None
+        self._new_leaders.clear()
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        if self._threads is None:
+            raise RuntimeError("NearDuplicatePipeline.open_spider() was not called")
+        item, fits = self._fit(item)
+        if not fits or self._index is None:
+            return item
         adapter = ItemAdapter(item)
-        config = self.config
-        text = adapter.get(config.text_field) or ""
-        stored = adapter.get(config.fingerprint_field)
-        url = str(adapter.get(config.url_field) or "")
-        outcome = await _run_in_thread(self._cluster, str(text), stored, url)
-        if outcome.computed is not None:
-            self._inc("fingerprinted")
-            if stored is None:
-                _set_if_declared(adapter, config.fingerprint_field, outcome.computed.to_dict())
-        self._record(adapter, outcome, url)
-        assignment = outcome.assignment
-        if assignment is not None and assignment.is_duplicate and config.drop:
+        url = str(adapter.get(self.config.url_field) or "")
+        fingerprint = await self._fingerprint(adapter)
+        assignment = None
+        if fingerprint is None:
+            self._inc("skipped_short")
+            logger.debug("mainc dedup: %s not clustered: under %d words", url, self.config.min_words)
+        else:
+            assignment = await self._assign(fingerprint, url)
+        self._record(adapter, url, assignment)
+        if assignment is not None and assignment.is_duplicate and self.config.drop:
             self._inc("dropped")
             raise DropItem(f"near-duplicate of {assignment.duplicate_of}", log_level="DEBUG")
         return item
 
-    def _cluster(self, text: str, stored: object, url: str) -> _Outcome:
-        """Fingerprint (unless ``stored`` is usable) and assign; runs in a worker thread."""
-        if self._index is None:
-            raise RuntimeError("NearDuplicatePipeline.open_spider() was not called")
-        params = self.config.fingerprint_params
-        fingerprint = coerce_fingerprint(stored, params)
-        computed = None
-        if fingerprint is None:
-            fingerprint = computed = fingerprint_text(text, params)
-        if fingerprint is None or fingerprint.words < params.min_words:
-            return _Outcome(computed=computed)
-        try:
-            return _Outcome(self._index.assign(fingerprint, url), computed)
-        except self._index.service_errors as exc:  # the item passes unclustered; see _record
-            return _Outcome(computed=computed, error=exc)
+    # --- signals: items that left the later pipelines -----------------------------------
 
-    def _record(self, adapter: ItemAdapter, outcome: _Outcome, url: str) -> None:
-        assignment = outcome.assignment
+    def item_scraped(self, item: Any, **kwargs: Any) -> None:
+        if len(self._new_leaders):
+            self._new_leaders.take(item, self._url_of(item))
+
+    def item_lost(self, item: Any, **kwargs: Any) -> None:
+        """An item was dropped or failed after this pipeline: withdraw its cluster."""
+        if not len(self._new_leaders):
+            return
+        cluster_id = self._new_leaders.take(item, self._url_of(item))
+        if cluster_id is not None and self._threads is not None:
+            self._inc("withdrawn")
+            logger.debug("mainc dedup: cluster %s withdrawn: its first item was lost", cluster_id)
+            self._submit(self._withdraw, cluster_id)
+
+    # --- steps --------------------------------------------------------------------------
+
+    def _open_index(self) -> ClusterIndex | None:
+        params = self.config.index_params
+        try:
+            return open_index(params)
+        except Exception as exc:  # noqa: BLE001 - reported in one line, below
+            error = exc
+        unreachable = isinstance(error, _redis_errors())
+        if unreachable and not self.config.redis_required:
+            logger.warning(
+                "mainc dedup: cannot reach the index at %s (%s); clustering in this "
+                "process's memory instead, not shared with other crawlers "
+                "(MAINC_DEDUP_REDIS_REQUIRED = False)",
+                self._where,
+                describe_error(error),
+            )
+            self._where = "memory"
+            return MemoryIndex(replace(params, redis_url=""))
+        advice = ""
+        if unreachable:
+            advice = (
+                "; start Redis or correct MAINC_DEDUP_REDIS_URL, or set "
+                "MAINC_DEDUP_REDIS_REQUIRED = False to crawl with an index in this "
+                "process's memory"
+            )
+        self._unavailable = (
+            f"mainc dedup: cannot open the index at {self._where}: {describe_error(error)}{advice}"
+        )
+        logger.error("%s", self._unavailable)
+        if not _CLOSE_SPIDER_WHILE_OPENING:
+            raise RuntimeError(self._unavailable) from error
+        return None
+
+    def _fit(self, item: Any) -> tuple[Any, bool]:
+        """``item`` ready for the cluster fields (maybe converted), and whether it is."""
+        fits = self._fits.get(type(item))
+        if fits is None:
+            missing = undeclared(type(item), CLUSTER_FIELDS)
+            fits = self._fits[type(item)] = not missing
+            if missing and not self._convert:
+                logger.error("%s", _missing_message(type(item), missing))
+        if fits:
+            return item, True
+        if self._convert:
+            return ItemAdapter(item).asdict(), True
+        self._inc("missing_field")
+        return item, False
+
+    async def _fingerprint(self, adapter: ItemAdapter) -> Fingerprint | None:
+        """The item's fingerprint if usable, else one of its text; None when too short."""
+        params = self.config.fingerprint_params
+        stored = adapter.get(self.config.fingerprint_field)
+        fingerprint = coerce_fingerprint(stored, params)
+        if fingerprint is None:
+            text = str(adapter.get(self.config.text_field) or "")
+            if text:
+                fingerprint = await await_future(self._submit(fingerprint_text, text, params))
+            if fingerprint is not None:
+                self._inc("fingerprinted")
+                if stored is None:
+                    _set_if_declared(adapter, self.config.fingerprint_field, fingerprint.to_dict())
+        if fingerprint is None or fingerprint.words < params.min_words:
+            return None
+        return fingerprint
+
+    async def _assign(self, fingerprint: Fingerprint, url: str) -> Assignment | None:
+        """The item's cluster; None (counted, logged) when the index fails or is too slow."""
+        assert self._index is not None
+        if not self._health.may_try():
+            self._health.skipped(url)
+            self._inc("errors")
+            return None
+        handoff: Handoff[Assignment] = Handoff()
+        timeout = self.config.redis_timeout
+        try:
+            future = self._submit(self._assign_in_thread, fingerprint, url, handoff)
+            assignment = await await_future(future, timeout)
+        except TimeoutError:
+            late = handoff.abandon()  # the thread withdraws a cluster it founds after this
+            if late is None:
+                self._failed(TimeoutError(f"no answer within {timeout:g} s (MAINC_DEDUP_REDIS_TIMEOUT)"), url)
+                return None
+            assignment = late
+        except self._index.service_errors as exc:
+            self._failed(exc, url)
+            return None
+        self._health.worked()
+        return assignment
+
+    def _assign_in_thread(
+        self, fingerprint: Fingerprint, url: str, handoff: Handoff[Assignment]
+    ) -> Assignment:
+        assert self._index is not None
+        assignment = self._index.assign(fingerprint, url)
+        if not handoff.deliver(assignment) and assignment.is_new:  # its item went on without it
+            self._withdraw(assignment.cluster_id)
+        return assignment
+
+    def _failed(self, error: BaseException, url: str) -> None:
+        self._health.failed(error, url)
+        self._inc("errors")
+
+    def _record(self, adapter: ItemAdapter, url: str, assignment: Assignment | None) -> None:
+        """Write the cluster fields; count and log the assignment."""
         try:
             adapter["cluster_id"] = assignment.cluster_id if assignment else ""
             adapter["duplicate_of"] = assignment.duplicate_of if assignment else ""
-        except KeyError as exc:
-            raise KeyError(
-                f"{type(adapter.item).__name__} must declare the fields cluster_id and "
-                "duplicate_of for NearDuplicatePipeline"
-            ) from exc
-        if outcome.error is not None:
-            self._inc("errors")
-            logger.error("mainc dedup: could not cluster %s: %r", url, outcome.error, exc_info=outcome.error)
-        elif assignment is None:
-            self._inc("skipped_short")
-            logger.debug("mainc dedup: %s not clustered: under %d words", url, self.config.min_words)
-        elif assignment.is_duplicate:
-            self._inc("duplicates")
-            logger.debug(
-                "mainc dedup: %s duplicates %s (cluster %s, similarity %.3f)",
-                url,
-                assignment.duplicate_of,
-                assignment.cluster_id,
-                assignment.similarity,
+        except Exception:
+            if assignment is not None and assignment.is_new:  # not in the index without them
+                self._submit(self._withdraw, assignment.cluster_id)
+            raise
+        if assignment is None:
+            return
+        if assignment.is_new:
+            self._new_leaders.add(adapter.item, url, assignment.cluster_id)
+        kind = "duplicates" if assignment.is_duplicate else "recrawled" if assignment.is_recrawl else "unique"
+        self._inc(kind)
+        logger.debug(
+            "mainc dedup: %s: %s of cluster %s%s (similarity %.3f)",
+            url,
+            kind,
+            assignment.cluster_id,
+            f", duplicate of {assignment.duplicate_of}" if assignment.is_duplicate else "",
+            assignment.similarity,
+        )
+
+    def _withdraw(self, cluster_id: str) -> None:
+        """Take a founded cluster out of the index again (in a pipeline thread)."""
+        index = self._index
+        if index is None:
+            return
+        try:
+            index.withdraw(cluster_id)
+        except index.service_errors as exc:
+            logger.warning(
+                "mainc dedup: could not withdraw cluster %s of a lost item from %s: %s",
+                cluster_id,
+                self._where,
+                describe_error(exc),
             )
-        else:
-            self._inc("unique")
-            logger.debug("mainc dedup: %s starts cluster %s", url, assignment.cluster_id)
+
+    def _submit(self, function: Callable[..., _T], *args: Any) -> Future[_T]:
+        assert self._threads is not None
+        future = self._threads.submit(function, *args)
+        self._in_flight.add(future)
+        future.add_done_callback(self._in_flight.discard)
+        return future
+
+    def _url_of(self, item: Any) -> str:
+        try:
+            return str(ItemAdapter(item).get(self.config.url_field) or "")
+        except TypeError:  # not an item type ItemAdapter knows
+            return ""
 
     def _inc(self, name: str) -> None:
         if self._stats is not None:
@@ -180,3 +332,24 @@ def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
             type(adapter.item).__name__,
             field,
         )
+
+
+def _missing_message(item_class: type, missing: list[str]) -> str:
+    name = item_class.__name__
+    fields = ", ".join(repr(field) for field in missing)
+    return (
+        f"NearDuplicatePipeline cannot store clusters in {name} items: the item class has no "
+        f"field {fields}. Fix one of: declare {'them' if len(missing) > 1 else 'it'} on {name} "
+        f"(e.g. {missing[0]} = scrapy.Field(), or a dataclass/attrs field with a default), or "
+        f"set MAINC_CONVERT_ITEMS = True to convert such items to dicts. Until then they pass "
+        f"unclustered (stat mainc/dedup/missing_field)."
+    )
+
+
+def _redis_errors() -> tuple[type[Exception], ...]:
+    """The errors of an unreachable (or failing) Redis; none without redis-py."""
+    try:
+        from ..dedup._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
+    except ImportError:
+        return ()
+    return RedisIndex.service_errors

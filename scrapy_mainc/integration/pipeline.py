@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._config import DedupConfig
+from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
+from ._tally import OutcomeTally
 from ._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
@@ -60,8 +61,9 @@ class MaincPipeline:
         self.crawler = crawler
         self.dedup = DedupConfig.from_settings(crawler.settings)
         self.pages = pages_of(crawler)
-        self.fields = ItemFields(self.config)
+        self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
+        self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm: str | None = None
         self.pool: WorkerPool | LoopProcessPool | None = None
 
@@ -72,10 +74,17 @@ class MaincPipeline:
     def open_spider(self, spider: Spider | None = None) -> None:
         self.spider_algorithm = spider_algorithm(self.crawler.spider)
         self.pool = make_pool(self.config, FINGERPRINT_MODULES if self.dedup.enabled else ())
+        if self.config.worker_mode == "inline":
+            logger.info(
+                "mainc: inline mode: extraction runs in the reactor thread, MAINC_TIMEOUT is not enforced"
+            )
 
     def close_spider(self, spider: Spider | None = None) -> None:
         if self.pool is not None:
             self.pool.close(CLOSE_WAIT)
+        warning = self.tally.all_failed_warning()
+        if warning:
+            logger.warning("%s", warning)
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         attached = self.pages.take(item)
@@ -127,6 +136,7 @@ class MaincPipeline:
         once per item class (with the fix), every such item is counted."""
         self._inc("mainc/failed")
         self._inc("mainc/failed/missing_field")
+        self.tally.add("missing_field", str(error))
         if type(item) not in self.reported_classes:
             self.reported_classes.add(type(item))
             logger.error("%s (items of this class pass through without extraction)", error)
@@ -134,9 +144,14 @@ class MaincPipeline:
 
     def _count(self, outcome: ExtractionOutcome, url: str | None) -> None:
         extraction = outcome.extraction
+        self.tally.add(outcome.failure, extraction.reason)
         if outcome.failure:
             self._inc("mainc/failed")
             self._inc(f"mainc/failed/{outcome.failure}")
+            if outcome.failure == "timeout":
+                warning = self.tally.thread_timeout_warning(url, self.config.timeout)
+                if warning:
+                    logger.warning("%s", warning)
         else:
             self._inc("mainc/extracted" if extraction.text else "mainc/empty")
             self._inc(f"mainc/algorithm/{extraction.algorithm}")

@@ -1,0 +1,99 @@
+"""What became of a crawl's extractions, for the warnings ``MaincPipeline`` gives once.
+
+Each item's failure is logged at DEBUG only (its reason is in the item). Two situations
+deserve a WARNING all the same, once per crawl:
+
+- every item failed: said when the spider closes, with the counts by kind and the likely
+  cause of each kind (a script without the ``__main__`` guard, pages that never reach the
+  pipeline, ...);
+- a page overran ``MAINC_TIMEOUT`` in ``thread`` mode: the thread cannot be stopped and
+  runs on in the background, competing for the GIL with the crawl and other extractions.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+
+#: The name of scrapy_mainc's worker processes (``_workers`` and ``_looppool``).
+WORKER_PROCESS_NAME = "mainc-worker"
+#: At most this much of a failure's reason is quoted in a warning.
+REASON_CHARS = 240
+
+_GUARD = (
+    "a script that starts a crawl must keep its top-level code under "
+    '`if __name__ == "__main__":`, because the spawn and forkserver start methods import '
+    "it again in every worker process"
+)
+
+#: The likely cause of each kind of failure, when every item failed that way.
+CAUSES = {
+    "worker_died": f"the worker processes could not start or kept dying: {_GUARD}",
+    "no_page": (
+        "the items came without their page: with ITEM_PIPELINES alone the spider must put "
+        "each page's HTML in the item's MAINC_PAGE_FIELD ('raw_html'); enable the add-on "
+        '(ADDONS = {"scrapy_mainc.Addon": 0}) or MaincSpiderMiddleware to have the response '
+        "of each item attached"
+    ),
+    "timeout": "MAINC_TIMEOUT may be too short for these pages, or the machine too busy",
+    "missing_field": "the item classes lack fields (see the error logged for each class)",
+    "too_large": "the pages are larger than MAINC_MAX_PAGE_SIZE",
+}
+
+
+def in_worker_process() -> bool:
+    """True in a scrapy_mainc worker process: a crawl started there is a script without the
+    ``__main__`` guard, run again by the worker while it starts."""
+    return multiprocessing.current_process().name == WORKER_PROCESS_NAME
+
+
+class OutcomeTally:
+    """Counts extractions by failure kind ("" for none) and keeps each kind's first reason."""
+
+    def __init__(self, worker_mode: str) -> None:
+        self.worker_mode = worker_mode
+        self.counts: Counter[str] = Counter()
+        self.first_reasons: dict[str, str] = {}
+        self._told_thread_timeout = False
+
+    def add(self, failure: str, reason: str) -> None:
+        self.counts[failure] += 1
+        if failure and failure not in self.first_reasons:
+            self.first_reasons[failure] = " ".join(reason.split())[:REASON_CHARS]
+
+    def thread_timeout_warning(self, url: str | None, budget: float) -> str:
+        """The warning for a page abandoned in thread mode, the first time only ("" after)."""
+        if self.worker_mode != "thread" or self._told_thread_timeout:
+            return ""
+        self._told_thread_timeout = True
+        return (
+            f"mainc: the extraction of {url or 'a page'} overran MAINC_TIMEOUT ({budget:g} s) "
+            "in thread mode, where a time-out cannot be enforced: the item goes on without "
+            "text, but its thread cannot be stopped and runs on in the background, holding "
+            "the GIL against the crawl and other extractions (which may time out in turn). "
+            'MAINC_WORKER_MODE = "process" enforces the time-out by killing the worker. '
+            "(Said once; further time-outs are counted in mainc/failed/timeout.)"
+        )
+
+    def all_failed_warning(self) -> str:
+        """The warning for a crawl whose every item failed; "" for any other crawl."""
+        total = sum(self.counts.values())
+        if not total or self.counts[""]:
+            return ""
+        kinds = sorted(self.counts.items(), key=lambda pair: (-pair[1], pair[0]))
+        counts = ", ".join(f"{kind}: {count}" for kind, count in kinds)
+        causes = " ".join(f"{kind}: {self._cause(kind)}." for kind, _ in kinds)
+        return (
+            f"mainc: all {total} items failed extraction ({counts}); they went on with empty "
+            f"fields and the reason in mainc['reason']. Likely cause: {causes}"
+        )
+
+    def _cause(self, kind: str) -> str:
+        if kind == "worker_died" and in_worker_process():
+            return (
+                "this crawl runs inside a scrapy_mainc worker process, which cannot start "
+                f"workers of its own: the script that started the crawl ran again here, and {_GUARD}"
+            )
+        cause = CAUSES.get(kind, "")
+        first = self.first_reasons.get(kind, "")
+        return f"{cause} (first: {first})" if cause and first else cause or first

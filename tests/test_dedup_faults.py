@@ -1,0 +1,339 @@
+"""Near-duplicate clustering in real crawls when things go wrong: typed items without the
+cluster fields, items dropped or failed by a later pipeline, re-crawls of indexed URLs, and a
+Redis server that is unreachable at start or stops answering mid-crawl.
+
+The crawls run in a subprocess (``conftest.run_crawls``) against the bundled site on
+loopback, with real redis-servers: the session's for re-crawls, one of the test's own
+(``own_redis``) for the server that the crawl freezes with SIGSTOP.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+import scrapy
+from conftest import CrawlResult, run_crawls
+from newsdemo.localredis import LocalRedis, free_port
+from scrapy import signals
+from scrapy.exceptions import DropItem
+from scrapy.http import Response
+from test_scrapy_crawl import ADDON, ArticleAttrs, ArticleData, ArticleItem, PagesSpider
+
+from scrapy_mainc.dedup import cluster_id_for
+
+redis = pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
+
+BRIDGE = "harbour-bridge-reopens.html"
+COPIES = (f"en/{BRIDGE}", f"en/wire/{BRIDGE}", f"en/print/{BRIDGE}")
+DEDUP = {**ADDON, "MAINC_DEDUP_ENABLED": True, "MAINC_WORKERS": 1}
+INLINE = {**DEDUP, "MAINC_WORKER_MODE": "inline"}
+
+
+# --- Spiders and pipelines (imported by the crawl subprocess) -----------------------------
+
+
+class TypedItemsSpider(PagesSpider):
+    """Four items per page: three typed ones without the cluster fields, and a dict."""
+
+    name = "typed_items"
+    pages = (*COPIES, "en/river-festival.html", "zh/shuiku-kuorong.html")
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield ArticleItem(url=response.url)
+        yield ArticleData(url=response.url)
+        yield ArticleAttrs(url=response.url)
+        yield {"url": response.url}
+
+
+class SequentialSpider(PagesSpider):
+    """One page at a time: the next request goes out once the previous page's item has
+    left the pipelines (scraped, dropped or failed), so items are clustered in page order."""
+
+    name = "sequential"
+    pages = COPIES
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> SequentialSpider:
+        spider: SequentialSpider = super().from_crawler(crawler, *args, **kwargs)
+        for signal_ in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            crawler.signals.connect(spider.next_page, signal=signal_)
+        spider.done = 0
+        return spider
+
+    async def start(self) -> AsyncIterator[Any]:
+        yield self.request(0)
+
+    def request(self, number: int) -> scrapy.Request:
+        return scrapy.Request(f"{self.base}/{self.pages[number]}", dont_filter=True)
+
+    def next_page(self, item: Any, **kwargs: Any) -> None:
+        self.done += 1
+        if self.done < len(self.pages):
+            assert self.crawler.engine is not None
+            self.crawler.engine.crawl(self.request(self.done))
+
+
+class LosePagePipeline:
+    """After NearDuplicatePipeline: drops (or fails) the item of the spider's first page."""
+
+    def __init__(self, crawler: Any, fail: bool) -> None:
+        self.crawler = crawler
+        self.fail = fail
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LosePagePipeline:
+        return cls(crawler, crawler.settings.getbool("TEST_FAIL_INSTEAD"))
+
+    def process_item(self, item: Any) -> Any:
+        if item["url"].endswith("/" + self.crawler.spider.pages[0]):
+            if self.fail:
+                raise ValueError("storage failed")
+            raise DropItem("rejected by a later pipeline")
+        return item
+
+
+class FreezeRedisPipeline:
+    """Before NearDuplicatePipeline: numbers the items and stops the redis-server whose pid
+    is TEST_REDIS_PID (SIGSTOP) when item TEST_FREEZE_AT arrives. The test resumes it."""
+
+    def __init__(self, pid: int, freeze_at: int) -> None:
+        self.pid, self.freeze_at, self.seen = pid, freeze_at, 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> FreezeRedisPipeline:
+        return cls(crawler.settings.getint("TEST_REDIS_PID"), crawler.settings.getint("TEST_FREEZE_AT"))
+
+    def process_item(self, item: Any) -> Any:
+        self.seen += 1
+        item["seq"] = self.seen
+        if self.seen == self.freeze_at:
+            os.kill(self.pid, signal.SIGSTOP)
+        return item
+
+
+# --- Helpers ------------------------------------------------------------------------------
+
+
+def page(item: dict[str, Any]) -> str:
+    return str(item["url"]).split("/", 3)[-1]
+
+
+def dangling(items: list[dict[str, Any]]) -> list[str]:
+    """``duplicate_of`` values that name no item of the output leading the same cluster."""
+    leaders = {
+        (item["url"], item["cluster_id"])
+        for item in items
+        if item.get("cluster_id") and not item["duplicate_of"]
+    }
+    return [
+        item["duplicate_of"]
+        for item in items
+        if item.get("duplicate_of") and (item["duplicate_of"], item["cluster_id"]) not in leaders
+    ]
+
+
+def dedup_stats(result: CrawlResult) -> dict[str, Any]:
+    prefix = "mainc/dedup/"
+    return {key.removeprefix(prefix): value for key, value in result.stats.items() if key.startswith(prefix)}
+
+
+# --- Crawls on the session's Redis and in memory -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def crawled(site_server: Any, redis_server: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    client = redis.Redis.from_url(redis_server)
+    client.flushdb()
+    client.close()
+    here = __name__
+    base = {"args": {"base": site_server.url}}
+    news = {"spider": "newsdemo.spiders.news:NewsSpider", "args": {"start_url": site_server.url}}
+    lose_first = {"ITEM_PIPELINES": {f"{here}.LosePagePipeline": 300}}
+    shared = {**DEDUP, "MAINC_DEDUP_REDIS_URL": redis_server}
+    nowhere = {**DEDUP, "MAINC_DEDUP_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"}
+    scenarios = [
+        {"name": "typed", "spider": f"{here}:TypedItemsSpider", **base, "settings": INLINE},
+        {
+            "name": "typed-converted",
+            "spider": f"{here}:TypedItemsSpider",
+            **base,
+            "settings": {**INLINE, "MAINC_CONVERT_ITEMS": True},
+        },
+        {
+            "name": "dropped-later",
+            "spider": f"{here}:SequentialSpider",
+            **base,
+            "settings": {**INLINE, **lose_first},
+        },
+        {
+            "name": "failed-later",
+            "spider": f"{here}:SequentialSpider",
+            **base,
+            "settings": {**INLINE, **lose_first, "TEST_FAIL_INSTEAD": True},
+        },
+        {"name": "first-run", **news, "settings": shared},
+        {"name": "re-crawl", **news, "settings": shared},
+        {"name": "unreachable", **news, "settings": nowhere},
+        {
+            "name": "unreachable-optional",
+            **news,
+            "settings": {**nowhere, "MAINC_DEDUP_REDIS_REQUIRED": False},
+        },
+    ]
+    return run_crawls(scenarios, tmp_path_factory.mktemp("dedup-faults"), timeout=300)
+
+
+@pytest.fixture(scope="module")
+def crawls(crawled: Any) -> dict[str, CrawlResult]:
+    return crawled[0]
+
+
+def test_no_python_warnings_in_the_crawls(crawled: Any) -> None:
+    assert crawled[1] == []
+
+
+def test_typed_items_without_the_cluster_fields_pass_with_one_error_per_class(
+    crawls: dict[str, CrawlResult],
+) -> None:
+    result = crawls["typed"]
+    assert result.stats["finish_reason"] == "finished"
+    assert len(result.items) == 4 * len(TypedItemsSpider.pages)  # none lost
+    typed = [item for item in result.items if item["_type"] != "dict"]
+    assert len(typed) == 3 * len(TypedItemsSpider.pages)
+    assert all(item["main_text"] and "cluster_id" not in item for item in typed)
+    assert len(result.errors) == 3
+    for name, message in zip(("ArticleAttrs", "ArticleData", "ArticleItem"), sorted(result.errors)):
+        assert message.startswith(f"NearDuplicatePipeline cannot store clusters in {name} items")
+        for needed in ("'cluster_id'", "'duplicate_of'", "MAINC_CONVERT_ITEMS", "mainc/dedup/missing_field"):
+            assert needed in message
+        assert " | " not in message  # no traceback
+    # The dicts, alone in the index: the three bridge copies form one cluster.
+    dicts = [item for item in result.items if item["_type"] == "dict"]
+    assert dangling(dicts) == []
+    assert len({item["cluster_id"] for item in dicts if page(item) in COPIES}) == 1
+    stats = dedup_stats(result)
+    assert stats == {"missing_field": 15, "unique": 3, "duplicates": 2}
+
+
+def test_converted_typed_items_are_clustered_with_the_workers_fingerprints(
+    crawls: dict[str, CrawlResult],
+) -> None:
+    result = crawls["typed-converted"]
+    assert result.errors == []
+    assert len(result.items) == 4 * len(TypedItemsSpider.pages)
+    assert all(item["_type"] == "dict" and item["fingerprint"] for item in result.items)
+    assert dangling(result.items) == []
+    assert [item for item in result.items if item["duplicate_of"] == item["url"]] == []
+    # Per story, the first item leads; the other three items of its page are re-crawls of
+    # it (same cluster, not duplicates); the 8 items of the other two bridge pages are
+    # duplicates. "fingerprinted" is absent: MaincPipeline converted the items before it
+    # handed on the workers' fingerprints.
+    assert dedup_stats(result) == {"unique": 3, "recrawled": 9, "duplicates": 8}
+    for url in {item["url"] for item in result.items}:
+        assert len({item["cluster_id"] for item in result.items if item["url"] == url}) == 1
+
+
+@pytest.mark.parametrize("name", ["dropped-later", "failed-later"])
+def test_an_item_lost_after_clustering_leaves_the_index(crawls: dict[str, CrawlResult], name: str) -> None:
+    result = crawls[name]
+    assert result.stats["finish_reason"] == "finished"
+    items = {page(item): item for item in result.items}
+    assert sorted(items) == sorted(COPIES[1:])  # the first copy was lost after clustering
+    wire, printed = items[COPIES[1]], items[COPIES[2]]
+    assert (wire["cluster_id"], wire["duplicate_of"]) == (cluster_id_for(wire["url"]), "")
+    assert (printed["cluster_id"], printed["duplicate_of"]) == (wire["cluster_id"], wire["url"])
+    assert dedup_stats(result) == {"unique": 2, "withdrawn": 1, "duplicates": 1}
+
+
+def test_a_re_crawl_is_not_its_own_duplicate(crawls: dict[str, CrawlResult]) -> None:
+    first, again = crawls["first-run"], crawls["re-crawl"]
+    assert dedup_stats(first) == {"unique": 8, "duplicates": 2}
+    assert len(again.items) == 10
+    assert [item["url"] for item in again.items if item["duplicate_of"] == item["url"]] == []
+    clusters = {item["url"]: (item["cluster_id"], item["duplicate_of"]) for item in first.items}
+    assert {item["url"]: (item["cluster_id"], item["duplicate_of"]) for item in again.items} == clusters
+    assert dangling(again.items) == []
+    assert dedup_stats(again) == {"recrawled": 8, "duplicates": 2}
+
+
+def test_an_unreachable_redis_stops_the_crawl_at_once_with_one_line(
+    crawls: dict[str, CrawlResult],
+) -> None:
+    result = crawls["unreachable"]
+    assert result.stats["finish_reason"] == "mainc_dedup_index_unavailable"
+    assert result.items == [] and result.stats.get("downloader/request_count") is None
+    (message,) = result.errors
+    assert message.startswith("mainc dedup: cannot open the index at redis://127.0.0.1:")
+    assert "MAINC_DEDUP_REDIS_REQUIRED" in message and "Connection refused" in message
+    assert " | " not in message and "\n" not in message
+    assert result.warnings_logged == []
+    assert result.children_after == 0
+
+
+def test_an_unreachable_redis_may_fall_back_to_memory(crawls: dict[str, CrawlResult]) -> None:
+    result = crawls["unreachable-optional"]
+    assert result.stats["finish_reason"] == "finished" and result.errors == []
+    assert len(result.items) == 10 and dangling(result.items) == []
+    assert dedup_stats(result) == {"unique": 8, "duplicates": 2}
+    (warning,) = [message for message in result.warnings_logged if "mainc dedup" in message]
+    assert "in this process's memory" in warning and "MAINC_DEDUP_REDIS_REQUIRED" in warning
+
+
+# --- A Redis server that stops answering mid-crawl ------------------------------------------
+
+#: The item at which FreezeRedisPipeline stops the server.
+FREEZE_AT = 4
+
+
+def test_a_frozen_redis_lets_the_items_through_unclustered(
+    site_server: Any, own_redis: LocalRedis, tmp_path: Any
+) -> None:
+    here = __name__
+    settings = {
+        **DEDUP,
+        "MAINC_DEDUP_REDIS_URL": own_redis.url,
+        "MAINC_DEDUP_REDIS_TIMEOUT": 1.0,
+        "ITEM_PIPELINES": {f"{here}.FreezeRedisPipeline": 105},
+        "TEST_REDIS_PID": own_redis.process.pid,
+        "TEST_FREEZE_AT": FREEZE_AT,
+    }
+    # One item at a time, so that the items after the freeze meet the frozen server one by
+    # one; the time-out is only the liveness guard (with redis-py 4.6 this crawl hung).
+    pages = [*TypedItemsSpider.pages, "en/school-gardens.html", "en/library-robots.html"]
+    scenario = {
+        "name": "frozen",
+        "spider": f"{here}:SequentialSpider",
+        "args": {"base": site_server.url, "pages": pages},
+        "settings": settings,
+    }
+    results, warnings = run_crawls([scenario], tmp_path, timeout=240)
+    assert warnings == []
+    result = results["frozen"]
+    assert result.stats["finish_reason"] == "finished"
+    assert len(result.items) == len(pages)
+    before = [item for item in result.items if item["seq"] < FREEZE_AT]
+    after = [item for item in result.items if item["seq"] >= FREEZE_AT]
+    assert len(before) == FREEZE_AT - 1 and all(item["cluster_id"] for item in before)
+    assert all((item["cluster_id"], item["duplicate_of"]) == ("", "") for item in after)
+    stats = dedup_stats(result)
+    assert stats["errors"] == len(after)
+    assert result.errors == []
+    (warning,) = [message for message in result.warnings_logged if "mainc dedup" in message]
+    assert warning.startswith(f"mainc dedup: the index at {own_redis.url} failed")
+    assert "TimeoutError" in warning
+
+
+def test_clustering_on_a_non_asyncio_reactor(site_server: Any, tmp_path: Any) -> None:
+    """Index calls are awaited through Deferreds there (with their time-out)."""
+    news = {"spider": "newsdemo.spiders.news:NewsSpider", "args": {"start_url": site_server.url}}
+    scenario = {"name": "select", **news, "settings": {**DEDUP, "MAINC_WORKER_MODE": "thread"}}
+    results, warnings = run_crawls([scenario], tmp_path, reactor="select", timeout=300)
+    assert warnings == []
+    result = results["select"]
+    assert result.stats["finish_reason"] == "finished" and result.errors == []
+    assert len(result.items) == 10 and dangling(result.items) == []
+    assert dedup_stats(result) == {"unique": 8, "duplicates": 2}
