@@ -213,3 +213,42 @@ def test_an_inner_article_is_related_when_the_outer_one_has_more_words_of_its_ow
     assert _context.related_articles(doc.stats) == {node_at(doc, "//article/article")}
     # ...unless it holds the page's headline
     assert _context.related_articles(doc.stats, node_at(doc, "//article/article/p")) == set()
+
+
+SHORT_PAGE = (
+    "<html><head><title>Pool closed on Friday</title></head><body>"
+    "<ul class='menu'><li><a href='/swim'>Swimming</a></li><li><a href='/gym'>Gym</a></li></ul>"
+    "<div class='main'><h1>Pool closed on Friday</h1>{body}</div>"
+    "<div class='footer'><a href='/terms'>Terms</a> <a href='/contact'>Contact</a></div></body></html>"
+)
+
+
+def test_short_content_falls_back_to_the_best_candidate_with_a_low_score() -> None:
+    # Two short lines without a period or comma: every block is worth less than nothing.
+    page = SHORT_PAGE.format(body="<p>Both pools are closed all day on Friday!</p><p>The gym stays open</p>")
+    result = extract(page)
+    assert result.text == "Both pools are closed all day on Friday!\nThe gym stays open"
+    assert result.score == -1 + (8 - 8) + (4 - 8) and not result.reason  # usual values (headline -1)
+    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+
+
+def test_fallback_needs_a_short_sentence_outside_links_and_boilerplate() -> None:
+    # the headline alone is the title, not content; four words are not a sentence
+    for body in (
+        "",
+        "<p>Back on Monday</p>",
+        "<div class='sidebar'><p>Opening hours are posted at the desk</p></div>",
+    ):
+        result = extract(SHORT_PAGE.format(body=body))
+        assert result.text == "" and result.reason == "no block of text looks like article content", body
+    # five words are
+    assert extract(SHORT_PAGE.format(body="<p>We are back on Monday</p>")).text == "We are back on Monday"
+
+
+def test_fallback_leaves_a_listing_of_links_and_dates_empty() -> None:
+    items = "".join(
+        f"<li><a href='/story/{n}'>Council story number {n} of the week</a> <span>12 May 2024</span></li>"
+        for n in range(6)
+    )
+    result = extract(f"<body><ul class='latest'>{items}</ul></body>")
+    assert result.text == "" and result.reason

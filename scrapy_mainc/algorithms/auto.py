@@ -28,12 +28,13 @@ its own and shares few words with the page's headline) or a legal notice
 (:mod:`._notices`) is cut and the choice made again; a root that is entirely a notice,
 or another story while the headline's own story lies elsewhere, gives way to the choice
 made without it. Each check reads text only on the few pages where the structure makes
-it suspect.
+it suspect. When no block scores positive at all (a page of two short lines), the
+plain subtree with the most words outside links is returned with its low score.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
@@ -41,6 +42,7 @@ from ..core._types import Document, Selection
 from ._base import Algorithm
 from ._blocks import Regions, block_regions
 from ._context import CUT as _CUT
+from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
@@ -116,6 +118,11 @@ class AutoParams:
     story_min_coverage: float = 0.4
     #: ...and another story at least this much less.
     story_gap: float = 0.3
+    #: When no block scores positive, fall back to the plain subtree with the most words
+    #: outside links (a short notice, a page of a few lines), scored by its usual total.
+    fallback: bool = True
+    #: ...if it has at least this many such words (one short sentence).
+    fallback_min_words: int = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +143,8 @@ def select(document: Document, params: AutoParams) -> Selection:
     context = block_context(document, regions, params)
     choice = choose(document, regions, context, params)
     if choice is None:
+        if params.fallback:
+            return fallback(document, regions, context, params)
         return Selection(reason="no block of text looks like article content")
     if params.check_story:
         choice = _second_opinion(document, regions, context, choice, params)
@@ -236,6 +245,24 @@ def _without(
     for part in parts:
         context[part : end[part]] = [_CUT] * (end[part] - part)
     return choose(document, regions, context, params)
+
+
+def fallback(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Selection:
+    """When no block scores positive: the subtree with the most words outside links,
+    counting only plain blocks (not boilerplate regions, cut parts or the headline) and
+    without the punctuation penalty, if it has at least ``fallback_min_words``. Its score
+    is its (non-positive) total under the usual values: a weak choice, and says so."""
+    stats = document.stats
+    headline = document.headline if params.drop_headline else -1
+    plain = [_PLAIN if state == _PLAIN else _CUT for state in context]
+    values = block_values(stats, regions, plain, headline, replace(params, unpunctuated_penalty=0.0))
+    totals = stats.subtree_totals(values)
+    root = totals.index(max(totals))
+    if totals[root] < params.fallback_min_words:
+        return Selection(reason="no block of text looks like article content")
+    excluded = _pruned(stats, regions, plain, totals, root)
+    usual = block_values(stats, regions, context, headline, params)
+    return Selection(nodes=(root,), score=stats.subtree_totals(usual)[root], excluded=frozenset(excluded))
 
 
 def marked_body(document: Document, totals: list[float], root: int, share: float) -> int:
