@@ -252,3 +252,19 @@ def test_fallback_leaves_a_listing_of_links_and_dates_empty() -> None:
     )
     result = extract(f"<body><ul class='latest'>{items}</ul></body>")
     assert result.text == "" and result.reason
+
+
+def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
+    # WordPress puts the post's tags into its class: "tag-cookies" names a cookie notice.
+    links = (
+        "<ul>"
+        + "".join(f"<li><a href='/t{n}'>Another story title number {n}</a></li>" for n in range(12))
+        + "</ul>"
+    )
+    story = f"<h1>Bridge plan agreed</h1><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+    post = f"<div class='post type-post tag-cookies'>{story}</div>"
+    page = f"<html><head><title>Bridge plan agreed</title></head><body>{post}{links}</body></html>"
+    doc = document(page)
+    assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
+    assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
+    assert extract(page, keep_headline_container=False).text == ""

@@ -91,6 +91,7 @@ def test_a_longer_story_beside_the_page_story_is_cut() -> None:
     ]
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
     assert "festival" in extract(page, check_story=False).text
+    assert extract(page, check_notices=False).text == f"{SENTENCE}\n{SENTENCE}"
 
 
 def test_a_part_without_a_story_headline_is_not_another_story() -> None:
@@ -121,7 +122,8 @@ def test_a_notice_beside_the_story_is_cut_unless_the_page_is_about_it() -> None:
     notice = "<div class='x7'>" + f"<p>{CONSENT}</p>" * 3 + "</div>"
     page = _page(f"<div id='wrap'>{_story_div(3)}{notice}</div>")
     assert extract(page).text == "\n".join([SENTENCE] * 3)
-    assert "cookie" in extract(page, check_story=False).text
+    assert "cookie" in extract(page, check_notices=False).text
+    assert extract(page, check_story=False).text == "\n".join([SENTENCE] * 3)  # notices alone
     # a page whose headline is about the notice's subject keeps it
     about = _page(
         f"<div id='wrap'>{_story_div(3)}{notice}</div>", title="Partners store cookies and personal data"
@@ -139,7 +141,7 @@ def test_a_chinese_disclaimer_beside_the_story_is_cut() -> None:
         f"<div class='bq'><p>{DISCLAIMER}</p><p>{DISCLAIMER}</p></div></body></html>"
     )
     assert extract(page).text == "记者从市园林局获悉，沿江步道三期工程已经完工，本周六起全线向市民开放。"
-    assert "免责声明" in extract(page, check_story=False).text
+    assert "免责声明" in extract(page, check_notices=False).text
 
 
 def test_a_story_elsewhere_wins_over_a_longer_one_that_the_headline_does_not_lead_to() -> None:
@@ -165,7 +167,7 @@ def test_a_notice_that_wins_alone_gives_way_without_a_headline() -> None:
     page = f"<html><body><div class='story'>{f'<p>{SENTENCE}</p>' * 3}</div>{links}{notice}</body></html>"
     assert document(page).headline == -1
     assert extract(page).text == "\n".join([SENTENCE] * 3)
-    assert "cookie" in extract(page, check_story=False).text
+    assert "cookie" in extract(page, check_notices=False).text
 
 
 def test_a_teaser_heading_is_not_the_headline() -> None:

@@ -55,8 +55,8 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
         for node, count in enumerate(words)
         if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
     ]
-    related = related_articles(stats, document.headline) if params.cut_nested_articles else set()
-    headline = document.headline
+    headline = document.headline if params.keep_headline_container else -1
+    related = related_articles(stats, headline) if params.cut_nested_articles else set()
     for node in candidates:
         current = context[node]
         if current == CUT:

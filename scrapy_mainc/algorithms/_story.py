@@ -110,6 +110,10 @@ class StoryShape:
     min_coverage: float
     #: ...and how far below it a part must fall to be another story.
     gap: float
+    #: Look for other stories...
+    stories: bool = True
+    #: ...and for legal notices.
+    notices: bool = True
 
 
 #: A child holding this share of its parent's value is all there is: a wrapper.
@@ -168,14 +172,14 @@ def foreign_parts(
             continue
         sample = _sample(stats, candidate, samples)
         others = [child for child in children if child != candidate]
-        if is_notice(sample):
+        if shape.notices and is_notice(sample):
             rest = _rest(stats, others, samples)
             topic = topic or page_topic(document.headlines, document.urls)
             if not is_notice(rest) and topic.coverage(sample) < topic.coverage(rest) + shape.gap:
                 foreign.append(candidate)
             continue
         twins = [child for child in others if kinds[child] == kinds[candidate] and kinds[child][1]]
-        if totals[candidate] < story_limit or (twins and holder not in twins):
+        if not shape.stories or totals[candidate] < story_limit or (twins and holder not in twins):
             continue
         topic = topic or page_topic(document.headlines, document.urls)
         if not topic.usable:

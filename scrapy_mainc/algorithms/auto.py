@@ -76,6 +76,9 @@ class AutoParams:
     cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
+    #: Never cut the container of the page's headline for its name, overlay role or as a
+    #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
+    keep_headline_container: bool = True
     #: Cut figures and captions.
     cut_captions: bool = True
     #: Cut small blocks that hold an image and a caption.
@@ -103,9 +106,11 @@ class AutoParams:
     #: ...and at most this share of link words.
     edge_max_link_share: float = 0.3
     #: Check that the choice is the page's story (:mod:`._story`): parts of it that are
-    #: another story or a legal notice are cut, and a choice that is entirely another
-    #: story or a notice gives way to the best choice without it.
+    #: another story are cut, and a choice that is entirely another story gives way to
+    #: the best choice without it...
     check_story: bool = True
+    #: ...and the same for legal, cookie, consent and privacy notices (:mod:`._notices`).
+    check_notices: bool = True
     #: A part that may be another story or a notice holds at least this share of the
     #: value where the choice splits...
     story_part_share: float = 0.25
@@ -146,7 +151,7 @@ def select(document: Document, params: AutoParams) -> Selection:
         if params.fallback:
             return fallback(document, regions, context, params)
         return Selection(reason="no block of text looks like article content")
-    if params.check_story:
+    if params.check_story or params.check_notices:
         choice = _second_opinion(document, regions, context, choice, params)
     root, excluded = choice.root, choice.excluded
     if params.trim_edges:
@@ -189,6 +194,8 @@ def _second_opinion(
         params.story_min_words,
         params.story_min_coverage,
         params.story_gap,
+        params.check_story,
+        params.check_notices,
     )
     foreign = foreign_parts(document, regions, choice.totals, choice.root, shape)
     if foreign:
@@ -216,8 +223,11 @@ def _replacement(
     elsewhere = story_elsewhere(document, choice.values, root, params.story_min_words)
     if not elsewhere and document.headline >= 0:
         return None  # the headline leads to the choice: it is the page's story
+    elsewhere = elsewhere and shape.stories
+    if not (elsewhere or shape.notices):
+        return None
     sample = text_sample(stats.nodes[root])
-    notice = is_notice(sample)
+    notice = shape.notices and is_notice(sample)
     topic = page_topic(document.headlines, document.urls)
     coverage = topic.coverage(sample)
     if not notice and (not elsewhere or coverage > 1.0 - shape.gap):
