@@ -203,3 +203,19 @@ def test_a_container_holding_the_headline_is_not_a_comment_section() -> None:
     story = node_at(doc, "//article")
     assert story in comment_nodes(doc.stats, page_root, CommentParams(min_kept_words=0))
     assert story not in comment_nodes(doc.stats, page_root, protected=(doc.headline,))
+
+
+def test_a_selection_named_as_comments_with_named_entries_is_strong_evidence() -> None:
+    # An algorithm chose the comment section itself (the article was too short to win):
+    # the section and its entries are both named as comments, so the stage may take it all.
+    entries = "".join(
+        f"<div class='comment'><p class='author'>reader{n}</p>"
+        f"<p>I think this is comment number {n}, and I stand by it.</p></div>"
+        for n in range(4)
+    )
+    doc = document(f"<body><section id='comments'>{entries}</section></body>")
+    root = (node_at(doc, "//section"),)
+    assert comment_nodes(doc.stats, root) == {node_at(doc, f"//div[{n}]") for n in range(1, 5)}
+    # the same 48 words in a section not named as comments: names on the entries alone
+    doc = document(f"<body><section id='thread'>{entries}</section></body>")
+    assert comment_nodes(doc.stats, (node_at(doc, "//section"),)) == set()

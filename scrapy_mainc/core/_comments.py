@@ -21,7 +21,7 @@ Each kind can be wrong about an article: a BEM modifier naming the opinion secti
 article body (comments follow the story, they never contain it), and it never leaves
 fewer than ``min_kept_words`` (a few sentences) of a selection that had more, unless the
 evidence is strong: microdata, or two kinds agreeing (a named section that also shows a
-comment heading or a run of alike dated blocks, or that lies in a container named as
+comment heading or a run of alike dated blocks, or that lies in a selection named as
 comments too; a region that both rules start).
 """
 
@@ -320,7 +320,7 @@ def comment_nodes(
         return frozenset(excluded)
     strong = list(microdata)  # the guard: only strong evidence may take that much
     if _inside_comments(stats, roots):
-        strong.extend(classed)  # the list is named as comments, and so are its entries
+        strong.extend(classed)  # the section is named as comments, and so are its entries
     else:
         strong.extend(node for node in classed if _corroborated(stats, node, params))
     if region is not None and heading is not None and len(starts) == 2:
@@ -348,11 +348,11 @@ def _corroborated(stats: DomStats, node: int, params: CommentParams) -> bool:
 
 
 def _inside_comments(stats: DomStats, roots: tuple[int, ...]) -> bool:
-    """True when every root lies inside a container named as comments (a selection
-    taken from a comment thread)."""
+    """True when every root is, or lies inside, a container named as comments (a
+    selection taken from a comment thread)."""
     parent, nodes = stats.parent, stats.nodes
     for root in roots:
-        node = parent[root]
+        node = root
         while node > 0 and not has_comment_name(nodes[node]):
             node = parent[node]
         if node <= 0:
