@@ -136,8 +136,8 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     if params.cut_captions and tag in CAPTION_TAGS:
         return CUT
     element = stats.nodes[node]
-    if params.cut_overlays and is_overlay(element):
-        return CUT
+    if params.cut_overlays and (tag == "dialog" or element.get("role") in OVERLAY_ROLES):
+        return CUT  # is_overlay, inline: this runs for every candidate
     if not params.use_names:
         return PLAIN
     if tag in REGION_TAGS:
