@@ -21,6 +21,9 @@ from scrapy_mainc.core._stats import DomStats
 
 Extractor = Callable[[bytes, str], str]
 
+#: Display names of the peers, whether installed or not.
+PEER_NAMES = ("trafilatura", "trafilatura fast", "readability-lxml")
+
 
 def _trafilatura(fast: bool) -> Extractor:
     import trafilatura

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import document, node_at
 from scrapy_mainc import extract
-from scrapy_mainc.algorithms import _blocks, auto
+from scrapy_mainc.algorithms import _blocks, _context, auto
 from scrapy_mainc.core._names import NameClass, classify_names
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
@@ -16,9 +16,8 @@ def _values(html: str, **overrides: object) -> tuple[object, list[float], list[f
     doc = document(html)
     params = auto.AutoParams(**overrides)  # type: ignore[arg-type]
     regions = _blocks.block_regions(doc.stats)
-    context = auto._context(doc.stats, regions, params)
-    headline = auto.find_headline(doc, regions)
-    values = auto.block_values(doc.stats, regions, context, headline, params)
+    context = _context.block_context(doc, regions, params)
+    values = auto.block_values(doc.stats, regions, context, doc.headline, params)
     return doc, values, doc.stats.subtree_totals(values)
 
 
@@ -169,3 +168,103 @@ def test_marked_article_body_narrows_the_root_when_it_holds_a_fair_share() -> No
     # itemprop holds a list of tokens
     tokens = page.replace("itemprop='articleBody'", "itemprop=' text  articleBody '")
     assert extract(tokens).text == f"{SENTENCE}\n{SENTENCE}"
+
+
+def _post(headline: str, sentence: str, paragraphs: int, tag: str = "h2") -> str:
+    body = "".join(f"<p>{sentence} Paragraph {n}.</p>" for n in range(paragraphs))
+    return f"<article class='post'><{tag}>{headline}</{tag}><div class='entry'>{body}</div></article>"
+
+
+def test_inner_articles_of_a_wrapper_article_are_not_related_content() -> None:
+    # An infinite-scroll feed wraps each post in <article class="post"> inside an outer
+    # <article>; each post holds less than 80% of the outer one's words, so the old rule
+    # (cut an inner article under 80% of the outer) cut them all and the outdated-browser
+    # banner became the text.
+    banner = (
+        "<div class='browsehappy'><p>You are using an outdated browser. Please upgrade your "
+        "browser to improve your experience.</p></div>"
+    )
+    nav = "<nav>" + "".join(f"<a href='/{n}'>Section {n}</a> " for n in range(8)) + "</nav>"
+    other = "The harbour festival drew record crowds, and the ferries ran late into the night."
+    posts = _post("Bridge plan agreed", SENTENCE, 3, "h1") + _post("Festival", other, 4) * 2
+    page = (
+        "<html><head><title>Bridge plan agreed</title></head>"
+        f"<body>{banner}{nav}<article class='feed'>{posts}</article></body></html>"
+    )
+    doc = document(page)
+    outer = node_at(doc, "//article[@class='feed']")
+    inner = [node for node in _context._outer_articles(doc.stats) if node != outer]
+    assert len(inner) == 3 and all(doc.stats.words[node] < 0.8 * doc.stats.words[outer] for node in inner)
+    assert _context.related_articles(doc.stats) == set()  # the outer article has no words of its own
+    text = extract(page).text
+    assert text.count("bridge") == 3 and "festival" not in text and "browser" not in text
+    # the feed's other posts are another story, which the headline tells apart
+    assert "festival" in extract(page, check_story=False).text
+
+
+def test_an_inner_article_is_related_when_the_outer_one_has_more_words_of_its_own() -> None:
+    related = f"<article><p>{SENTENCE} Related.</p></article>"  # 16 words
+    page = f"<body><article><p>{SENTENCE}</p>{related}</article></body>"
+    doc = document(page)
+    # 31 words in the outer article, 16 of them in the inner one: 15 of its own < 16
+    assert _context.related_articles(doc.stats) == set()
+    page = f"<body><article><p>{SENTENCE}</p><p>{SENTENCE}</p>{related}</article></body>"
+    doc = document(page)
+    assert _context.related_articles(doc.stats) == {node_at(doc, "//article/article")}
+    # ...unless it holds the page's headline
+    assert _context.related_articles(doc.stats, node_at(doc, "//article/article/p")) == set()
+
+
+SHORT_PAGE = (
+    "<html><head><title>Pool closed on Friday</title></head><body>"
+    "<ul class='menu'><li><a href='/swim'>Swimming</a></li><li><a href='/gym'>Gym</a></li></ul>"
+    "<div class='main'><h1>Pool closed on Friday</h1>{body}</div>"
+    "<div class='footer'><a href='/terms'>Terms</a> <a href='/contact'>Contact</a></div></body></html>"
+)
+
+
+def test_short_content_falls_back_to_the_best_candidate_with_a_low_score() -> None:
+    # Two short lines without a period or comma: every block is worth less than nothing.
+    page = SHORT_PAGE.format(body="<p>Both pools are closed all day on Friday!</p><p>The gym stays open</p>")
+    result = extract(page)
+    assert result.text == "Both pools are closed all day on Friday!\nThe gym stays open"
+    assert result.score == -1 + (8 - 8) + (4 - 8) and not result.reason  # usual values (headline -1)
+    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+
+
+def test_fallback_needs_a_short_sentence_outside_links_and_boilerplate() -> None:
+    # the headline alone is the title, not content; four words are not a sentence
+    for body in (
+        "",
+        "<p>Back on Monday</p>",
+        "<div class='sidebar'><p>Opening hours are posted at the desk</p></div>",
+    ):
+        result = extract(SHORT_PAGE.format(body=body))
+        assert result.text == "" and result.reason == "no block of text looks like article content", body
+    # five words are
+    assert extract(SHORT_PAGE.format(body="<p>We are back on Monday</p>")).text == "We are back on Monday"
+
+
+def test_fallback_leaves_a_listing_of_links_and_dates_empty() -> None:
+    items = "".join(
+        f"<li><a href='/story/{n}'>Council story number {n} of the week</a> <span>12 May 2024</span></li>"
+        for n in range(6)
+    )
+    result = extract(f"<body><ul class='latest'>{items}</ul></body>")
+    assert result.text == "" and result.reason
+
+
+def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
+    # WordPress puts the post's tags into its class: "tag-cookies" names a cookie notice.
+    links = (
+        "<ul>"
+        + "".join(f"<li><a href='/t{n}'>Another story title number {n}</a></li>" for n in range(12))
+        + "</ul>"
+    )
+    story = f"<h1>Bridge plan agreed</h1><p>{SENTENCE}</p><p>{SENTENCE}</p>"
+    post = f"<div class='post type-post tag-cookies'>{story}</div>"
+    page = f"<html><head><title>Bridge plan agreed</title></head><body>{post}{links}</body></html>"
+    doc = document(page)
+    assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
+    assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
+    assert extract(page, keep_headline_container=False).text == ""

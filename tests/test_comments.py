@@ -117,3 +117,105 @@ def test_extract_takes_comment_params() -> None:
     assert "comment number" not in extract(page, algorithm="cectd-ds").text
     kept = extract(page, algorithm="cectd-ds", strip_comments=CommentParams(headings=False)).text
     assert "comment number 2" in kept
+
+
+# A real article must survive the comment stage: the stage may not leave fewer than a few
+# sentences of a selection that had more, unless the evidence is strong.
+
+OPINION = (
+    "<html><head><title>The bridge plan deserves a second look | The Courier</title></head><body>"
+    "<article class='story'><header><p class='kicker'>Comment</p>"
+    "<h1>The bridge plan deserves a second look</h1></header>"
+    "<p class='standfirst'>A decision this large should not be made in one evening, argues Lena Varga.</p>"
+    # BEM modifier naming the opinion section ("Comment"), not reader comments
+    "<div class='article-body article-body--comment'>"
+    "<p>The council approved the new bridge in a single evening, after a debate that lasted "
+    "less than an hour, and most residents heard about it only the next morning.</p>"
+    "<p>Nobody doubts that the old crossing is failing. But a project that will shape traffic, "
+    "rents and the riverfront for fifty years deserves more than one evening of questions.</p>"
+    "<p>The council should publish the traffic study, hold two public hearings and vote again "
+    "in the spring, when people have had time to read what they are paying for.</p>"
+    "</div></article></body></html>"
+)
+
+
+def test_a_comment_name_on_the_article_body_does_not_empty_it() -> None:
+    result = extract(OPINION)
+    assert "single evening" in result.text and "public hearings" in result.text
+    # with the guard off, the name alone removes the body and leaves the standfirst
+    unguarded = extract(OPINION, strip_comments=CommentParams(min_kept_words=0)).text
+    assert unguarded == "A decision this large should not be made in one evening, argues Lena Varga."
+
+
+def test_a_comment_section_with_corroborating_evidence_may_take_everything() -> None:
+    # A named section that also carries a comment heading is strong evidence: a selection
+    # holding only such a section is reader comments, and removing it empties the result.
+    items = "".join(f"<li>I think this is comment number {n}, and I stand by it.</li>" for n in range(4))
+    page = f"<body><div id='a'><div class='comments'><h3>Comments</h3><ol>{items}</ol></div></div></body>"
+    doc = document(page)
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_nodes(doc.stats, root) == {node_at(doc, "//div[@class='comments']")}
+    # without the heading the name is the only evidence: it may not empty the selection
+    doc = document(page.replace("<h3>Comments</h3>", ""))
+    assert comment_nodes(doc.stats, (node_at(doc, "//div[@id='a']"),)) == set()
+
+
+TIMELINE = (
+    "<html><head><title>How the dam was built</title></head><body><div class='entry'>"
+    "<p>The dam above the village took four years to build, and these are the days on which "
+    "the crews finished each of its sections.</p>"
+    + "".join(
+        f"<div class='step'><h3>{day} March 201{n}</h3><p>Step {n}: the crews poured concrete for "
+        f"section {n}, and inspectors signed it off.</p></div>"
+        for n, day in enumerate(("3", "9", "14", "21"), start=1)
+    )
+    + "</div></body></html>"
+)
+
+
+def test_dated_paragraphs_of_a_short_article_are_not_a_comment_region() -> None:
+    # Four alike dated blocks after a one-sentence intro: NCE's comment region, which would
+    # leave the intro's 24 words of a 92-word article.
+    doc = document(TIMELINE)
+    root = (node_at(doc, "//div[@class='entry']"),)
+    assert comment_region_start(doc.stats, root) == node_at(doc, "//div[@class='step'][1]")
+    assert comment_nodes(doc.stats, root) == set()
+    assert extract(TIMELINE).text.count("inspectors signed it off") == 4
+
+
+def test_a_comment_heading_does_not_empty_a_short_article() -> None:
+    page = (
+        "<body><div id='a'><p>The agency asked the public about the new river crossing.</p>"
+        "<h2>Responses</h2><p>Most of the 412 replies favoured a tunnel, and a third asked for "
+        "a ferry. The cyclists' union wanted a separate lane on any new bridge.</p></div></body>"
+    )
+    doc = document(page)
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_heading(doc.stats, root) == node_at(doc, "//h2")
+    assert comment_nodes(doc.stats, root) == set()
+    assert comment_nodes(doc.stats, root, CommentParams(min_kept_words=0)) != set()
+
+
+def test_a_container_holding_the_headline_is_not_a_comment_section() -> None:
+    page = OPINION.replace("<article class='story'>", "<article class='story comment'>")
+    doc = document(f"<div id='page'>{page}<p>Footer text, for the test.</p></div>")
+    page_root = (node_at(doc, "//div[@id='page']"),)
+    story = node_at(doc, "//article")
+    assert story in comment_nodes(doc.stats, page_root, CommentParams(min_kept_words=0))
+    assert story not in comment_nodes(doc.stats, page_root, protected=(doc.headline,))
+
+
+def test_a_selection_named_as_comments_with_named_entries_is_strong_evidence() -> None:
+    # An algorithm chose the comment section itself (the article was too short to win):
+    # the section and its entries are both named as comments, so the stage may take it all.
+    entries = "".join(
+        f"<div class='comment'><p class='author'>reader{n}</p>"
+        f"<p>I think this is comment number {n}, and I stand by it.</p></div>"
+        for n in range(4)
+    )
+    doc = document(f"<body><section id='comments'>{entries}</section></body>")
+    root = (node_at(doc, "//section"),)
+    assert comment_nodes(doc.stats, root) == {node_at(doc, f"//div[{n}]") for n in range(1, 5)}
+    # the same 48 words in a section not named as comments: names on the entries alone
+    doc = document(f"<body><section id='thread'>{entries}</section></body>")
+    assert comment_nodes(doc.stats, (node_at(doc, "//section"),)) == set()

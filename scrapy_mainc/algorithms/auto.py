@@ -21,35 +21,32 @@ subtree with a negative total is dropped, and the leading and trailing blocks th
 not sentence-like (a byline, a dateline, a credit line) are trimmed. Reader comments go
 through the shared comment stage like every algorithm's output. All of it is a handful
 of linear passes over the shared statistics.
+
+A second opinion checks that the root is the page's story (:mod:`._story`): where its
+value splits between containers, one that is another story (it opens with a headline of
+its own and shares few words with the page's headline) or a legal notice
+(:mod:`._notices`) is cut and the choice made again; a root that is entirely a notice,
+or another story while the headline's own story lies elsewhere, gives way to the choice
+made without it. Each check reads text only on the few pages where the structure makes
+it suspect. When no block scores positive at all (a page of two short lines), the
+plain subtree with the most words outside links is returned with its low score.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
-from ..core._text import measure
 from ..core._types import Document, Selection
 from ._base import Algorithm
-from ._blocks import CardShape, Regions, block_regions, teaser_cards
-
-#: Tags of page regions that are usually not article text, like a weak boilerplate name.
-REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
-#: Tags that hold figures and their captions, never body text.
-CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
-
-#: An inner ``<article>`` holding at least this share of the outer one's words is the
-#: same article marked up twice, not a related one.
-NESTED_ARTICLE_SHARE = 0.8
-
-#: A block holding an image directly and at most this many words is a captioned picture.
-IMAGE_BOX_WORDS = 30
-#: Nodes with fewer words are not worth classifying: what they hold barely counts.
-NAME_MIN_WORDS = 5
-
-_CUT, _WEAK, _PLAIN = -2, -1, 0
+from ._blocks import Regions, block_regions
+from ._context import CUT as _CUT
+from ._context import PLAIN as _PLAIN
+from ._context import WEAK as _WEAK
+from ._context import block_context
+from ._notices import is_notice, text_sample
+from ._story import StoryShape, foreign_parts, page_topic, story_elsewhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +66,19 @@ class AutoParams:
     #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
     #: boilerplate as siblings, so no single subtree holds the article cleanly).
     paragraph_parent: bool = True
-    #: Cut ``<article>`` elements nested in another ``<article>``: the HTML standard
-    #: makes them comments on, or content related to, the outer article.
+    #: Cut ``<article>`` elements nested in another ``<article>`` that carries more words
+    #: of its own: the HTML standard makes them comments on, or content related to, the
+    #: outer article (an outer article that is mostly its inner ones is a feed wrapper).
     cut_nested_articles: bool = True
+    #: Cut overlays (``<dialog>``, ``role="dialog"`` or ``"alertdialog"``): consent
+    #: prompts and sign-up walls sit on top of the page; an overlay holding the headline
+    #: is kept.
+    cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
+    #: Never cut the container of the page's headline for its name, overlay role or as a
+    #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
+    keep_headline_container: bool = True
     #: Cut figures and captions.
     cut_captions: bool = True
     #: Cut small blocks that hold an image and a caption.
@@ -100,19 +105,70 @@ class AutoParams:
     edge_min_words: int = 10
     #: ...and at most this share of link words.
     edge_max_link_share: float = 0.3
+    #: Check that the choice is the page's story (:mod:`._story`): parts of it that are
+    #: another story are cut, and a choice that is entirely another story gives way to
+    #: the best choice without it...
+    check_story: bool = True
+    #: ...and the same for legal, cookie, consent and privacy notices (:mod:`._notices`).
+    check_notices: bool = True
+    #: A part that may be another story or a notice holds at least this share of the
+    #: value where the choice splits...
+    story_part_share: float = 0.25
+    #: ...a part that may be a legal notice, this share...
+    notice_part_share: float = 0.1
+    #: ...and either at least this many words of value (also: the least story between
+    #: the headline and a choice elsewhere).
+    story_min_words: float = 30.0
+    #: The page's story covers at least this share of its headline's terms...
+    story_min_coverage: float = 0.4
+    #: ...and another story at least this much less.
+    story_gap: float = 0.3
+    #: When no block scores positive, fall back to the plain subtree with the most words
+    #: outside links (a short notice, a page of a few lines), scored by its usual total.
+    fallback: bool = True
+    #: ...if it has at least this many such words (one short sentence).
+    fallback_min_words: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A root, what is pruned inside it, and the block values and totals behind it."""
+
+    root: int
+    excluded: set[int]
+    values: list[float]
+    totals: list[float]
 
 
 def select(document: Document, params: AutoParams) -> Selection:
-    """Choose the subtree of largest total block value, then prune inside it."""
+    """Choose the subtree of largest total block value, check that it is the page's
+    story, then prune inside it."""
     stats = document.stats
     regions = block_regions(stats)
-    context = _context(stats, regions, params)
-    headline = find_headline(document, regions) if params.drop_headline else -1
+    context = block_context(document, regions, params)
+    choice = choose(document, regions, context, params)
+    if choice is None:
+        if params.fallback:
+            return fallback(document, regions, context, params)
+        return Selection(reason="no block of text looks like article content")
+    if params.check_story or params.check_notices:
+        choice = _second_opinion(document, regions, context, choice, params)
+    root, excluded = choice.root, choice.excluded
+    if params.trim_edges:
+        excluded |= _edge_blocks(stats, regions, root, excluded, params)
+    return Selection(nodes=(root,), score=choice.totals[root], excluded=frozenset(excluded))
+
+
+def choose(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Choice | None:
+    """The root of largest total value (or the paragraph parent, or the marked article
+    body, see the module docstring) and its pruning; None when no total is positive."""
+    stats = document.stats
+    headline = document.headline if params.drop_headline else -1
     values = block_values(stats, regions, context, headline, params)
     totals = stats.subtree_totals(values)
     root = totals.index(max(totals))  # the first of the best
     if totals[root] <= 0:
-        return Selection(reason="no block of text looks like article content")
+        return None
     excluded = _pruned(stats, regions, context, totals, root)
     if params.paragraph_parent:
         seed = paragraph_parent(regions, values)
@@ -124,9 +180,99 @@ def select(document: Document, params: AutoParams) -> Selection:
         marked = marked_body(document, totals, root, params.body_markup_share)
         if marked != root:
             root, excluded = marked, _pruned(stats, regions, context, totals, marked)
-    if params.trim_edges:
-        excluded |= _edge_blocks(stats, regions, root, excluded, params)
-    return Selection(nodes=(root,), score=totals[root], excluded=frozenset(excluded))
+    return Choice(root, excluded, values, totals)
+
+
+def _second_opinion(
+    document: Document, regions: Regions, context: list[int], choice: Choice, params: AutoParams
+) -> Choice:
+    """The choice, or a better one when parts of it (or all of it) are another story or a
+    legal notice (:mod:`._story`, :mod:`._notices`)."""
+    shape = StoryShape(
+        params.story_part_share,
+        params.notice_part_share,
+        params.story_min_words,
+        params.story_min_coverage,
+        params.story_gap,
+        params.check_story,
+        params.check_notices,
+    )
+    foreign = foreign_parts(document, regions, choice.totals, choice.root, shape)
+    if foreign:
+        return _without(document, regions, context, foreign, params) or choice
+    return _replacement(document, regions, context, choice, params, shape) or choice
+
+
+def _replacement(
+    document: Document,
+    regions: Regions,
+    context: list[int],
+    choice: Choice,
+    params: AutoParams,
+    shape: StoryShape,
+) -> Choice | None:
+    """The choice made without ``choice``'s root, when that root is not the page's story.
+
+    Suspect roots: a legal notice, or, when the headline lies elsewhere (its story does
+    not lead to the root), a root that covers the topic poorly. The replacement must lie
+    outside the root; it wins over a notice when it is not one (unless the headline is
+    clearly about the notice: ``gap`` more coverage), and over another story when the
+    headline leads to it and it covers the topic ``gap`` better, at least ``min_coverage``.
+    """
+    root, stats = choice.root, document.stats
+    elsewhere = story_elsewhere(document, choice.values, root, params.story_min_words)
+    if not elsewhere and document.headline >= 0:
+        return None  # the headline leads to the choice: it is the page's story
+    elsewhere = elsewhere and shape.stories
+    if not (elsewhere or shape.notices):
+        return None
+    sample = text_sample(stats.nodes[root])
+    notice = shape.notices and is_notice(sample)
+    topic = page_topic(document.headlines, document.urls)
+    coverage = topic.coverage(sample)
+    if not notice and (not elsewhere or coverage > 1.0 - shape.gap):
+        return None  # no notice, and nothing could cover the topic that much better
+    other = _without(document, regions, context, [root], params)
+    if other is None or stats.contains(other.root, root):
+        return None  # nothing else, or the same region around a hole
+    other_sample = text_sample(stats.nodes[other.root])
+    other_coverage = topic.coverage(other_sample)
+    if notice and not is_notice(other_sample) and coverage < other_coverage + shape.gap:
+        return other
+    if not elsewhere or story_elsewhere(document, other.values, other.root, params.story_min_words):
+        return None  # the headline does not lead to the other choice either
+    if other_coverage >= shape.min_coverage and other_coverage >= coverage + shape.gap:
+        return other
+    return None
+
+
+def _without(
+    document: Document, regions: Regions, context: list[int], parts: list[int], params: AutoParams
+) -> Choice | None:
+    """The choice made again with ``parts`` cut."""
+    context = list(context)
+    end = document.stats.end
+    for part in parts:
+        context[part : end[part]] = [_CUT] * (end[part] - part)
+    return choose(document, regions, context, params)
+
+
+def fallback(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Selection:
+    """When no block scores positive: the subtree with the most words outside links,
+    counting only plain blocks (not boilerplate regions, cut parts or the headline) and
+    without the punctuation penalty, if it has at least ``fallback_min_words``. Its score
+    is its (non-positive) total under the usual values: a weak choice, and says so."""
+    stats = document.stats
+    headline = document.headline if params.drop_headline else -1
+    plain = [_PLAIN if state == _PLAIN else _CUT for state in context]
+    values = block_values(stats, regions, plain, headline, replace(params, unpunctuated_penalty=0.0))
+    totals = stats.subtree_totals(values)
+    root = totals.index(max(totals))
+    if totals[root] < params.fallback_min_words:
+        return Selection(reason="no block of text looks like article content")
+    excluded = _pruned(stats, regions, plain, totals, root)
+    usual = block_values(stats, regions, context, headline, params)
+    return Selection(nodes=(root,), score=stats.subtree_totals(usual)[root], excluded=frozenset(excluded))
 
 
 def marked_body(document: Document, totals: list[float], root: int, share: float) -> int:
@@ -168,109 +314,6 @@ def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[in
         kept += max(values[node], 0.0)
         node += 1
     return kept
-
-
-def _context(stats: DomStats, regions: Regions, params: AutoParams) -> list[int]:
-    """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward.
-
-    Only nodes with some text and below the page-wrapper size carry evidence; they are
-    visited in document order and their verdict is written over their whole subtree, so
-    a part nested in an earlier one (a caption inside a sidebar) refines it.
-    """
-    tags, words, end, is_block = stats.tags, stats.words, stats.end, regions.is_block
-    limit = params.max_boilerplate_share * words[0]
-    context = [_PLAIN] * len(tags)
-    names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
-    candidates = [
-        node
-        for node, count in enumerate(words)
-        if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
-    ]
-    outer_articles = _outer_articles(stats) if params.cut_nested_articles else {}
-    for node in candidates:
-        current = context[node]
-        if current == _CUT:
-            continue
-        outer = outer_articles.get(node)
-        if outer is not None and words[node] < NESTED_ARTICLE_SHARE * words[outer]:
-            verdict = _CUT  # HTML: an inner article is related content or a comment
-        else:
-            verdict = _own_context(stats, node, names, params)
-            if not is_block[node] and verdict != _CUT:
-                continue  # an inline part (a caption in a <span>) is only ever cut
-        if verdict < current:
-            context[node : end[node]] = [verdict] * (end[node] - node)
-    if params.cut_image_boxes:
-        for box in _image_boxes(stats, is_block):
-            if context[box] != _CUT:
-                context[box : end[box]] = [_CUT] * (end[box] - box)
-    if params.cut_cards:
-        shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
-        for card in teaser_cards(stats, shape):
-            context[card : end[card]] = [_CUT] * (end[card] - card)
-    return context
-
-
-def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
-    """Small blocks that hold an image as a direct child: a picture and its caption."""
-    tags, parent, words = stats.tags, stats.parent, stats.words
-    images = [node for node, tag in enumerate(tags) if tag == "img"]
-    return [
-        parent[image]
-        for image in images
-        if parent[image] > 0 and is_block[parent[image]] and words[parent[image]] <= IMAGE_BOX_WORDS
-    ]
-
-
-def _outer_articles(stats: DomStats) -> dict[int, int]:
-    """For every ``<article>`` inside another, the nearest enclosing ``<article>``."""
-    articles = [node for node, tag in enumerate(stats.tags) if tag == "article"]
-    outer: dict[int, int] = {}
-    open_articles: list[int] = []
-    for node in articles:
-        while open_articles and stats.end[open_articles[-1]] <= node:
-            open_articles.pop()
-        if open_articles:
-            outer[node] = open_articles[-1]
-        open_articles.append(node)
-    return outer
-
-
-_NAME_CONTEXT = {NameClass.NOT_CONTENT: _CUT, NameClass.BOILERPLATE: _WEAK}
-
-
-def _own_context(stats: DomStats, node: int, names: dict[str, int], params: AutoParams) -> int:
-    tag = stats.tags[node]
-    if params.cut_captions and tag in CAPTION_TAGS:
-        return _CUT
-    if not params.use_names:
-        return _PLAIN
-    if tag in REGION_TAGS:
-        return _WEAK
-    element = stats.nodes[node]
-    verdict = _PLAIN
-    for name in (element.get("class"), element.get("id")):
-        if name:  # cached per page: class strings repeat a lot
-            known = names.get(name)
-            if known is None:
-                known = names[name] = _NAME_CONTEXT.get(classify_names(name), _PLAIN)
-            verdict = min(verdict, known)
-    return verdict
-
-
-def find_headline(document: Document, regions: Regions) -> int:
-    """NCE's title search: the first heading whose text is the page's headline, or -1."""
-    title = " ".join(document.title.split()).lower()
-    if not title:
-        return -1
-    stats = document.stats
-    longest = measure(title)[1] + 1  # a heading with more words cannot be the title
-    for node in [node for node, tag in enumerate(stats.tags) if tag in HEADING_TAGS]:
-        if 0 < stats.words[node] <= longest:
-            text = " ".join(" ".join(stats.nodes[node].itertext()).split()).lower()
-            if text == title or (len(text) > 10 and text in title):
-                return node
-    return -1
 
 
 def block_values(

@@ -19,7 +19,7 @@ from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
-from ._title import find_title
+from ._title import find_headline, find_titles
 from ._types import Document, Extraction, Selection
 
 _MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
@@ -110,7 +110,7 @@ def _extract_root(
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
-        selection = _without_comments(stats, selection, comment_params)
+        selection = _without_comments(document, selection, comment_params)
     text = render_text(stats, selection.nodes, selection.excluded)
     reason = selection.reason
     if not text and not reason:
@@ -130,16 +130,30 @@ def _extract_root(
 
 def build_document(root: etree._Element, url: str | None = None) -> Document:
     """Prepare a private tree (modified in place) and compute its shared statistics."""
-    title = find_title(root)
+    titles = find_titles(root)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     body, article_bodies = prepare(root)
     stats = DomStats(body)
-    lang = _guess_lang(stats, declared_lang)
-    return Document(body, stats, title=title, lang=lang, url=url, article_bodies=article_bodies)
+    return Document(
+        body,
+        stats,
+        title=titles.title,
+        lang=_guess_lang(stats, declared_lang),
+        url=url,
+        article_bodies=article_bodies,
+        headlines=titles.headlines,
+        urls=(url,) if url else (),
+        headline=find_headline(stats, titles.title),
+    )
 
 
-def _without_comments(stats: DomStats, selection: Selection, params: CommentParams) -> Selection:
-    comments = comment_nodes(stats, selection.nodes, params)
+def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:
+    """The selection without reader comments; the headline element and the marked
+    article body are never taken for comments."""
+    stats = document.stats
+    positions = stats.positions
+    protected = (document.headline, *(positions.get(element, -1) for element in document.article_bodies))
+    comments = comment_nodes(stats, selection.nodes, params, protected)
     if not comments:
         return selection
     nodes = tuple(node for node in selection.nodes if node not in comments)

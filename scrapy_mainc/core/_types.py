@@ -47,6 +47,15 @@ class Document:
     url: str | None = None
     #: Elements the page marks as its article body (``itemprop="articleBody"``).
     article_bodies: tuple[etree._Element, ...] = ()
+    #: Every headline string the page states, best first (``title``, ``og:title``,
+    #: ``<title>`` without the site name). Sources say which story the page is about;
+    #: more of them (a JSON-LD ``headline``) are simply appended.
+    headlines: tuple[str, ...] = ()
+    #: URLs the page is known by (the URL it was fetched from; a canonical URL is one
+    #: more). Their paths' slugs are headline words too.
+    urls: tuple[str, ...] = ()
+    #: Index of the heading element that shows ``title`` (NCE's title search), or -1.
+    headline: int = -1
 
 
 @dataclass(frozen=True, slots=True)

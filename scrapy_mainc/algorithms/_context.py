@@ -1,0 +1,157 @@
+"""What the markup says about each node, for ``auto``: cut, weak boilerplate or plain.
+
+Cheap structural evidence, inherited downward: class/id names and region tags
+(:mod:`..core._names`), figures and captions, small picture boxes, teaser-card lists,
+``<article>`` elements nested in a longer one, and overlays (``<dialog>`` and the WAI-ARIA
+roles ``dialog`` and ``alertdialog``; ``aria-modal`` is only valid on those roles). The
+element that shows the page's headline is the page's story, so no name or overlay
+verdict cuts it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from ..core._names import NameClass, classify_names
+from ..core._stats import DomStats
+from ..core._types import Document
+from ._blocks import CardShape, Regions, teaser_cards
+
+if TYPE_CHECKING:
+    from .auto import AutoParams
+
+#: Tags of page regions that are usually not article text, like a weak boilerplate name.
+REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
+#: Tags that hold figures and their captions, never body text.
+CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
+#: A block holding an image directly and at most this many words is a captioned picture.
+IMAGE_BOX_WORDS = 30
+#: Nodes with fewer words are not worth classifying: what they hold barely counts.
+NAME_MIN_WORDS = 5
+
+#: WAI-ARIA roles of overlays: a dialog sits on top of the page, it is not the page.
+OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
+
+CUT, WEAK, PLAIN = -2, -1, 0
+_NAME_CONTEXT = {NameClass.NOT_CONTENT: CUT, NameClass.BOILERPLATE: WEAK}
+
+
+def block_context(document: Document, regions: Regions, params: AutoParams) -> list[int]:
+    """For every node: cut (-2), weak boilerplate (-1) or plain (0), inherited downward.
+
+    Only nodes with some text and below the page-wrapper size carry evidence; they are
+    visited in document order and their verdict is written over their whole subtree, so
+    a part nested in an earlier one (a caption inside a sidebar) refines it.
+    """
+    stats = document.stats
+    tags, words, end, is_block = stats.tags, stats.words, stats.end, regions.is_block
+    limit = params.max_boilerplate_share * words[0]
+    context = [PLAIN] * len(tags)
+    names: dict[str, int] = {}  # class/id strings repeat within a page: classify each once
+    candidates = [
+        node
+        for node, count in enumerate(words)
+        if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
+    ]
+    headline = document.headline if params.keep_headline_container else -1
+    related = related_articles(stats, headline) if params.cut_nested_articles else set()
+    for node in candidates:
+        current = context[node]
+        if current == CUT:
+            continue
+        if node in related:
+            verdict = CUT
+        else:
+            verdict = _own_context(stats, node, names, params)
+            if verdict == CUT and headline >= 0 and stats.contains(node, headline):
+                verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
+            if not is_block[node] and verdict != CUT:
+                continue  # an inline part (a caption in a <span>) is only ever cut
+        if verdict < current:
+            context[node : end[node]] = [verdict] * (end[node] - node)
+    if params.cut_image_boxes:
+        for box in _image_boxes(stats, is_block):
+            if context[box] != CUT:
+                context[box : end[box]] = [CUT] * (end[box] - box)
+    if params.cut_cards:
+        shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
+        for card in teaser_cards(stats, shape):
+            context[card : end[card]] = [CUT] * (end[card] - card)
+    return context
+
+
+def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
+    """``<article>`` elements nested in another that are related content or comments.
+
+    The HTML standard makes an inner article a comment on, or content related to, the
+    outer one. That holds when the outer article carries a story of its own: at least as
+    many words outside its nested articles as the inner one has. An outer article that
+    is mostly its inner ones is a wrapper (a feed that wraps each post in an article, or
+    the same article marked up twice), and its inner articles are left to the text
+    evidence; so is an inner article that holds the page's headline.
+    """
+    outer_of = _outer_articles(stats)
+    if not outer_of:
+        return set()
+    words = stats.words
+    nested_words: dict[int, int] = {}
+    for inner, outer in outer_of.items():
+        nested_words[outer] = nested_words.get(outer, 0) + words[inner]
+    return {
+        inner
+        for inner, outer in outer_of.items()
+        if words[outer] - nested_words[outer] >= words[inner] and not stats.contains(inner, headline)
+    }
+
+
+def _outer_articles(stats: DomStats) -> dict[int, int]:
+    """For every ``<article>`` inside another, the nearest enclosing ``<article>``."""
+    articles = [node for node, tag in enumerate(stats.tags) if tag == "article"]
+    outer: dict[int, int] = {}
+    open_articles: list[int] = []
+    for node in articles:
+        while open_articles and stats.end[open_articles[-1]] <= node:
+            open_articles.pop()
+        if open_articles:
+            outer[node] = open_articles[-1]
+        open_articles.append(node)
+    return outer
+
+
+def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
+    """Small blocks that hold an image as a direct child: a picture and its caption."""
+    tags, parent, words = stats.tags, stats.parent, stats.words
+    images = [node for node, tag in enumerate(tags) if tag == "img"]
+    return [
+        parent[image]
+        for image in images
+        if parent[image] > 0 and is_block[parent[image]] and words[parent[image]] <= IMAGE_BOX_WORDS
+    ]
+
+
+def _own_context(stats: DomStats, node: int, names: dict[str, int], params: AutoParams) -> int:
+    tag = stats.tags[node]
+    if params.cut_captions and tag in CAPTION_TAGS:
+        return CUT
+    element = stats.nodes[node]
+    if params.cut_overlays and (tag == "dialog" or element.get("role") in OVERLAY_ROLES):
+        return CUT  # is_overlay, inline: this runs for every candidate
+    if not params.use_names:
+        return PLAIN
+    if tag in REGION_TAGS:
+        return WEAK
+    verdict = PLAIN
+    for name in (element.get("class"), element.get("id")):
+        if name:  # cached per page: class strings repeat a lot
+            known = names.get(name)
+            if known is None:
+                known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
+            verdict = min(verdict, known)
+    return verdict
+
+
+def is_overlay(element: etree._Element) -> bool:
+    """True for ``<dialog>`` and elements whose WAI-ARIA role is a dialog."""
+    return element.tag == "dialog" or element.get("role") in OVERLAY_ROLES

@@ -1,0 +1,253 @@
+"""Which story the page is about, and parts of ``auto``'s choice that are another story
+or a legal notice.
+
+A page states its own story: its headline (the ``<h1>`` that agrees with the title,
+``og:title``, ``<title>``; any further source, such as a JSON-LD ``headline``, is one more
+string in :attr:`Document.headlines`) and the slug of its URL (any further URL, such as
+the canonical one, is one more in :attr:`Document.urls`). Its *topic* is the set of their
+words: five-letter stems of words of four letters or more, and character bigrams of CJK
+text. A story repeats most of its headline's words; another story on the same page (a
+promoted feature, the next post of a feed) shares few of them, and so does a legal or
+consent notice. Coverage is compared between candidates, never judged alone: function
+words of a headline occur in any text, and only the difference says which is the story.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from ..core._stats import DomStats
+from ..core._tags import HEADING_TAGS
+from ..core._text import _CJK_CLASS
+from ..core._types import Document
+from ._blocks import Regions
+from ._context import is_overlay
+from ._notices import SAMPLE_CHARS, is_notice, text_sample
+
+#: Words of letter-based scripts (Latin, Greek, Cyrillic), four letters or more, lowercase.
+_WORD_RE = re.compile("[a-z\u00df-\u00ff\u0100-\u024f\u0370-\u03ff\u0400-\u04ff]{4,}")
+_CJK_RUN_RE = re.compile(f"[{_CJK_CLASS}]{{2,}}")
+_EXTENSION_RE = re.compile(r"\.[a-z0-9]{2,5}$")
+#: Letters of a word that identify it (a crude stemmer: "approves" and "approved" agree).
+STEM_LETTERS = 5
+#: Fewest terms for a topic to say anything.
+MIN_TOPIC_TERMS = 2
+#: Fewest words in a URL slug (``/2024/05/bridge-plan-approved``), not a section name.
+MIN_SLUG_WORDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """The words a page's headline and URL slug give for its story."""
+
+    stems: frozenset[str] = frozenset()
+    bigrams: frozenset[str] = frozenset()
+
+    @property
+    def usable(self) -> bool:
+        return len(self.stems) + len(self.bigrams) >= MIN_TOPIC_TERMS
+
+    def coverage(self, text: str) -> float:
+        """Share of the topic's terms found in ``text`` (0 for an unusable topic)."""
+        terms = len(self.stems) + len(self.bigrams)
+        if terms < MIN_TOPIC_TERMS:
+            return 0.0
+        found = sum(bigram in text for bigram in self.bigrams)
+        if self.stems:
+            found += len(self.stems & _stems(text.lower()))
+        return found / terms
+
+
+def _stems(lowered: str) -> set[str]:
+    return {word[:STEM_LETTERS] for word in _WORD_RE.findall(lowered)}
+
+
+def _bigrams(text: str) -> set[str]:
+    return {run[start : start + 2] for run in _CJK_RUN_RE.findall(text) for start in range(len(run) - 1)}
+
+
+def page_topic(headlines: Iterable[str], urls: Iterable[str]) -> Topic:
+    """The topic of a page from its headline strings and the slugs of its URLs."""
+    stems: set[str] = set()
+    bigrams: set[str] = set()
+    for headline in headlines:
+        stems |= _stems(headline.lower())
+        bigrams |= _bigrams(headline)
+    for url in urls:
+        slug = url_slug(url)
+        stems |= _stems(slug)
+        bigrams |= _bigrams(slug)
+    return Topic(frozenset(stems), frozenset(bigrams))
+
+
+def url_slug(url: str) -> str:
+    """The words of the last path segment of ``url`` when it is a slug, else ""."""
+    segments = [segment for segment in urlsplit(url).path.split("/") if segment]
+    if not segments:
+        return ""
+    slug = _EXTENSION_RE.sub("", unquote(segments[-1]).lower())
+    words = _WORD_RE.findall(slug)
+    if len(words) >= MIN_SLUG_WORDS or _CJK_RUN_RE.search(slug):
+        return " ".join([*words, *_CJK_RUN_RE.findall(slug)])
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class StoryShape:
+    """Thresholds of the story checks (fields of ``AutoParams``, gathered)."""
+
+    #: A part that may be another story holds at least this share of the value where the
+    #: choice splits...
+    part_share: float
+    #: ...a part that may be a notice, at least this share...
+    notice_share: float
+    #: ...and either at least this many words of value.
+    min_words: float
+    #: Coverage the rest of the choice must reach to be the page's story...
+    min_coverage: float
+    #: ...and how far below it a part must fall to be another story.
+    gap: float
+    #: Look for other stories...
+    stories: bool = True
+    #: ...and for legal notices.
+    notices: bool = True
+
+
+#: A child holding this share of its parent's value is all there is: a wrapper.
+WRAPPER_SHARE = 0.9
+
+
+def split_node(stats: DomStats, totals: list[float], root: int) -> int:
+    """The first node at or below ``root`` whose value does not sit almost entirely
+    (``WRAPPER_SHARE``) in one child: where the choice splits into parts."""
+    node = root
+    while True:
+        children = stats.children_of(node)
+        if not children:
+            return node
+        best = max(children, key=totals.__getitem__)
+        if totals[best] < WRAPPER_SHARE * totals[node]:
+            return node
+        node = best
+
+
+def foreign_parts(
+    document: Document, regions: Regions, totals: list[float], root: int, shape: StoryShape
+) -> list[int]:
+    """Parts of the choice at ``root`` that are not the page's story.
+
+    Where the choice's value splits between containers (not inside a story's body, where
+    a container among the paragraphs is a fact box), a *candidate* is a child container
+    (most of its text in blocks of its own) with ``min_words`` of value that does not hold
+    the headline. It is foreign when it holds ``notice_share`` of the value and reads as
+    a legal notice while the rest of the choice does not; or when it holds ``part_share``
+    of the value, the rest covers the topic (at least ``min_coverage``), the candidate
+    covers it ``gap`` less and it opens as a story of its own (:func:`opens_story`),
+    unless it is alike (same tag and class) to other children none of which holds the
+    headline: alike containers are columns of one body, or the posts of a feed, one of
+    which holds the page's headline.
+    """
+    stats = document.stats
+    node = split_node(stats, totals, root)
+    children = [child for child in stats.children_of(node) if totals[child] > 0]
+    words, block_words = stats.words, regions.words
+    containers = {child for child in children if 2 * block_words[child] < words[child]}
+    if sum(totals[child] for child in children if child not in containers) >= shape.part_share * totals[node]:
+        return []  # the body of a story: its containers are parts of it
+    limit = max(shape.notice_share * totals[node], shape.min_words)
+    candidates = [child for child in children if child in containers and totals[child] >= limit]
+    if not candidates:
+        return []
+    holder = next((child for child in children if stats.contains(child, document.headline)), -1)
+    kinds = {child: (stats.tags[child], stats.class_of(child)) for child in children}
+    story_limit = max(shape.part_share * totals[node], shape.min_words)
+    samples: dict[int, str] = {}
+    foreign: list[int] = []
+    topic: Topic | None = None  # read only when a candidate needs it
+    for candidate in candidates:
+        if candidate == holder:
+            continue
+        sample = _sample(stats, candidate, samples)
+        others = [child for child in children if child != candidate]
+        if shape.notices and is_notice(sample):
+            rest = _rest(stats, others, samples)
+            topic = topic or page_topic(document.headlines, document.urls)
+            if not is_notice(rest) and topic.coverage(sample) < topic.coverage(rest) + shape.gap:
+                foreign.append(candidate)
+            continue
+        twins = [child for child in others if kinds[child] == kinds[candidate] and kinds[child][1]]
+        if not shape.stories or totals[candidate] < story_limit or (twins and holder not in twins):
+            continue
+        topic = topic or page_topic(document.headlines, document.urls)
+        if not topic.usable:
+            continue
+        covered = topic.coverage(_rest(stats, others, samples))
+        if covered >= shape.min_coverage and topic.coverage(sample) <= covered - shape.gap:
+            if opens_story(document, regions, candidate):
+                foreign.append(candidate)
+    return foreign
+
+
+def _sample(stats: DomStats, node: int, samples: dict[int, str]) -> str:
+    sample = samples.get(node)
+    if sample is None:
+        sample = samples[node] = text_sample(stats.nodes[node])
+    return sample
+
+
+def _rest(stats: DomStats, others: list[int], samples: dict[int, str]) -> str:
+    """About ``SAMPLE_CHARS`` characters of the text of ``others``, in order."""
+    pieces: list[str] = []
+    total = 0
+    for node in others:
+        pieces.append(_sample(stats, node, samples))
+        total += len(pieces[-1])
+        if total >= SAMPLE_CHARS:
+            break
+    return " ".join(pieces)
+
+
+#: A block with this many words and punctuation is prose: a story's text has begun.
+PROSE_WORDS = 10
+
+
+def opens_story(document: Document, regions: Regions, part: int) -> bool:
+    """True when ``part`` is an ``<article>``, an ``<aside>`` or an overlay, or shows a
+    story headline before its first prose block: a unit with a headline of its own.
+
+    A story headline is an ``<h1>`` to ``<h3>`` or a linked heading (a teaser's); the
+    lower ranks title sections and questions inside one story.
+    """
+    stats = document.stats
+    tags = stats.tags
+    if tags[part] in _UNIT_TAGS or is_overlay(stats.nodes[part]):
+        return True
+    words, punct, is_block = regions.words, regions.punct, regions.is_block
+    for node in range(part, stats.end[part]):
+        tag = tags[node]
+        if tag in HEADING_TAGS and stats.words[node]:
+            if tag in _STORY_HEADINGS or 2 * stats.link_words[node] >= stats.words[node]:
+                return True
+        elif is_block[node] and words[node] >= PROSE_WORDS and punct[node]:
+            return False
+    return False
+
+
+_UNIT_TAGS = frozenset({"article", "aside", "dialog"})
+_STORY_HEADINGS = frozenset({"h1", "h2", "h3"})
+
+
+def story_elsewhere(document: Document, values: list[float], root: int, min_words: float) -> bool:
+    """True when the page's headline lies outside ``root`` and its story does not lead
+    to ``root``: ``root`` comes before the headline, or at least ``min_words`` of value
+    lie between the headline and ``root``."""
+    stats, headline = document.stats, document.headline
+    if headline < 0 or stats.contains(root, headline):
+        return False
+    if root < headline:
+        return True
+    between = values[stats.end[headline] : root]
+    return sum(value for value in between if value > 0) >= min_words
