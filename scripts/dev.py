@@ -56,8 +56,8 @@ def main(argv: list[str]) -> int:
     elif job == "crawl":
         command = [str(PYTHON), str(ROOT / "example_project" / "run_crawl.py"), *rest]
     elif job == "docs":
-        out = ROOT / "docs" / "_build" / "html"
-        command = [str(PYTHON), "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs", str(out), *rest]
+        sphinx = [str(PYTHON), "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
+        command = [*sphinx, "docs", str(ROOT / "docs" / "_build" / "html"), *rest]
     elif job == "package":
         command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
     else:
