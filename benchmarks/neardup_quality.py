@@ -4,7 +4,8 @@
 
 Builds a near-duplicate test set from the shared datasets (``<DIR>/scrapinghub`` and
 ``<DIR>/zh_news``: ``html/<id>.html`` and ``gold.json`` with ``articleBody``). Every article
-with at least 3 paragraphs and 100 words appears as six pages, all of one story:
+with at least 3 paragraphs and 100 words appears as ten pages, nine of them copies of its
+story (edits in neardup_variants.py):
 
 * ``original``: the dataset's own page (the publisher's real template);
 * ``template``: the article in a made-up site;
@@ -12,7 +13,14 @@ with at least 3 paragraphs and 100 words appears as six pages, all of one story:
 * ``paragraph``: in a third site, with a paragraph of another article added (the one
   closest to a tenth of the article's length);
 * ``trimmed``: in a fourth site, its last tenth cut off at a sentence end;
-* ``resyndicated``: in the first made-up site again, with other comments and links.
+* ``resyndicated``: in the first made-up site again, with other comments and links;
+* ``cut-lead`` / ``cut-end``: in a random site, the first / last one or two paragraphs gone;
+* ``note``: in a random site, with an editor's note above or below the article;
+
+and one a different story on the same news, which must stay apart from them:
+
+* ``rewrite``: another outlet's rewrite of the wire copy (some sentences kept word for
+  word, the others rephrased or left out).
 
 Sites differ in navigation, related-links boxes, footers and reader comments (see
 neardup_templates.py); comments and related links are drawn per page. Different articles,
@@ -20,8 +28,8 @@ including the pairs that share the most vocabulary (the same-topic pairs), are t
 negatives. For each page three texts are fingerprinted: the article text as placed (the
 reference an ideal extractor would reach), ``scrapy_mainc.extract(html).text`` (default
 algorithm) and the whole page text (every text node outside script and style). A page pair
-is predicted a duplicate when the MinHash estimate of Jaccard reaches the threshold
-(exhaustively over all pairs), when the leader-clustering index puts both in one cluster,
+is predicted a duplicate when the MinHash estimates reach the thresholds (exhaustively over
+all pairs), when the leader-clustering index puts both in one cluster,
 or when their SimHashes are at most 3 bits apart. Everything is seeded: reruns print the
 same figures. It prints markdown tables and writes them, with the README section of the
 feature, to ``--output``.
@@ -33,7 +41,6 @@ import argparse
 import itertools
 import json
 import random
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +50,7 @@ import numpy as np
 from lxml import etree
 from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
 from neardup_templates import SITES, draw_parts, render_page
+from neardup_variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewrite, trim
 
 from scrapy_mainc import CommentParams, extract
 from scrapy_mainc.core._decode import decode_html  # the package's decoder; no public wrapper yet
@@ -52,6 +60,8 @@ from scrapy_mainc.dedup import (
     IndexParams,
     MemoryIndex,
     fingerprint_text,
+    shingle_size,
+    shingles,
     tokens,
 )
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
@@ -59,14 +69,25 @@ from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
 SEED = 20240605
 COMMAND = "python benchmarks/neardup_quality.py"
 DATASETS = {"scrapinghub": "en", "zh_news": "zh"}
-VARIANTS = ("original", "template", "headline", "paragraph", "trimmed", "resyndicated")
+#: Pages of each article; every one but ``rewrite`` (another outlet's story) is a copy of it.
+VARIANTS = (
+    "original",
+    "template",
+    "headline",
+    "paragraph",
+    "trimmed",
+    "resyndicated",
+    "cut-lead",
+    "cut-end",
+    "note",
+    "rewrite",
+)
+#: The variant that is a different story on the same news, not a copy.
+REWRITE = "rewrite"
 MIN_PARAGRAPHS = 3
 MIN_WORDS = 100
-#: Share of an article cut by the ``trimmed`` edit, and wanted length of an added paragraph.
-EDIT_SHARE = 0.1
 SIMHASH_BITS = 3
 SAME_TOPIC_PAIRS = 20
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])\s*")
 _NON_TEXT_TAGS = ("script", "style", "noscript", "template")
 
 
@@ -81,6 +102,7 @@ class Article:
 
 @dataclass(frozen=True, slots=True)
 class Page:
+    #: Id of the article the page was made from.
     article: str
     lang: str
     variant: str
@@ -89,6 +111,11 @@ class Page:
     placed_text: str
     #: The made-up site the page was rendered for; "" for the publisher's own page.
     site: str = ""
+
+    @property
+    def story(self) -> str:
+        """The story the page tells: its article's, except for another outlet's rewrite."""
+        return f"{self.article}~{REWRITE}" if self.variant == REWRITE else self.article
 
 
 def load_articles(root: Path, limit: int) -> list[Article]:
@@ -112,50 +139,42 @@ def load_articles(root: Path, limit: int) -> list[Article]:
 
 
 def make_pages(articles: Sequence[Article], rng: random.Random) -> list[Page]:
-    """Six pages per article (see the module docstring)."""
+    """Ten pages per article (see the module docstring)."""
     pages = []
     for article in articles:
         peers = [a for a in articles if a.lang == article.lang and a.id != article.id]
         titles = [other.title for other in peers]
         sites = list(SITES)
         rng.shuffle(sites)
+        title, paragraphs, lang = article.title, article.paragraphs, article.lang
         edits = {
-            "template": (article.title, article.paragraphs, sites[0]),
-            "headline": (_new_headline(article), article.paragraphs, sites[1]),
-            "paragraph": (article.title, _add_paragraph(article, rng.choice(peers), rng), sites[2]),
-            "trimmed": (article.title, _trim(article.paragraphs), sites[3]),
-            "resyndicated": (article.title, article.paragraphs, sites[0]),
+            "template": (title, paragraphs, sites[0]),
+            "headline": (_new_headline(article), paragraphs, sites[1]),
+            "paragraph": (title, add_paragraph(paragraphs, rng.choice(peers).paragraphs, rng), sites[2]),
+            "trimmed": (title, trim(paragraphs), sites[3]),
+            "resyndicated": (title, paragraphs, sites[0]),
+            "cut-lead": (title, cut(paragraphs, True, rng), rng.choice(sites)),
+            "cut-end": (title, cut(paragraphs, False, rng), rng.choice(sites)),
+            "note": (title, add_note(paragraphs, lang, rng), rng.choice(sites)),
+            "rewrite": (
+                _new_headline(article),
+                rewrite(paragraphs, rng.choice(peers).paragraphs, lang, rng),
+                rng.choice(sites),
+            ),
         }
-        placed = "\n".join(article.paragraphs)
-        pages.append(Page(article.id, article.lang, "original", article.html, placed))
-        for variant, (headline, paragraphs, site) in edits.items():
-            parts = draw_parts(headline, paragraphs, titles, article.lang, rng)
-            html = render_page(site, parts, article.lang)
-            pages.append(Page(article.id, article.lang, variant, html, "\n".join(paragraphs), site))
+        placed = "\n".join(paragraphs)
+        pages.append(Page(article.id, lang, "original", article.html, placed))
+        for variant, (headline, edited, site) in edits.items():
+            parts = draw_parts(headline, edited, titles, lang, rng)
+            html = render_page(site, parts, lang)
+            pages.append(Page(article.id, lang, variant, html, "\n".join(edited), site))
     return pages
 
 
 def _new_headline(article: Article) -> str:
-    first_sentence = _SENTENCE_END_RE.split(article.paragraphs[0])[0]
+    first_sentence = SENTENCE_END_RE.split(article.paragraphs[0])[0]
     words = tokens(first_sentence)[: 12 if article.lang == "en" else 20]
     return (" " if article.lang == "en" else "").join(words).capitalize()
-
-
-def _add_paragraph(article: Article, donor: Article, rng: random.Random) -> tuple[str, ...]:
-    """Insert the donor's paragraph closest to ``EDIT_SHARE`` of the article's length."""
-    wanted = EDIT_SHARE * len(tokens(" ".join(article.paragraphs)))
-    added = min(donor.paragraphs, key=lambda paragraph: abs(len(tokens(paragraph)) - wanted))
-    position = rng.randint(1, len(article.paragraphs) - 1)
-    return (*article.paragraphs[:position], added, *article.paragraphs[position:])
-
-
-def _trim(paragraphs: Sequence[str]) -> tuple[str, ...]:
-    """Cut the last ``EDIT_SHARE`` of the text, at a sentence end when there is one."""
-    text = "\n".join(paragraphs)
-    keep = text[: int(len(text) * (1 - EDIT_SHARE))]
-    ends = [m.start() for m in _SENTENCE_END_RE.finditer(keep) if m.start() > len(keep) // 2]
-    cut = keep[: ends[-1]] if ends else keep.rsplit(" ", 1)[0]
-    return tuple(p for p in cut.split("\n") if p.strip())
 
 
 def whole_page_text(html: str | bytes) -> str:
@@ -298,10 +317,31 @@ def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def exact_overlap(pages: Sequence[Page], params: FingerprintParams) -> dict[str, tuple[float, float]]:
+    """Per variant: median exact Jaccard and containment (of the smaller set in the larger)
+    of the shingles of its placed text with those of the whole article."""
+
+    def shingle_set(text: str) -> set[str]:
+        token_list = tokens(text)
+        return set(shingles(token_list, shingle_size(token_list, params.word_shingle, params.char_shingle)))
+
+    whole = {page.article: shingle_set(page.placed_text) for page in pages if page.variant == "template"}
+    measured: dict[str, list[tuple[float, float]]] = {}
+    for page in pages:
+        first, second = shingle_set(page.placed_text), whole[page.article]
+        shared = len(first & second)
+        jaccard = shared / max(len(first | second), 1)
+        measured.setdefault(page.variant, []).append((jaccard, shared / max(min(len(first), len(second)), 1)))
+    return {
+        variant: (float(np.median([j for j, _ in values])), float(np.median([c for _, c in values])))
+        for variant, values in measured.items()
+    }
+
+
 def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
-    """Pairs of pages of one article."""
+    """Pairs of pages of one story."""
     rows = range(len(pages))
-    return {(i, j) for i, j in itertools.combinations(rows, 2) if pages[i].article == pages[j].article}
+    return {(i, j) for i, j in itertools.combinations(rows, 2) if pages[i].story == pages[j].story}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -340,6 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pages=[(page.article, page.lang, page.variant) for page in pages],
         outcomes={key: (outcome.pairs, outcome.scores) for key, outcome in outcomes.items()},
         same_topic=same_topic_pairs(articles),
+        overlap=exact_overlap(pages, fingerprint),
     )
     extraction = extraction_table(pages, texts[MAIN_TEXT])
     text = write_report(report, args.output, extraction)

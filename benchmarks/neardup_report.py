@@ -11,13 +11,19 @@ from scrapy_mainc.dedup import IndexParams
 PLACED = "article text as placed"
 MAIN_TEXT = "`main_text` (extract)"
 WHOLE_PAGE = "whole page text"
-EDIT_BASE = "template"
-EDITS = {
-    "resyndicated": "same site, other comments and links",
+INDEX = "LSH index clusters"
+REWRITE = "rewrite"
+#: The copies of a story, by variant name (neardup_quality.py).
+COPIES = {
     "original": "the publisher's own page",
+    "template": "a made-up site",
+    "resyndicated": "same site, other comments and links",
     "headline": "other site, changed headline",
-    "paragraph": "other site, a paragraph added",
-    "trimmed": "other site, last tenth cut",
+    "paragraph": "a paragraph of another article added",
+    "trimmed": "last tenth cut",
+    "cut-lead": "first 1 or 2 paragraphs gone",
+    "cut-end": "last 1 or 2 paragraphs gone",
+    "note": "an editor's note added",
 }
 
 
@@ -54,6 +60,9 @@ class Report:
     outcomes: dict[tuple[str, str], tuple[set[tuple[int, int]], dict[str, Score]]]
     #: Same-topic article pairs: (first id, second id, vocabulary Jaccard).
     same_topic: list[tuple[str, str, float]]
+    #: Variant -> median exact Jaccard and containment of its placed text's shingles with
+    #: the whole article's.
+    overlap: dict[str, tuple[float, float]]
 
 
 def figures(report: Report) -> str:
@@ -64,8 +73,8 @@ def figures(report: Report) -> str:
     lines = [
         f"{sum(report.articles.values())} articles ({report.articles.get('en', 0)} from "
         f"scrapinghub, mostly English; {report.articles.get('zh', 0)} from zh_news, Chinese), "
-        f"6 pages each: {pages} pages, {pages * (pages - 1) // 2:,} page pairs of which "
-        f"{true:,} are pairs of one story. Threshold {report.params.threshold}, {fingerprint.num_perm} permutations, "
+        f"{len(report.pages) // max(len({p[0] for p in report.pages}), 1)} pages each: {pages} pages, {pages * (pages - 1) // 2:,} page pairs of which "
+        f"{true:,} are pairs of copies of one story. Threshold {report.params.threshold}, {fingerprint.num_perm} permutations, "
         f"{fingerprint.word_shingle}-word / {fingerprint.char_shingle}-character shingles, "
         f"minimum {fingerprint.min_words} words. Command: `{report.command}`.",
         "",
@@ -79,35 +88,53 @@ def figures(report: Report) -> str:
             f"| {total.f1:.3f} | {en.precision:.3f} / {en.recall:.3f} "
             f"| {zh.precision:.3f} / {zh.recall:.3f} |"
         )
-    return "\n".join([*lines, "", *_edit_table(report), "", *_same_topic_lines(report)])
+    return "\n".join([*lines, "", *_variant_table(report), "", *_same_topic_lines(report)])
 
 
-def _edit_table(report: Report) -> list[str]:
-    sources = list(dict.fromkeys(source for source, _ in report.outcomes))
-    decision = next(decision for _, decision in report.outcomes if decision.startswith("MinHash"))
-    lines = [
-        f"Recall by edit ({decision}): pairs of the `{EDIT_BASE}` page of an article with its other pages.",
-        "",
-        "| Other page | " + " | ".join(sources) + " |",
-        "|---|" + "---:|" * len(sources),
+def _variant_table(report: Report) -> list[str]:
+    """Recall of the pairs of each variant with the other pages of its story."""
+    columns = [
+        (source, decision)
+        for source in (PLACED, MAIN_TEXT)
+        for decision in dict.fromkeys(decision for _, decision in report.outcomes)
+        if not decision.startswith("SimHash") and (source, decision) in report.outcomes
     ]
-    for variant, label in EDITS.items():
-        cells = []
-        for source in sources:
-            pairs = report.outcomes[(source, decision)][0]
-            wanted = _variant_pairs(report.pages, EDIT_BASE, variant)
-            cells.append(f"{len(wanted & pairs) / max(len(wanted), 1):.3f}")
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    header = " | ".join(f"{_short(source)}, {decision} (en / zh)" for source, decision in columns)
+    lines = [
+        "Recall by variant: pairs of each page with the other pages of its story; J and C are the "
+        "median exact Jaccard similarity and containment of the variant's shingles (article text "
+        "as placed) with the whole article's.",
+        "",
+        f"| Variant | J / C | {header} |",
+        "|---|---:|" + "---:|" * len(columns),
+    ]
+    for variant, label in {**COPIES, REWRITE: "another outlet's rewrite (joined: wrong)"}.items():
+        jaccard, containment = report.overlap.get(variant, (float("nan"), float("nan")))
+        cells = [f"{jaccard:.2f} / {containment:.2f}"]
+        for key in columns:
+            pairs = report.outcomes[key][0]
+            by_lang = [_variant_pairs(report.pages, variant, lang) for lang in ("en", "zh")]
+            cells.append(" / ".join(f"{len(w & pairs) / max(len(w), 1):.3f}" for w in by_lang))
+        lines.append(f"| `{variant}`: {label} | " + " | ".join(cells) + " |")
     return lines
 
 
-def _variant_pairs(pages: list[tuple[str, str, str]], first: str, second: str) -> set[tuple[int, int]]:
-    rows = {(article, variant): row for row, (article, _, variant) in enumerate(pages)}
+def _short(source: str) -> str:
+    return {PLACED: "placed", MAIN_TEXT: "`main_text`"}.get(source, source)
+
+
+def _variant_pairs(pages: list[tuple[str, str, str]], variant: str, lang: str) -> set[tuple[int, int]]:
+    """Pairs of the ``variant`` page of each ``lang`` article with its article's other pages
+    (for a copy: the other copies; for the rewrite: every copy of the story it rewrites)."""
+    rows_of: dict[str, dict[str, int]] = {}
+    for row, (article, page_lang, page_variant) in enumerate(pages):
+        if page_lang == lang:
+            rows_of.setdefault(article, {})[page_variant] = row
     pairs = set()
-    for (article, variant), row in rows.items():
-        other = rows.get((article, second))
-        if variant == first and other is not None:
-            pairs.add((min(row, other), max(row, other)))
+    for rows in rows_of.values():
+        if variant in rows:
+            others = [row for name, row in rows.items() if name not in (variant, REWRITE)]
+            pairs |= {(min(rows[variant], row), max(rows[variant], row)) for row in others}
     return pairs
 
 
