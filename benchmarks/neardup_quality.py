@@ -196,6 +196,7 @@ class Signatures:
     minhash: np.ndarray  # (pages, num_perm) uint32; zero rows where absent
     simhash: np.ndarray  # (pages,) uint64
     present: np.ndarray  # (pages,) bool: long enough to fingerprint
+    sizes: np.ndarray  # (pages,) float: distinct shingles; 1 where absent
 
 
 def signatures(texts: Sequence[str], params: FingerprintParams) -> Signatures:
@@ -206,15 +207,28 @@ def signatures(texts: Sequence[str], params: FingerprintParams) -> Signatures:
         if fingerprint is not None:
             minhash[row], simhash[row] = fingerprint.minhash, fingerprint.simhash
     present = np.array([fingerprint is not None for fingerprint in fingerprints], dtype=bool)
-    return Signatures(fingerprints, minhash, simhash, present)
+    sizes = np.array(
+        [fingerprint.shingles if fingerprint else 1 for fingerprint in fingerprints], dtype=float
+    )
+    return Signatures(fingerprints, minhash, simhash, present, sizes)
 
 
-def minhash_pairs(sig: Signatures, threshold: float) -> set[tuple[int, int]]:
+def minhash_pairs(sig: Signatures, params: IndexParams, containment: bool) -> set[tuple[int, int]]:
+    """Pairs whose estimated Jaccard similarity reaches the threshold, or (``containment``)
+    that pass the containment rule too; the index's estimates (``_match``), over all pairs."""
+    kept = sig.minhash.astype(np.uint16)
     pairs = set()
     for row in np.flatnonzero(sig.present):
-        similarity = (sig.minhash[row + 1 :] == sig.minhash[row]).mean(axis=1)
-        hits = np.flatnonzero((similarity >= threshold) & sig.present[row + 1 :])
-        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
+        jaccard = (kept[row + 1 :] == kept[row]).mean(axis=1)
+        hit = jaccard >= params.threshold
+        if containment and params.containment > 0:
+            others = sig.sizes[row + 1 :]
+            smaller = np.minimum(others, sig.sizes[row])
+            share = np.minimum(jaccard / (1 + jaccard) * (others + sig.sizes[row]) / smaller, 1.0)
+            ratio = smaller / np.maximum(others, sig.sizes[row])
+            hit |= (share >= params.containment) & (ratio >= params.min_size_ratio)
+        hits = np.flatnonzero(hit & sig.present[row + 1 :])
+        pairs.update((int(row), int(row + 1 + index)) for index in hits)
     return pairs
 
 
@@ -288,7 +302,8 @@ def evaluate(
     for source, source_texts in texts.items():
         sig = signatures(source_texts, params.fingerprint)
         decisions = {
-            f"MinHash J >= {threshold}": minhash_pairs(sig, threshold),
+            f"MinHash J >= {threshold}": minhash_pairs(sig, params, containment=False),
+            f"J >= {threshold} or C >= {params.containment}": minhash_pairs(sig, params, containment=True),
             "LSH index clusters": cluster_pairs(sig, params, order),
             f"SimHash <= {SIMHASH_BITS} bits": simhash_pairs(sig, SIMHASH_BITS),
         }
@@ -352,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
     parser.add_argument("--output", type=Path, default=Path("/tmp/readme_dedup_section.md"))
     parser.add_argument("--threshold", type=float, default=IndexParams().threshold)
+    parser.add_argument("--containment", type=float, default=IndexParams().containment)
+    parser.add_argument("--min-size-ratio", type=float, default=IndexParams().min_size_ratio)
     parser.add_argument("--word-shingle", type=int, default=FingerprintParams().word_shingle)
     parser.add_argument("--char-shingle", type=int, default=FingerprintParams().char_shingle)
     parser.add_argument(
@@ -363,7 +380,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     comments = CommentParams(headings=not args.no_comment_headings)
 
     fingerprint = FingerprintParams(word_shingle=args.word_shingle, char_shingle=args.char_shingle)
-    params = IndexParams(threshold=args.threshold, fingerprint=fingerprint)
+    params = IndexParams(
+        threshold=args.threshold,
+        containment=args.containment,
+        min_size_ratio=args.min_size_ratio,
+        fingerprint=fingerprint,
+    )
     articles = load_articles(args.datasets, args.limit)
     pages = make_pages(articles, random.Random(SEED))
     print(f"{len(articles)} articles, {len(pages)} pages", file=sys.stderr, flush=True)

@@ -75,6 +75,9 @@ def test_config_defaults() -> None:
         url_field="url",
         redis_required=True,
         redis_timeout=5.0,
+        containment=0.85,
+        min_size_ratio=0.5,
+        redis_buckets=65536,
     )
 
 
@@ -92,14 +95,19 @@ def test_config_from_settings() -> None:
             "MAINC_DEDUP_URL_FIELD": "link",
             "MAINC_DEDUP_REDIS_REQUIRED": "False",
             "MAINC_DEDUP_REDIS_TIMEOUT": "0.5",
+            "MAINC_DEDUP_CONTAINMENT": "0",
+            "MAINC_DEDUP_MIN_SIZE_RATIO": 0.7,
+            "MAINC_DEDUP_REDIS_BUCKETS": "1024",
         }
     )
     config = DedupConfig.from_settings(settings)
-    assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5)
+    assert config == DedupConfig(
+        True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5, 0.0, 0.7, 1024
+    )
     assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
-    assert config.index_params.threshold == 0.9
-    assert config.index_params.redis_url == "redis://h:1/2"
-    assert config.index_params.redis_timeout == 0.5
+    index = config.index_params
+    assert (index.threshold, index.containment, index.min_size_ratio) == (0.9, 0.0, 0.7)
+    assert (index.redis_url, index.redis_buckets, index.redis_timeout) == ("redis://h:1/2", 1024, 0.5)
 
 
 @pytest.mark.parametrize(
@@ -109,6 +117,9 @@ def test_config_from_settings() -> None:
         {"MAINC_DEDUP_NUM_PERM": 1},
         {"MAINC_DEDUP_MIN_WORDS": -5},
         {"MAINC_DEDUP_REDIS_TIMEOUT": 0},
+        {"MAINC_DEDUP_CONTAINMENT": 1.5},
+        {"MAINC_DEDUP_MIN_SIZE_RATIO": 0},
+        {"MAINC_DEDUP_REDIS_BUCKETS": 1000},
     ],
 )
 def test_bad_settings_raise(setting: dict[str, Any]) -> None:
@@ -211,6 +222,21 @@ def test_a_fingerprint_of_other_params_is_recomputed() -> None:
     items = [
         {"url": "http://a", "main_text": OTHER},
         {"url": "http://b", "main_text": OTHER, "fingerprint": foreign.to_dict()},
+    ]
+    run(pipeline, items)
+    assert items[1]["duplicate_of"] == "http://a"
+    assert dedup_stats(stats)["fingerprinted"] == 2
+
+
+def test_a_fingerprint_without_its_set_size_is_recomputed() -> None:
+    pipeline, stats = make_pipeline()
+    precomputed = fingerprint_text(STORY, FingerprintParams())
+    assert precomputed is not None
+    before_sizes = {key: value for key, value in precomputed.to_dict().items() if key != "shingles"}
+    items = [
+        {"url": "http://a", "main_text": OTHER},
+        # As written by a version without set sizes: of STORY, but OTHER is fingerprinted.
+        {"url": "http://b", "main_text": OTHER, "fingerprint": before_sizes},
     ]
     run(pipeline, items)
     assert items[1]["duplicate_of"] == "http://a"
@@ -325,8 +351,8 @@ class GatedIndex(MemoryIndex):
         assert self.gate.wait(30)
         return super().assign(fingerprint, url)
 
-    def withdraw(self, cluster_id: str) -> bool:
-        found = super().withdraw(cluster_id)
+    def withdraw(self, cluster_id: str, fingerprint: Any) -> bool:
+        found = super().withdraw(cluster_id, fingerprint)
         self.withdrawn.set()
         return found
 

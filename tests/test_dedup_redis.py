@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import multiprocessing
 import os
 import signal
@@ -26,9 +27,9 @@ from scrapy_mainc.dedup import (  # noqa: E402
     IndexParams,
     cluster_id_for,
     fingerprint_text,
-    lean_minhash,
     open_index,
 )
+from scrapy_mainc.dedup._match import make_probe  # noqa: E402
 from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # noqa: E402
 
 # Scrapy is imported inside the pipeline test only: the worker processes of the concurrency
@@ -81,23 +82,47 @@ def test_two_indexes_on_one_server_share_clusters_and_leave_no_locks(redis_url: 
         assert new_story == Assignment(cluster_id_for("http://a", 1))
     client = redis.Redis.from_url(redis_url)
     assert client.keys("mainc:dedup:stripe:*") == []
-    assert client.hlen("mainc:dedup:leaders") == 2
+    records = client.keys("mainc:dedup:rec:*")
+    assert sum(client.hlen(key) for key in records) == 2
     client.close()
 
 
 def test_re_crawls_and_withdrawals_on_redis(redis_url: str) -> None:
+    lost = fingerprint(story(1))
     with open_index(params_for(redis_url)) as first, open_index(params_for(redis_url)) as second:
-        leader = first.assign(fingerprint(story(1)), "http://a")
+        leader = first.assign(lost, "http://a")
         again = second.assign(fingerprint(story(1, 5)), "http://a")  # another process, same page
         assert (again.cluster_id, again.duplicate_of, again.is_recrawl) == (leader.cluster_id, "", True)
-        assert second.withdraw(leader.cluster_id) is True
-        assert first.withdraw(leader.cluster_id) is False
+        assert second.withdraw(leader.cluster_id, fingerprint(story(1, 5))) is False  # not its founder
+        assert second.withdraw(leader.cluster_id, lost) is True
+        assert first.withdraw(leader.cluster_id, lost) is False
         copy = first.assign(fingerprint(story(1, 9)), "http://b")
         assert copy == Assignment(cluster_id_for("http://b"))
     client = redis.Redis.from_url(redis_url)
-    assert client.hkeys("mainc:dedup:leaders") == [cluster_id_for("http://b").encode()]
+    assert records(client) == [record_field(cluster_id_for("http://b"), 0)]
+    assert bucket_entries(client) == {record_field(cluster_id_for("http://b"), 0): PARAMS.lsh_shape[0]}
     assert client.keys("mainc:dedup:stripe:*") == []
     client.close()
+
+
+def record_field(cluster_id: str, number: int) -> bytes:
+    return bytes.fromhex(cluster_id) + bytes((number,))
+
+
+def records(client: Any) -> list[bytes]:
+    """The fields of every representative's record (cluster id and number)."""
+    return sorted(field for key in client.keys("mainc:dedup:rec:*") for field in client.hkeys(key))
+
+
+def bucket_entries(client: Any) -> dict[bytes, int]:
+    """How many buckets hold each representative's entry."""
+    counts: dict[bytes, int] = {}
+    for key in client.keys("mainc:dedup:band:*"):
+        for value in client.hvals(key):
+            for start in range(0, len(value), 9):
+                entry = value[start : start + 9]
+                counts[entry] = counts.get(entry, 0) + 1
+    return counts
 
 
 def test_commands_to_a_frozen_server_time_out(own_redis: Any) -> None:
@@ -125,6 +150,49 @@ def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
     open_index(params_for(redis_url)).close()
     with pytest.raises(IndexMismatchError, match="was built with"):
         open_index(params_for(redis_url, threshold=0.9))
+
+
+def test_an_index_of_the_format_before_containment_refuses_to_open(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    before = {"bands": 9, "fingerprint": PARAMS.fingerprint.method, "rows": 13, "threshold": 0.8}
+    client.set("mainc:dedup:meta", json.dumps(before, sort_keys=True))
+    client.close()
+    with pytest.raises(
+        IndexMismatchError, match='was built with .*"bands": 9.* this process uses .*"format": 2'
+    ):
+        open_index(params_for(redis_url))
+
+
+def test_buckets_stay_in_compact_hashes(redis_url: str) -> None:
+    with open_index(params_for(redis_url, redis_buckets=64)) as index:
+        for number in range(40):
+            index.assign(fingerprint(story(number)), f"http://{number}")
+    client = redis.Redis.from_url(redis_url)
+    bands = client.keys("mainc:dedup:band:*")
+    # 40 leaders in 32 bands of 64 hashes: at most 64 * 32 keys, each a listpack.
+    assert 0 < len(bands) <= 64 * 32
+    assert sum(client.hlen(key) for key in bands) == 40 * 32
+    assert {client.object("encoding", key) for key in bands} == {b"listpack"}
+    assert {key.split(b":")[2] for key in client.keys("mainc:dedup:*")} == {b"meta", b"rec", b"band"}
+    client.close()
+
+
+def test_a_held_bucket_lock_makes_the_writer_wait_then_give_up_holding_nothing(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_WAIT", 0.1)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        taken = index.stripe_keys(make_probe(new.minhash, new.shingles, PARAMS))[5]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError, match="could not lock the 32 buckets"):
+            index.assign(new, "http://a")
+        assert client.keys("mainc:dedup:stripe:*") == [taken]  # its own were released
+        client.delete(taken)
+        assert index.assign(new, "http://a") == Assignment(cluster_id_for("http://a"))
+        client.close()
 
 
 def test_pipelines_of_two_crawlers_share_one_index(redis_url: str) -> None:
@@ -164,19 +232,19 @@ class RacingIndex(RedisIndex):
     def __init__(self, params: IndexParams, barrier: Any, locked: bool) -> None:
         super().__init__(params)
         self.barrier, self.locked, self.in_lock = barrier, locked, False
-        self.first_lookups: list[Assignment | None] = []
+        self.first_lookups: list[Any] = []
 
-    def _match(self, signature: Any, url: str) -> Assignment | None:
-        found = super()._match(signature, url)
+    def _match(self, probe: Any, url: str) -> Any:
+        found = super()._match(probe, url)
         if not self.in_lock:
             self.first_lookups.append(found)
             self.barrier.wait(timeout=60)
         return found
 
     @contextmanager
-    def _stripes_locked(self, signature: Any) -> Iterator[None]:
+    def _exclusive(self, probe: Any) -> Iterator[None]:
         if self.locked:
-            with super()._stripes_locked(signature):
+            with super()._exclusive(probe):
                 self.in_lock = True
                 yield
         else:
@@ -184,10 +252,10 @@ class RacingIndex(RedisIndex):
             yield
         self.in_lock = False
 
-    def _lead(self, signature: Any, url: str) -> Assignment:
+    def _lead(self, probe: Any, url: str) -> Assignment:
         if not self.locked:
             self.barrier.wait(timeout=60)
-        return super()._lead(signature, url)
+        return super()._lead(probe, url)
 
 
 PROCESSES = 3
@@ -217,9 +285,9 @@ def test_processes_inserting_copies_at_once_make_one_cluster_per_story(redis_url
     with open_index(params_for(redis_url)) as index:
         assert isinstance(index, RedisIndex)
         for number in (*LOCKED_STORIES, UNLOCKED_STORY):
-            copies = [fingerprint(story(number, n)).minhash for n in range(PROCESSES)]
-            signatures = [lean_minhash(copy, PARAMS.fingerprint) for copy in copies]
-            keys = [set(index.stripe_keys(signature)) for signature in signatures]
+            copies = [fingerprint(story(number, n)) for n in range(PROCESSES)]
+            probes = [make_probe(copy.minhash, copy.shingles, PARAMS) for copy in copies]
+            keys = [set(index.stripe_keys(probe)) for probe in probes]
             # Precondition: every two copies share an LSH bucket, so LSH relates them.
             assert all(first & second for first, second in itertools.combinations(keys, 2))
 
