@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,6 +30,7 @@ from scrapy_mainc.dedup import (  # noqa: E402
     fingerprint_text,
     open_index,
 )
+from scrapy_mainc.dedup._index import Section  # noqa: E402
 from scrapy_mainc.dedup._match import make_probe  # noqa: E402
 from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # noqa: E402
 
@@ -174,6 +176,8 @@ def test_buckets_stay_in_compact_hashes(redis_url: str) -> None:
     assert sum(client.hlen(key) for key in bands) == 40 * 32
     assert {client.object("encoding", key) for key in bands} == {b"listpack"}
     assert {key.split(b":")[2] for key in client.keys("mainc:dedup:*")} == {b"meta", b"rec", b"band"}
+    # Every bucket hash carries a Redis Cluster hash tag {<band>:<bucket>}, as its lock does.
+    assert all(key.startswith(b"mainc:dedup:band:{") and key.endswith(b"}") for key in bands)
     client.close()
 
 
@@ -190,9 +194,32 @@ def test_a_held_bucket_lock_makes_the_writer_wait_then_give_up_holding_nothing(
         with pytest.raises(redis.exceptions.LockError, match="could not lock the 32 buckets"):
             index.assign(new, "http://a")
         assert client.keys("mainc:dedup:stripe:*") == [taken]  # its own were released
+        assert taken.startswith(b"mainc:dedup:stripe:{5:")
         client.delete(taken)
         assert index.assign(new, "http://a") == Assignment(cluster_id_for("http://a"))
         client.close()
+
+
+def test_a_lock_that_expired_is_not_released_from_its_new_holder(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_TTL", 0.2)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        probe = make_probe(new.minhash, new.shingles, PARAMS)
+        first = index.stripe_keys(probe)[0]
+        client = redis.Redis.from_url(redis_url)
+        with index._exclusive(probe):
+            time.sleep(0.3)  # a stall longer than the locks live
+            client.set(first, b"another process")
+        assert client.get(first) == b"another process"
+        assert client.keys("mainc:dedup:stripe:*") == [first]
+        client.close()
+    assert [record.getMessage() for record in caplog.records] == [
+        f"mainc dedup: 32 stripe locks of a text (first {first.decode()}) expired before they "
+        "were released; two processes may have founded clusters for one story"
+    ]
 
 
 def test_pipelines_of_two_crawlers_share_one_index(redis_url: str) -> None:
@@ -234,28 +261,31 @@ class RacingIndex(RedisIndex):
         self.barrier, self.locked, self.in_lock = barrier, locked, False
         self.first_lookups: list[Any] = []
 
-    def _match(self, probe: Any, url: str) -> Any:
-        found = super()._match(probe, url)
+    def _verify(self, probe: Any, candidates: Any, url: str, section: Any = None) -> Any:
+        found = super()._verify(probe, candidates, url, section)
         if not self.in_lock:
             self.first_lookups.append(found)
             self.barrier.wait(timeout=60)
         return found
 
     @contextmanager
-    def _exclusive(self, probe: Any) -> Iterator[None]:
+    def _exclusive(self, probe: Any) -> Iterator[Section]:
         if self.locked:
-            with super()._exclusive(probe):
+            with super()._exclusive(probe) as section:
                 self.in_lock = True
-                yield
+                yield section
         else:
             self.in_lock = True
-            yield
+            section = Section(self._candidates(probe))
+            yield section
+            buckets = [self._redis.hget(self.bucket_key(band, d), d) for band, d in enumerate(probe.bands)]
+            self._write_and_release(probe, section, b"", buckets, surely_held=False)  # no locks
         self.in_lock = False
 
-    def _lead(self, probe: Any, url: str) -> Assignment:
+    def _lead(self, probe: Any, url: str, section: Section) -> Assignment:
         if not self.locked:
             self.barrier.wait(timeout=60)
-        return super()._lead(probe, url)
+        return super()._lead(probe, url, section)
 
 
 PROCESSES = 3

@@ -55,7 +55,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
 
@@ -166,11 +166,23 @@ def extends(probe: Probe, match: Match, params: IndexParams) -> bool:
     )
 
 
+@dataclass(slots=True)
+class Section:
+    """What a text sees and writes inside ``ClusterIndex._exclusive``."""
+
+    #: Keys of the representatives sharing a bucket with the text, read inside the section.
+    candidates: set[RecordKey]
+    #: Representatives stored in the section, whose band entries the section adds on exit.
+    stored: list[RecordKey] = field(default_factory=list)
+    #: Representatives withdrawn, whose entries the section takes out of its buckets on exit.
+    removed: list[RecordKey] = field(default_factory=list)
+
+
 class ClusterIndex(ABC):
     """Assigns texts to clusters; the assignment logic shared by the memory and Redis indexes.
 
-    Storage subclasses implement the ``_`` methods, and ``_exclusive`` (the section in which
-    one text's writes happen after a second look-up, see ``_redis_index``).
+    Storage subclasses implement the ``_`` methods: look-ups, record storage, and
+    ``_exclusive``, the section in which a text looks again and writes (see ``_redis_index``).
     """
 
     #: Exceptions of the storage service that ``assign`` may raise (connection lost, lock
@@ -185,15 +197,19 @@ class ClusterIndex(ABC):
     def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
         """Put the text fingerprinted as ``fingerprint`` (of the item at ``url``) in a cluster."""
         probe = self._probe(fingerprint)
-        found = self._match(probe, url)
+        found = self._verify(probe, self._candidates(probe), url)
         if found is not None and not self._adds_longer_copy(probe, found):
             return found.assignment
-        with self._exclusive(probe):
-            found = self._match(probe, url)
+        with self._exclusive(probe) as section:
+            found = self._verify(probe, section.candidates, url, section)
             if found is None:
-                return self._lead(probe, url)
-            if self._adds_longer_copy(probe, found):  # stored with its leader's URL
-                self._store(probe, found.representative.url, (found.representative.cluster_id, 1))
+                return self._lead(probe, url, section)
+            cluster_id = found.representative.cluster_id
+            # The longer copy is stored with its leader's URL: what its matches duplicate.
+            if self._adds_longer_copy(probe, found) and self._store(
+                probe, found.representative.url, (cluster_id, 1)
+            ):
+                section.stored.append((cluster_id, 1))
             return found.assignment
 
     def withdraw(self, cluster_id: str, fingerprint: Fingerprint) -> bool:
@@ -205,11 +221,13 @@ class ClusterIndex(ABC):
         text. Runs in the section of the first item's buckets, so that no text adds a longer
         copy to the cluster meanwhile (it would need one of those buckets)."""
         probe = self._probe(fingerprint)
-        with self._exclusive(probe):
+        with self._exclusive(probe) as section:
             found = self._representatives([(cluster_id, 0), (cluster_id, 1)])
             if not found or found[0].number != 0 or not found[0].is_from(probe):
                 return False
-            self._remove(probe, found)
+            keys = [representative.key for representative in found]
+            self._remove(keys)
+            section.removed.extend(keys)
             return True
 
     def close(self) -> None:  # noqa: B027 (a hook: indexes without connections keep it)
@@ -232,27 +250,35 @@ class ClusterIndex(ABC):
             raise ValueError(f"fingerprint made by {fingerprint.method!r}; this index uses {expected!r}")
         return make_probe(fingerprint.minhash, fingerprint.shingles, self.params)
 
-    def _match(self, probe: Probe, url: str) -> Match | None:
-        """Candidates from the LSH buckets of ``probe``, verified (``best_match``)."""
-        keys = self._candidates(probe)
-        if not keys:
+    def _verify(
+        self, probe: Probe, candidates: set[RecordKey], url: str, section: Section | None = None
+    ) -> Match | None:
+        """The best of the candidates' representatives ``probe`` is a near-duplicate of. In a
+        ``section``, candidates without a record (withdrawn) are left out of its buckets."""
+        if not candidates:
             return None
-        return best_match(probe, self._representatives(sorted(keys)), self.params, url)
+        representatives = self._representatives(sorted(candidates))
+        if section is not None and len(representatives) < len(candidates):
+            section.removed.extend(candidates.difference(rep.key for rep in representatives))
+        return best_match(probe, representatives, self.params, url)
 
     def _adds_longer_copy(self, probe: Probe, found: Match) -> bool:
         return extends(probe, found, self.params) and not self._has_longer_copy(
             found.representative.cluster_id
         )
 
-    def _lead(self, probe: Probe, url: str) -> Assignment:
+    def _lead(self, probe: Probe, url: str, section: Section) -> Assignment:
         for cluster_id in cluster_id_candidates(url):
             if self._store(probe, url, (cluster_id, 0)):
+                section.stored.append((cluster_id, 0))
                 return Assignment(cluster_id)
         raise AssertionError("unreachable")  # pragma: no cover
 
     @abstractmethod
-    def _exclusive(self, probe: Probe) -> AbstractContextManager[None]:
-        """A section in which no other writer can store a text sharing a bucket with ``probe``."""
+    def _exclusive(self, probe: Probe) -> AbstractContextManager[Section]:
+        """A section in which no other writer can store a text sharing a bucket with
+        ``probe``: yields the candidates read inside it, and on leaving adds the band
+        entries of the representatives stored meanwhile."""
 
     @abstractmethod
     def _candidates(self, probe: Probe) -> set[RecordKey]:
@@ -269,14 +295,13 @@ class ClusterIndex(ABC):
     @abstractmethod
     def _store(self, probe: Probe, url: str, key: RecordKey) -> bool:
         """Store ``probe`` as representative ``key`` (with ``url``, the URL of the cluster's
-        first item) and add it to its band buckets, unless ``key`` is taken (then return False
-        and change nothing)."""
+        first item), unless ``key`` is taken (then return False and change nothing). Its band
+        entries are added when the section is left."""
 
     @abstractmethod
-    def _remove(self, probe: Probe, representatives: Sequence[Representative]) -> None:
-        """Delete the records of ``representatives`` (of one cluster; the first is its leader,
-        stored from ``probe``) and their entries in the buckets of ``probe``, and those of
-        other buckets where the storage knows them."""
+    def _remove(self, keys: Sequence[RecordKey]) -> None:
+        """Delete the records of ``keys`` (of one cluster), and their bucket entries where the
+        storage knows them; the section takes them out of its own buckets when left."""
 
 
 class MemoryIndex(ClusterIndex):
@@ -299,9 +324,14 @@ class MemoryIndex(ClusterIndex):
             return super().assign(fingerprint, url)
 
     @contextmanager
-    def _exclusive(self, probe: Probe) -> Iterator[None]:
-        with self._lock:  # already held by assign: nothing else runs meanwhile
-            yield
+    def _exclusive(self, probe: Probe) -> Iterator[Section]:
+        with self._lock:  # (assign holds it already) nothing else runs meanwhile
+            section = Section(self._candidates(probe))
+            yield section
+            # Nothing to take out for section.removed: _remove drops a record's entries.
+            for key in section.stored:
+                for band, digest in enumerate(probe.bands):
+                    self._buckets.setdefault((band, digest), []).append(key)
 
     def _candidates(self, probe: Probe) -> set[RecordKey]:
         found: set[RecordKey] = set()
@@ -321,13 +351,10 @@ class MemoryIndex(ClusterIndex):
         self._records[key] = Representative(key[0], key[1], url, probe.values, probe.shingles)
         self._bands[key] = probe.bands
         self._clusters += key[1] == 0
-        for band, digest in enumerate(probe.bands):
-            self._buckets.setdefault((band, digest), []).append(key)
         return True
 
-    def _remove(self, probe: Probe, representatives: Sequence[Representative]) -> None:
-        for representative in representatives:
-            key = representative.key
+    def _remove(self, keys: Sequence[RecordKey]) -> None:
+        for key in keys:
             del self._records[key]
             self._clusters -= key[1] == 0
             for band, digest in enumerate(self._bands.pop(key)):

@@ -10,47 +10,61 @@ Storage (format 2; every key starts with ``mainc:dedup:``):
   over 4,096 keys by the first digits of the cluster id. Field: the cluster id's 8 bytes
   and the representative's number (1 byte); value: the set size (uint32), the kept
   signature values (``num_perm`` uint16) and the URL of the cluster's first item, all
-  little-endian. About 330 bytes for 128 permutations and an 60-byte URL.
-* ``band:<band>:<bucket>``: the LSH buckets of each band, ``IndexParams.redis_buckets``
-  hashes per band chosen by the first bits of the band's 8-byte digest. Field: the digest;
-  value: the 9-byte keys of the representatives in that bucket, appended by a Lua script.
-  Hashes of up to 128 fields of up to 64 bytes stay in Redis's compact listpack encoding
-  (``hash-max-listpack-entries``/``-value``), about 23 bytes a field against 76 in a
-  hashtable and 250 for a key per bucket: see the README on sizing ``redis_buckets``.
-* ``stripe:<band>:<digest>``: the locks below (short-lived).
+  little-endian: 260 bytes and the URL for 128 permutations.
+* ``band:{<band>:<bucket>}``: the LSH buckets of each band in ``IndexParams.redis_buckets``
+  hashes per band, chosen by the first bits of the band's 8-byte digest. Field: the digest;
+  value: the 9-byte keys (``ENTRY_SIZE``) of the representatives in that bucket. Hashes of
+  up to 128 fields of up to 64 bytes stay in Redis's compact listpack encoding
+  (``hash-max-listpack-entries``/``-value``): about 23 bytes a field, against 76 in a
+  hashtable and 250 for a set per bucket (see the README on sizing ``redis_buckets``).
+* ``stripe:{<band>:<bucket>}:<digest>``: the lock of one bucket (below), short-lived.
 
-A look-up reads its ``bands`` buckets in one pipelined round trip and the candidates'
-records in another. Every command touches one key and pipelines are not transactions, so
-the layout suits a Redis Cluster (keys spread over hash slots) as well as one server.
+Every command touches one key and pipelines are not transactions, and a bucket and its
+lock carry the same hash tag ``{<band>:<bucket>}``, so the layout works on a Redis Cluster
+(keys spread over its hash slots) as well as on one server. A look-up reads the ``bands``
+buckets of a text in one pipelined round trip and its candidates' records in another.
 
 Concurrency: one lock per LSH bucket. Two processes that each receive one copy of a new
 story at the same moment both find no leader and would both found a cluster. A text that
 is about to write (to lead a cluster, or to become a cluster's longer copy) first locks the
-``bands`` buckets it will occupy: for every band ``i``, the key ``stripe:<i>:<digest>`` is
-set with ``SET NX PX`` to a random token, all of them in one pipeline; if any is taken, the
-ones obtained are released (a compare-and-delete script) and the text tries again after a
-short sleep, so no process ever waits while holding a lock (no deadlock). With all of them
-held it looks up again, and only then writes, releasing the locks afterwards.
+buckets it occupies, one per band: in one pipeline, for each band, ``SET NX PX`` of the
+bucket's stripe key to a random token, then ``HGET`` of the bucket. If a lock is taken, it
+releases those it got and tries again after a short sleep, so no process waits while
+holding a lock (no deadlock). With all of them held it verifies the candidates read under
+the locks, stores its record, writes each bucket's new value (read-then-write is safe
+because every writer of a bucket holds its lock) and deletes the locks, in one pipeline.
 
 Why that is enough: LSH can only relate two texts that share a bucket in some band ``i``,
-and then both need the same stripe ``(i, bucket)``. Their critical sections are mutually
-exclusive, and the one that comes second sees the first one's completed writes in its
-second look-up and joins its cluster (when they are near-duplicates). Every outcome is
-thus the outcome of some serial order of the texts, as with the in-memory index. Texts that
-share no bucket never wait for each other, so throughput grows with the number of
-processes rather than queueing behind one global lock; texts that match an existing
-cluster (most duplicates) take no lock at all: representatives are only removed by
-``withdraw``, which holds the locks of the leader's buckets (so no text adds a longer copy
-to the cluster meanwhile), and a text that matched a cluster just before it was withdrawn is
-one assigned before the withdrawal.
+and then both need the same lock. Their critical sections are mutually exclusive, and the
+one that comes second reads the first one's completed writes under its locks and joins its
+cluster (when they are near-duplicates). Every outcome is thus the outcome of some serial
+order of the texts, as with the in-memory index. Texts that share no bucket never wait for
+each other, so throughput grows with the number of processes rather than queueing behind
+one global lock; texts that match an existing cluster (most duplicates) take no lock at
+all: representatives are only removed by ``withdraw``, and a text that matched a cluster
+just before it was withdrawn is one assigned before the withdrawal.
+
+Withdrawals. ``withdraw`` locks the buckets of the cluster's first item like a writer (so no
+text adds a longer copy to the cluster meanwhile: it found the first item in one of those
+buckets), deletes the records of the first item and the longer copy in one ``HDEL``, and
+takes their entries out of those buckets as it releases the locks. A record keeps only the
+low 16 bits of the signature values, so the buckets cannot be derived from it: the caller
+gives the first item's fingerprint, and the longer copy's entries in buckets the first item
+does not share stay until the next writer of such a bucket, which finds no record for them
+under its lock and leaves them out of the bucket's new value (an entry is written after its
+record, so an entry without one was withdrawn).
 
 Every command fails with a TimeoutError after ``IndexParams.redis_timeout`` seconds (connecting
-included), so a server that stops answering cannot hang a caller.
+included), pipelines too, so a server that stops answering cannot hang a caller; a text
+waits for taken locks at most that long too (``STRIPE_LOCK_WAIT`` at most).
 
-Limits: a stripe lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder
-does not block its buckets forever; a holder that stalls longer than that (it only needs
-milliseconds) could lose its exclusivity, which is logged. ``ClusterIndex.assign`` raises
-``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT``.
+Limits: a lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder does not
+block its buckets forever. A holder releases its locks with ``DEL`` when it took them less
+than half that time ago, otherwise with a compare-and-delete script that leaves a lock
+another process has taken since; such a stall (holding takes milliseconds) may have let two
+processes found clusters for one story, and is logged. ``ClusterIndex.assign`` raises
+``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT``. A
+failure between storing a record and writing its buckets leaves a record nothing points to.
 """
 
 from __future__ import annotations
@@ -68,7 +82,7 @@ import numpy as np
 import redis
 from redis.exceptions import LockError, RedisError
 
-from ._index import ClusterIndex, redacted
+from ._index import ClusterIndex, Section, redacted
 from ._match import VALUE_DTYPE, Probe, RecordKey, Representative
 from ._params import IndexParams
 
@@ -92,21 +106,10 @@ STRIPE_LOCK_WAIT = 20.0
 STRIPE_LOCK_POLL = 0.002
 
 _SIZE = struct.Struct("<I")
-#: Appends ARGV[2] (a 9-byte representative key) to field ARGV[1] unless already there.
-_APPEND_SCRIPT = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if not current then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  return 1
-end
-for i = 1, #current, #ARGV[2] do
-  if string.sub(current, i, i + #ARGV[2] - 1) == ARGV[2] then return 0 end
-end
-redis.call('HSET', KEYS[1], ARGV[1], current .. ARGV[2])
-return 1
-"""
-#: Deletes KEYS[1] if it still holds the token ARGV[1]; 1 if deleted.
-_RELEASE_SCRIPT = """
+#: Bytes of a representative's key in a bucket: the cluster id's 8 bytes and its number.
+ENTRY_SIZE = 9
+#: Deletes stripe lock KEYS[1] if it still holds token ARGV[1]; 1 if deleted, else 0.
+_RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
@@ -130,8 +133,7 @@ class RedisIndex(ClusterIndex):
         self._redis = redis.Redis(connection_pool=self._pool)
         super().__init__(params)
         self._bucket_shift = 64 - (params.redis_buckets.bit_length() - 1)
-        self._append = self._redis.register_script(_APPEND_SCRIPT)
-        self._release = self._redis.register_script(_RELEASE_SCRIPT)
+        self._release = self._redis.register_script(_RELEASE)
         self._check_meta()
 
     def close(self) -> None:
@@ -164,24 +166,26 @@ class RedisIndex(ClusterIndex):
 
     def bucket_key(self, band: int, digest: bytes) -> bytes:
         """The hash holding the bucket of ``digest`` in ``band``."""
-        bucket = int.from_bytes(digest, "big") >> self._bucket_shift if self._bucket_shift < 64 else 0
-        return BAND_PREFIX + b"%d:%x" % (band, bucket)
+        return BAND_PREFIX + self._slot_tag(band, digest)
+
+    def stripe_key(self, band: int, digest: bytes) -> bytes:
+        """The lock of the bucket of ``digest`` in ``band`` (in the bucket hash's slot)."""
+        return STRIPE_PREFIX + self._slot_tag(band, digest) + b":" + digest.hex().encode("ascii")
 
     def stripe_keys(self, probe: Probe) -> list[bytes]:
-        """The lock keys of the buckets ``probe`` occupies, one per band, sorted."""
-        return sorted(
-            STRIPE_PREFIX + b"%d:" % band + digest.hex().encode() for band, digest in enumerate(probe.bands)
-        )
+        """The lock keys of the buckets ``probe`` occupies, one per band."""
+        return [self.stripe_key(band, digest) for band, digest in enumerate(probe.bands)]
+
+    def _slot_tag(self, band: int, digest: bytes) -> bytes:
+        """``{<band>:<bucket>}``: a Redis Cluster hash tag, so a bucket and its lock share a slot."""
+        bucket = int.from_bytes(digest, "big") >> self._bucket_shift if self._bucket_shift < 64 else 0
+        return b"{%d:%x}" % (band, bucket)
 
     def _candidates(self, probe: Probe) -> set[RecordKey]:
         pipe = self._redis.pipeline(transaction=False)
         for band, digest in enumerate(probe.bands):
             pipe.hget(self.bucket_key(band, digest), digest)
-        found: set[RecordKey] = set()
-        for value in pipe.execute():
-            if value:
-                found.update(_record_key(value[i : i + 9]) for i in range(0, len(value), 9))
-        return found
+        return _entries(pipe.execute())
 
     def _representatives(self, keys: Sequence[RecordKey]) -> list[Representative]:
         pipe = self._redis.pipeline(transaction=False)
@@ -194,39 +198,11 @@ class RedisIndex(ClusterIndex):
 
     def _store(self, probe: Probe, url: str, key: RecordKey) -> bool:
         record = _SIZE.pack(probe.shingles) + probe.values.astype(VALUE_DTYPE).tobytes() + url.encode("utf-8")
-        if not self._redis.hsetnx(_record_hash(key[0]), _record_field(key), record):
-            return False
-        entry = _record_field(key)
-        pipe = self._redis.pipeline(transaction=False)
-        for band, digest in enumerate(probe.bands):
-            self._append(keys=[self.bucket_key(band, digest)], args=[digest, entry], client=pipe)
-        pipe.execute()
-        return True
+        return bool(self._redis.hsetnx(_record_hash(key[0]), _record_field(key), record))
 
-    def _remove(self, probe: Probe, representatives: Sequence[Representative]) -> None:
-        """The records go in one command; entries are taken out of the buckets of ``probe``
-        (read, then written, under their locks). Entries of the longer copy in buckets its
-        leader does not share remain, pointing to no record (skipped on reading)."""
-        keys = [representative.key for representative in representatives]
+    def _remove(self, keys: Sequence[RecordKey]) -> None:
+        """One command: the representatives of a cluster share a record hash."""
         self._redis.hdel(_record_hash(keys[0][0]), *(_record_field(key) for key in keys))
-        entries = [_record_field(key) for key in keys]
-        pipe = self._redis.pipeline(transaction=False)
-        for band, digest in enumerate(probe.bands):
-            pipe.hget(self.bucket_key(band, digest), digest)
-        values = pipe.execute()
-        pipe = self._redis.pipeline(transaction=False)
-        for band, (digest, value) in enumerate(zip(probe.bands, values)):
-            current = value or b""
-            kept = b"".join(
-                current[i : i + 9] for i in range(0, len(current), 9) if current[i : i + 9] not in entries
-            )
-            if kept == current:
-                continue
-            if kept:
-                pipe.hset(self.bucket_key(band, digest), digest, kept)
-            else:
-                pipe.hdel(self.bucket_key(band, digest), digest)
-        pipe.execute()
 
     def _decode(self, key: RecordKey, record: bytes) -> Representative:
         end = _SIZE.size + 2 * self.params.fingerprint.num_perm
@@ -235,41 +211,103 @@ class RedisIndex(ClusterIndex):
         return Representative(key[0], key[1], record[end:].decode("utf-8"), values, shingles)
 
     @contextmanager
-    def _exclusive(self, probe: Probe) -> Iterator[None]:
-        keys = self.stripe_keys(probe)
+    def _exclusive(self, probe: Probe) -> Iterator[Section]:
         token = os.urandom(16)
-        deadline = time.monotonic() + STRIPE_LOCK_WAIT
+        locked_at = time.monotonic()  # before the locks: no later than the server's clock starts
+        buckets = self._lock_buckets(probe, token)
+        section = Section(_entries(buckets))
+        try:
+            yield section
+        except BaseException:
+            self._write_and_release(probe, None, token, buckets, surely_held=False)
+            raise
+        surely_held = time.monotonic() - locked_at < STRIPE_LOCK_TTL / 2
+        self._write_and_release(probe, section, token, buckets, surely_held=surely_held)
+
+    def _lock_buckets(self, probe: Probe, token: bytes) -> list[bytes | None]:
+        """Lock every bucket of ``probe`` and read it, in one pipeline; when a lock is taken,
+        release those obtained and try again, until ``STRIPE_LOCK_WAIT`` or the Redis time-out
+        has passed (LockError). Returns the buckets' values, read after their locks were taken."""
+        wait = min(STRIPE_LOCK_WAIT, self.params.redis_timeout)
+        deadline = time.monotonic() + wait
+        ttl = int(STRIPE_LOCK_TTL * 1000)
         while True:
             pipe = self._redis.pipeline(transaction=False)
-            for key in keys:
-                pipe.set(key, token, nx=True, px=int(STRIPE_LOCK_TTL * 1000))
-            held = [key for key, taken in zip(keys, pipe.execute()) if taken]
-            if len(held) == len(keys):
-                break
-            self._unlock(held, token)
+            for band, digest in enumerate(probe.bands):
+                pipe.set(self.stripe_key(band, digest), token, nx=True, px=ttl)
+                pipe.hget(self.bucket_key(band, digest), digest)
+            replies = pipe.execute()
+            taken, values = replies[0::2], replies[1::2]
+            if all(taken):
+                return values
+            held = [band for band, got in enumerate(taken) if got]
+            self._write_and_release(probe, None, token, values, surely_held=True, bands=held)
             if time.monotonic() >= deadline:
-                raise LockError(
-                    f"could not lock the {len(keys)} buckets of a text within {STRIPE_LOCK_WAIT} s"
-                )
+                raise LockError(f"could not lock the {len(taken)} buckets of a text within {wait:g} s")
             time.sleep(STRIPE_LOCK_POLL * (1.0 + random.random()))  # noqa: S311 (jitter)
-        try:
-            yield
-        finally:
-            self._unlock(keys, token)
 
-    def _unlock(self, keys: Sequence[bytes], token: bytes) -> None:
-        if not keys:
-            return
+    def _write_and_release(
+        self,
+        probe: Probe,
+        section: Section | None,
+        token: bytes,
+        buckets: Sequence[bytes | None],
+        surely_held: bool,
+        bands: Sequence[int] | None = None,
+    ) -> None:
+        """Write the changes of ``section`` (None: nothing) to the buckets of ``probe``, whose
+        values under the locks are ``buckets`` (the entries of the representatives stored
+        added, those removed taken out), and release the locks of ``bands`` (default all)
+        held with ``token``. Holding a bucket's lock is what makes the read-then-write of its
+        value safe: every writer takes it first. Locks ``surely_held`` (taken less than half
+        their time to live ago) are deleted; others only if they still hold ``token`` (a
+        script), and those that had expired are logged. An empty ``token`` writes without
+        locks (only for tests of the race)."""
+        added = [_record_field(key) for key in section.stored] if section else []
+        removed = {_record_field(key) for key in section.removed} if section else set()
+        chosen = range(len(probe.bands)) if bands is None else bands
         pipe = self._redis.pipeline(transaction=False)
-        for key in keys:
-            self._release(keys=[key], args=[token], client=pipe)
-        for key, released in zip(keys, pipe.execute()):
-            if not released:
-                logger.warning(
-                    "mainc dedup: stripe lock %s expired before it was released; two processes "
-                    "may have founded clusters for one story",
-                    key.decode(),
-                )
+        releases = []  # (band, position of its release in the pipeline)
+        for band in chosen:
+            digest, current = probe.bands[band], buckets[band] or b""
+            value = _rewritten(current, added, removed) if added or removed else current
+            if value and value != current:
+                pipe.hset(self.bucket_key(band, digest), digest, value)
+            elif not value and current:
+                pipe.hdel(self.bucket_key(band, digest), digest)
+            if token and surely_held:
+                pipe.delete(self.stripe_key(band, digest))
+            elif token:
+                releases.append((band, len(pipe)))
+                self._release(keys=[self.stripe_key(band, digest)], args=[token], client=pipe)
+        replies = pipe.execute()
+        expired = [self.stripe_key(band, probe.bands[band]) for band, at in releases if not replies[at]]
+        if expired:
+            logger.warning(
+                "mainc dedup: %d stripe locks of a text (first %s) expired before they were "
+                "released; two processes may have founded clusters for one story",
+                len(expired),
+                expired[0].decode(),
+            )
+
+
+def _rewritten(value: bytes, added: Sequence[bytes], removed: set[bytes]) -> bytes:
+    """The bucket ``value`` without the entries ``removed``, and with those ``added`` that
+    it does not hold yet."""
+    entries = [value[i : i + ENTRY_SIZE] for i in range(0, len(value), ENTRY_SIZE)]
+    if removed:
+        entries = [entry for entry in entries if entry not in removed]
+    entries += [entry for entry in added if entry not in entries]
+    return b"".join(entries)
+
+
+def _entries(replies: Sequence[bytes | None]) -> set[RecordKey]:
+    """The representative keys in bucket values (runs of ``ENTRY_SIZE``-byte entries)."""
+    found: set[RecordKey] = set()
+    for value in replies:
+        if value:
+            found.update(_record_key(value[i : i + ENTRY_SIZE]) for i in range(0, len(value), ENTRY_SIZE))
+    return found
 
 
 def _record_hash(cluster_id: str) -> bytes:
