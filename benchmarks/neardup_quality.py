@@ -43,11 +43,19 @@ import json
 import random
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
 from lxml import etree
+from neardup_decisions import (
+    assignments,
+    cluster_pairs,
+    exact_overlap,
+    local_redis,
+    minhash_pairs,
+    signatures,
+    simhash_pairs,
+)
 from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
 from neardup_templates import SITES, draw_parts, render_page
 from neardup_variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewrite, trim
@@ -55,13 +63,8 @@ from neardup_variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewr
 from scrapy_mainc import CommentParams, extract
 from scrapy_mainc.core._decode import decode_html  # the package's decoder; no public wrapper yet
 from scrapy_mainc.dedup import (
-    Fingerprint,
     FingerprintParams,
     IndexParams,
-    MemoryIndex,
-    fingerprint_text,
-    shingle_size,
-    shingles,
     tokens,
 )
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
@@ -188,70 +191,6 @@ def whole_page_text(html: str | bytes) -> str:
     return " ".join(" ".join(root.itertext()).split())
 
 
-@dataclass(frozen=True, slots=True)
-class Signatures:
-    """Fingerprints of one kind of text for every page, also as arrays."""
-
-    fingerprints: list[Fingerprint | None]
-    minhash: np.ndarray  # (pages, num_perm) uint32; zero rows where absent
-    simhash: np.ndarray  # (pages,) uint64
-    present: np.ndarray  # (pages,) bool: long enough to fingerprint
-    sizes: np.ndarray  # (pages,) float: distinct shingles; 1 where absent
-
-
-def signatures(texts: Sequence[str], params: FingerprintParams) -> Signatures:
-    fingerprints = [fingerprint_text(text, params) for text in texts]
-    minhash = np.zeros((len(texts), params.num_perm), dtype=np.uint32)
-    simhash = np.zeros(len(texts), dtype=np.uint64)
-    for row, fingerprint in enumerate(fingerprints):
-        if fingerprint is not None:
-            minhash[row], simhash[row] = fingerprint.minhash, fingerprint.simhash
-    present = np.array([fingerprint is not None for fingerprint in fingerprints], dtype=bool)
-    sizes = np.array(
-        [fingerprint.shingles if fingerprint else 1 for fingerprint in fingerprints], dtype=float
-    )
-    return Signatures(fingerprints, minhash, simhash, present, sizes)
-
-
-def minhash_pairs(sig: Signatures, params: IndexParams, containment: bool) -> set[tuple[int, int]]:
-    """Pairs whose estimated Jaccard similarity reaches the threshold, or (``containment``)
-    that pass the containment rule too; the index's estimates (``_match``), over all pairs."""
-    kept = sig.minhash.astype(np.uint16)
-    pairs = set()
-    for row in np.flatnonzero(sig.present):
-        jaccard = (kept[row + 1 :] == kept[row]).mean(axis=1)
-        hit = jaccard >= params.threshold
-        if containment and params.containment > 0:
-            others = sig.sizes[row + 1 :]
-            smaller = np.minimum(others, sig.sizes[row])
-            share = np.minimum(jaccard / (1 + jaccard) * (others + sig.sizes[row]) / smaller, 1.0)
-            ratio = smaller / np.maximum(others, sig.sizes[row])
-            hit |= (share >= params.containment) & (ratio >= params.min_size_ratio)
-        hits = np.flatnonzero(hit & sig.present[row + 1 :])
-        pairs.update((int(row), int(row + 1 + index)) for index in hits)
-    return pairs
-
-
-def simhash_pairs(sig: Signatures, bits: int) -> set[tuple[int, int]]:
-    pairs = set()
-    for row in np.flatnonzero(sig.present):
-        distance = np.bitwise_count(sig.simhash[row + 1 :] ^ sig.simhash[row])
-        hits = np.flatnonzero((distance <= bits) & sig.present[row + 1 :])
-        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
-    return pairs
-
-
-def cluster_pairs(sig: Signatures, params: IndexParams, order: Sequence[int]) -> set[tuple[int, int]]:
-    """Pairs put in one cluster by the leader-clustering index, pages fed in ``order``."""
-    index = MemoryIndex(params)
-    clusters: dict[str, list[int]] = {}
-    for row in order:
-        fingerprint = sig.fingerprints[row]
-        if fingerprint is not None:
-            clusters.setdefault(index.assign(fingerprint, f"page:{row}").cluster_id, []).append(row)
-    return {(min(pair), max(pair)) for rows in clusters.values() for pair in itertools.combinations(rows, 2)}
-
-
 def score(predicted: set[tuple[int, int]], truth: set[tuple[int, int]], rows: set[int]) -> Score:
     """Pair precision and recall restricted to pages in ``rows``."""
     inside = {pair for pair in predicted if pair[0] in rows and pair[1] in rows}
@@ -288,9 +227,10 @@ class Outcome:
 
 
 def evaluate(
-    pages: Sequence[Page], texts: dict[str, list[str]], params: IndexParams
-) -> dict[tuple[str, str], Outcome]:
-    """Every (text source, decision) scored on all pages and on each language."""
+    pages: Sequence[Page], texts: dict[str, list[str]], params: IndexParams, redis_url: str = ""
+) -> tuple[dict[tuple[str, str], Outcome], dict[str, bool]]:
+    """Every (text source, decision) scored on all pages and on each language; with a
+    ``redis_url``, also whether a Redis index assigns every page as the memory index does."""
     truth = true_pairs(pages)
     groups = {"all": set(range(len(pages)))}
     for lang in DATASETS.values():
@@ -298,19 +238,46 @@ def evaluate(
     order = list(range(len(pages)))
     random.Random(SEED).shuffle(order)
     threshold = params.threshold
-    outcomes = {}
+    outcomes, same_on_redis = {}, {}
     for source, source_texts in texts.items():
         sig = signatures(source_texts, params.fingerprint)
+        assigned = assignments(sig, params, order)
+        if redis_url:
+            same_on_redis[source] = assignments(sig, replace(params, redis_url=redis_url), order) == assigned
         decisions = {
             f"MinHash J >= {threshold}": minhash_pairs(sig, params, containment=False),
             f"J >= {threshold} or C >= {params.containment}": minhash_pairs(sig, params, containment=True),
-            "LSH index clusters": cluster_pairs(sig, params, order),
+            "LSH index clusters": cluster_pairs(assigned),
             f"SimHash <= {SIMHASH_BITS} bits": simhash_pairs(sig, SIMHASH_BITS),
         }
         for decision, predicted in decisions.items():
             scores = {group: score(predicted, truth, rows) for group, rows in groups.items()}
             outcomes[(source, decision)] = Outcome(predicted, scores)
-    return outcomes
+    return outcomes, same_on_redis
+
+
+def order_note(pages: Sequence[Page], main_texts: Sequence[str], params: IndexParams, orders: int) -> str:
+    """The range of ``main_text`` precision and recall through the index over ``orders``
+    arrival orders (seeds ``SEED`` to ``SEED + orders - 1``), by language."""
+    sig = signatures(main_texts, params.fingerprint)
+    truth = true_pairs(pages)
+    found: dict[str, list[Score]] = {lang: [] for lang in DATASETS.values()}
+    for number in range(orders):
+        order = list(range(len(pages)))
+        random.Random(SEED + number).shuffle(order)
+        predicted = cluster_pairs(assignments(sig, params, order))
+        for lang in found:
+            rows = {row for row, page in enumerate(pages) if page.lang == lang}
+            found[lang].append(score(predicted, truth, rows))
+
+    def span(values: list[float]) -> str:
+        return f"{min(values):.3f} to {max(values):.3f}"
+
+    ranges = "; ".join(
+        f"{lang}: precision {span([s.precision for s in scores])}, recall {span([s.recall for s in scores])}"
+        for lang, scores in found.items()
+    )
+    return f"`main_text` through the index in {orders} arrival orders: {ranges}."
 
 
 def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
@@ -332,27 +299,6 @@ def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def exact_overlap(pages: Sequence[Page], params: FingerprintParams) -> dict[str, tuple[float, float]]:
-    """Per variant: median exact Jaccard and containment (of the smaller set in the larger)
-    of the shingles of its placed text with those of the whole article."""
-
-    def shingle_set(text: str) -> set[str]:
-        token_list = tokens(text)
-        return set(shingles(token_list, shingle_size(token_list, params.word_shingle, params.char_shingle)))
-
-    whole = {page.article: shingle_set(page.placed_text) for page in pages if page.variant == "template"}
-    measured: dict[str, list[tuple[float, float]]] = {}
-    for page in pages:
-        first, second = shingle_set(page.placed_text), whole[page.article]
-        shared = len(first & second)
-        jaccard = shared / max(len(first | second), 1)
-        measured.setdefault(page.variant, []).append((jaccard, shared / max(min(len(first), len(second)), 1)))
-    return {
-        variant: (float(np.median([j for j, _ in values])), float(np.median([c for _, c in values])))
-        for variant, values in measured.items()
-    }
-
-
 def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
     """Pairs of pages of one story."""
     rows = range(len(pages))
@@ -371,6 +317,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-size-ratio", type=float, default=IndexParams().min_size_ratio)
     parser.add_argument("--word-shingle", type=int, default=FingerprintParams().word_shingle)
     parser.add_argument("--char-shingle", type=int, default=FingerprintParams().char_shingle)
+    parser.add_argument(
+        "--orders", type=int, default=1, help="also report the index's spread over this many arrival orders"
+    )
+    parser.add_argument(
+        "--redis",
+        action="store_true",
+        help="also cluster through a Redis index (a redis-server started on loopback) and "
+        "check that it assigns every page as the memory index does",
+    )
     parser.add_argument(
         "--no-comment-headings",
         action="store_true",
@@ -394,7 +349,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         MAIN_TEXT: [extract(page.html, strip_comments=comments).text for page in pages],
         WHOLE_PAGE: [whole_page_text(page.html) for page in pages],
     }
-    outcomes = evaluate(pages, texts, params)
+    with local_redis(args.redis) as redis_url:
+        outcomes, same_on_redis = evaluate(pages, texts, params, redis_url)
+    notes = [order_note(pages, texts[MAIN_TEXT], params, args.orders)] if args.orders > 1 else []
+    if same_on_redis:
+        checks = ", ".join(f"{source}: {'yes' if same else 'NO'}" for source, same in same_on_redis.items())
+        notes.append(f"A Redis index assigned every page as the memory index did ({checks}).")
     report = Report(
         command=" ".join([COMMAND, *(argv if argv is not None else sys.argv[1:])]),
         params=params,
@@ -403,6 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcomes={key: (outcome.pairs, outcome.scores) for key, outcome in outcomes.items()},
         same_topic=same_topic_pairs(articles),
         overlap=exact_overlap(pages, fingerprint),
+        notes=notes,
     )
     extraction = extraction_table(pages, texts[MAIN_TEXT])
     text = write_report(report, args.output, extraction)

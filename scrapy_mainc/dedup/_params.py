@@ -79,8 +79,8 @@ class IndexParams:
     #: benchmarks/neardup_quality.py a copy without its first or last paragraphs, or with an
     #: editor's note, keeps all of its shingles (median), another outlet's rewrite 0.44
     #: (0.76 at the 99th percentile, 0.81 at most). The estimate's standard error is about
-    #: 0.045 for a copy of 0.6 of the story's size, so 0.85 keeps such copies (0.9 lost 4%
-    #: of English pairs through the index: recall 0.934, not 0.970) and stays clear of rewrites.
+    #: 0.045 for a copy of 0.6 of the story's size, so 0.85 keeps such copies (with 0.9 the
+    #: English pair recall through the index was 0.952, not 0.970) and stays clear of rewrites.
     containment: float = 0.85
     #: The smaller shingle set must have at least this share of the larger's size for the
     #: containment rule: a copy missing up to half of the story still joins it, a teaser or
@@ -90,8 +90,8 @@ class IndexParams:
     #: ``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; "" for memory.
     redis_url: str = ""
     #: Hashes per LSH band holding the buckets of a Redis index (a power of two). A hash stays
-    #: compact up to 128 buckets, so 65,536 suit up to about 8 million clusters; see the
-    #: README on sizing for more.
+    #: compact (Redis's listpack) up to 128 buckets; at about 70 on average few pass that, so
+    #: 65,536 suit up to about 5 million representatives (README: Scale and sharding).
     redis_buckets: int = 2**16
     #: How the indexed fingerprints were made; all users of one index must agree.
     fingerprint: FingerprintParams = field(default_factory=FingerprintParams)
