@@ -135,3 +135,72 @@ def test_memory_and_redis_give_the_same_assignments(redis_url: str) -> None:
         "http://teaser",
         "http://other",
     ]
+
+
+# --- Re-crawls and withdrawals with the longer copy ----------------------------------------
+
+
+def entries_of(index: ClusterIndex, cluster_id: str) -> int:
+    """Bucket entries of the representatives of ``cluster_id``, over all bands."""
+    if isinstance(index, MemoryIndex):
+        return sum(key[0] == cluster_id for bucket in index._buckets.values() for key in bucket)
+    client = index._redis  # type: ignore[attr-defined]
+    prefix = bytes.fromhex(cluster_id)
+    return sum(
+        value[start : start + 8] == prefix
+        for key in client.keys("mainc:dedup:band:*")
+        for value in client.hvals(key)
+        for start in range(0, len(value), 9)
+    )
+
+
+def test_a_re_crawl_joins_its_own_cluster_by_containment(make_index: OpenIndex) -> None:
+    index = make_index()
+    story = index.assign(run(0, 300), "http://a")
+    # The page again without its last 60 words: contained, Jaccard 236 / 296 = 0.797.
+    again = index.assign(run(0, 240), "http://a")
+    assert again == Assignment(story.cluster_id, "", False, again.similarity, again.containment, True)
+    assert again.containment >= 0.85 and not again.is_new
+    assert index.assign(run(0, 240), "http://b").duplicate_of == "http://a"
+    assert representatives(index) == 1
+
+
+def test_a_re_crawl_matching_only_the_longer_copy_is_no_duplicate_of_itself(make_index: OpenIndex) -> None:
+    index = make_index()
+    lead_cut = index.assign(run(60, 300), "http://a")
+    index.assign(run(0, 300), "http://story")  # the longer copy, stored with http://a
+    # Page a again, now cut at the other end: 0.75 of the leader, all in the longer copy.
+    again = index.assign(run(0, 240), "http://a")
+    assert (again.cluster_id, again.duplicate_of, again.is_recrawl) == (lead_cut.cluster_id, "", True)
+    assert representatives(index) == 2
+
+
+def test_a_withdrawn_cluster_takes_its_longer_copy_along(make_index: OpenIndex) -> None:
+    index = make_index()
+    founder = run(60, 300)
+    lost = index.assign(founder, "http://lead-cut")
+    index.assign(run(0, 300), "http://story")  # the longer copy
+    assert representatives(index) == 2
+    assert index.withdraw(lost.cluster_id, run(0, 300)) is False  # the longer copy founded nothing
+    assert index.withdraw(lost.cluster_id, founder) is True
+    assert representatives(index) == 0
+    # With the longer copy left behind, this copy would join it, a duplicate of the lost URL.
+    end_cut = index.assign(run(0, 240), "http://end-cut")
+    assert end_cut == Assignment(cluster_id_for("http://end-cut"))
+    # The full story again: a duplicate of end-cut and its longer copy. Its buckets are the
+    # old longer copy's, so no entry of the withdrawn cluster is left in any bucket.
+    assert index.assign(run(0, 300), "http://story-2").duplicate_of == "http://end-cut"
+    assert entries_of(index, lost.cluster_id) == 0
+    assert representatives(index) == 2
+    # The lost page, crawled again, founds its cluster anew under its old id.
+    assert index.assign(run(300, 600), "http://lead-cut") == Assignment(lost.cluster_id)
+
+
+def test_a_withdrawal_takes_the_first_items_entries_out_at_once(make_index: OpenIndex) -> None:
+    index = make_index()
+    founder = run(0, 300)
+    lost = index.assign(founder, "http://a")
+    assert entries_of(index, lost.cluster_id) == index.bands
+    assert index.withdraw(lost.cluster_id, founder) is True
+    assert (entries_of(index, lost.cluster_id), representatives(index)) == (0, 0)
+    assert index.withdraw(lost.cluster_id, founder) is False

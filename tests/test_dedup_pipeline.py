@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import wait
 from typing import Any
 
 import pytest
@@ -306,6 +307,33 @@ def test_a_re_crawled_page_is_not_its_own_duplicate() -> None:
         (cluster_id_for("http://a"), "")
     ] * 2
     assert dedup_stats(stats) == {"unique": 1, "recrawled": 1, "fingerprinted": 2}
+
+
+def words(start: int, stop: int) -> str:
+    return " ".join(f"w{index}" for index in range(start, stop))
+
+
+def test_a_lost_first_item_takes_its_cluster_and_longer_copy_out_of_the_index() -> None:
+    pipeline, stats = make_pipeline()
+    index = pipeline._index
+    assert isinstance(index, MemoryIndex)
+    lead_cut = {"url": "http://lead-cut", "main_text": words(60, 300)}
+    story = {"url": "http://story", "main_text": words(0, 300)}  # becomes the longer copy
+
+    async def process(*items: dict[str, Any]) -> None:
+        for item in items:
+            await pipeline.process_item(item)
+
+    asyncio.run(process(lead_cut, story))
+    assert (story["duplicate_of"], len(index._records)) == ("http://lead-cut", 2)
+    pipeline.item_lost(lead_cut)  # a later pipeline dropped it
+    wait(list(pipeline._in_flight), timeout=30)
+    assert (len(index), len(index._records)) == (0, 0)
+    end_cut = {"url": "http://end-cut", "main_text": words(0, 240)}
+    asyncio.run(process(end_cut))
+    pipeline.close_spider()
+    assert (end_cut["cluster_id"], end_cut["duplicate_of"]) == (cluster_id_for("http://end-cut"), "")
+    assert dedup_stats(stats) == {"unique": 2, "duplicates": 1, "withdrawn": 1, "fingerprinted": 3}
 
 
 class BrokenIndex:

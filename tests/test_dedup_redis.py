@@ -129,22 +129,28 @@ def bucket_entries(client: Any) -> dict[bytes, int]:
 
 def test_commands_to_a_frozen_server_time_out(own_redis: Any) -> None:
     index = open_index(params_for(own_redis.url, redis_timeout=0.5))
-    index.assign(fingerprint(story(1)), "http://a")
+    founder = fingerprint(story(1))
+    leader = index.assign(founder, "http://a")
     os.kill(own_redis.process.pid, signal.SIGSTOP)
     errors: list[BaseException] = []
+    calls = [  # pipelines: a look-up of 32 buckets; locks and buckets of a withdrawal
+        lambda: index.assign(fingerprint(story(2)), "http://b"),
+        lambda: index.withdraw(leader.cluster_id, founder),
+    ]
 
-    def assign() -> None:
-        try:
-            index.assign(fingerprint(story(2)), "http://b")
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            errors.append(exc)
+    def call_all() -> None:
+        for call in calls:
+            try:
+                call()
+            except BaseException as exc:  # noqa: BLE001 - handed to the test
+                errors.append(exc)
 
-    worker = threading.Thread(target=assign, daemon=True)
+    worker = threading.Thread(target=call_all, daemon=True)
     worker.start()
     worker.join(30)  # a liveness guard: without socket time-outs this waits forever
     os.kill(own_redis.process.pid, signal.SIGCONT)
     assert not worker.is_alive()
-    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError]
+    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError] * 2
     index.close()
 
 
@@ -197,6 +203,42 @@ def test_a_held_bucket_lock_makes_the_writer_wait_then_give_up_holding_nothing(
         assert taken.startswith(b"mainc:dedup:stripe:{5:")
         client.delete(taken)
         assert index.assign(new, "http://a") == Assignment(cluster_id_for("http://a"))
+        client.close()
+
+
+def test_a_withdrawal_waits_for_the_locks_of_the_first_items_buckets(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_WAIT", 0.1)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        founder = fingerprint(story(1))
+        leader = index.assign(founder, "http://a")
+        # Another process in a section over one of the leader's buckets (say, adding a
+        # longer copy to its cluster) holds that bucket's lock.
+        taken = index.stripe_keys(make_probe(founder.minhash, founder.shingles, PARAMS))[7]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError):
+            index.withdraw(leader.cluster_id, founder)
+        assert records(client) == [record_field(leader.cluster_id, 0)]  # nothing changed
+        assert client.keys("mainc:dedup:stripe:*") == [taken]
+        client.delete(taken)
+        assert index.withdraw(leader.cluster_id, founder) is True
+        assert (records(client), bucket_entries(client)) == ([], {})
+        client.close()
+
+
+def test_a_writer_waits_for_taken_locks_at_most_the_redis_time_out(redis_url: str) -> None:
+    with open_index(params_for(redis_url, redis_timeout=0.2)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        taken = index.stripe_keys(make_probe(new.minhash, new.shingles, PARAMS))[0]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError, match="within 0.2 s"):  # not 20 s
+            index.assign(new, "http://a")
+        client.delete(taken)
         client.close()
 
 

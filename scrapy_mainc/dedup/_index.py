@@ -277,8 +277,9 @@ class ClusterIndex(ABC):
     @abstractmethod
     def _exclusive(self, probe: Probe) -> AbstractContextManager[Section]:
         """A section in which no other writer can store a text sharing a bucket with
-        ``probe``: yields the candidates read inside it, and on leaving adds the band
-        entries of the representatives stored meanwhile."""
+        ``probe``: yields the candidates read inside it, and on leaving adds to the buckets
+        of ``probe`` the entries of the representatives stored meanwhile and takes out those
+        of the representatives removed."""
 
     @abstractmethod
     def _candidates(self, probe: Probe) -> set[RecordKey]:

@@ -50,21 +50,24 @@ buckets), deletes the records of the first item and the longer copy in one ``HDE
 takes their entries out of those buckets as it releases the locks. A record keeps only the
 low 16 bits of the signature values, so the buckets cannot be derived from it: the caller
 gives the first item's fingerprint, and the longer copy's entries in buckets the first item
-does not share stay until the next writer of such a bucket, which finds no record for them
-under its lock and leaves them out of the bucket's new value (an entry is written after its
-record, so an entry without one was withdrawn).
+does not share stay until a text next locks such a bucket: it finds no record for them and
+leaves them out of the bucket's new value (an entry is written after its record, so an
+entry without one was withdrawn). Until then they cost memory and nothing else: a look-up
+skips keys without a record.
 
-Every command fails with a TimeoutError after ``IndexParams.redis_timeout`` seconds (connecting
-included), pipelines too, so a server that stops answering cannot hang a caller; a text
-waits for taken locks at most that long too (``STRIPE_LOCK_WAIT`` at most).
+Every command, and every pipeline's round trip, fails with a TimeoutError after
+``IndexParams.redis_timeout`` seconds (connecting included), so a server that stops
+answering cannot hang a caller; a text waits for taken locks no longer than that either.
 
 Limits: a lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder does not
 block its buckets forever. A holder releases its locks with ``DEL`` when it took them less
 than half that time ago, otherwise with a compare-and-delete script that leaves a lock
 another process has taken since; such a stall (holding takes milliseconds) may have let two
 processes found clusters for one story, and is logged. ``ClusterIndex.assign`` raises
-``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT``. A
-failure between storing a record and writing its buckets leaves a record nothing points to.
+``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT`` or
+the Redis time-out, whichever is shorter. A failure between storing a record and writing
+its buckets leaves a record nothing points to; one between deleting records and writing
+buckets, entries cleared as above.
 """
 
 from __future__ import annotations
@@ -100,7 +103,8 @@ STRIPE_PREFIX = REDIS_BASENAME + b":stripe:"
 RECORD_SHARD_DIGITS = 3
 #: Seconds a stripe lock outlives a crashed holder. Holding takes milliseconds.
 STRIPE_LOCK_TTL = 30.0
-#: Seconds to try for all stripe locks of one text; below the TTL.
+#: Seconds to try for all stripe locks of one text (at most ``IndexParams.redis_timeout``:
+#: its item stops waiting then); below the TTL.
 STRIPE_LOCK_WAIT = 20.0
 #: Seconds between two attempts at the stripe locks (times a random factor from 1 to 2).
 STRIPE_LOCK_POLL = 0.002
