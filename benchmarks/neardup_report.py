@@ -209,7 +209,7 @@ items only, so clusters do not drift through chains of edits; `duplicate_of` is 
 cluster's first item. One exception, measured: when the first item is itself a cut copy, the
 first member that contains it and is at least 10% longer (usually the full story) also
 represents the cluster, so that a copy cut at the other end still joins (English recall
-through the index 0.933 without it, 0.970 with it).
+through the index 0.934 without it, 0.971 with it).
 
 ```python
 ADDONS = {{"scrapy_mainc.Addon": 0}}
@@ -231,14 +231,42 @@ workers import datasketch or numpy.
 
 | Field | Value |
 |---|---|
-| `cluster_id` | id of the cluster: 16 hex digits of BLAKE2b of the URL of its first item (so `cluster_id_for(duplicate_of)` gives it back); `""` for texts too short to cluster |
-| `duplicate_of` | URL of the cluster's first item when this item is a duplicate of it, else `""` |
+| `cluster_id` | id of the cluster: 16 hex digits of BLAKE2b of the URL of its first item (so `cluster_id_for(duplicate_of)` gives it back); `""` for texts too short to cluster, and for items that passed unclustered (index failure) |
+| `duplicate_of` | URL of the cluster's first item when this item is a duplicate of it, else `""` (never the item's own URL) |
 | `fingerprint` | `{{"method", "minhash": [128 ints], "simhash": int, "words": int, "shingles": int}}`, written by `MaincPipeline` (or by `NearDuplicatePipeline` when the item arrives without one, or with one of other parameters or of a version without `shingles`) |
 
 Typed items (`scrapy.Item`, dataclasses, attrs) must declare `cluster_id` and
-`duplicate_of`; `fingerprint` and `url` are written only if declared (an item without a
-`fingerprint` field is fingerprinted again by `NearDuplicatePipeline`, which the stat
-`mainc/dedup/fingerprinted` counts).
+`duplicate_of`. An item class that does not is reported once, at ERROR, with the fixes; its
+items pass unclustered and untouched (`mainc/dedup/missing_field`) and never enter the
+index. With `MAINC_CONVERT_ITEMS = True` such items are converted to dicts instead, already
+in `MaincPipeline`, so they keep the workers' fingerprints. `fingerprint` and `url` are
+written only if declared (an item without a `fingerprint` field is fingerprinted again by
+`NearDuplicatePipeline`, which the stat `mainc/dedup/fingerprinted` counts).
+
+**Re-crawls.** A text whose own URL leads a cluster it matches (the same page fetched again:
+`dont_filter` requests, several items from one page, or a later crawl sharing the Redis
+index) is not a duplicate of itself: it gets that cluster's `cluster_id` and
+`duplicate_of = ""`, counts in `mainc/dedup/recrawled`, and is never dropped by
+`MAINC_DEDUP_DROP`. Its own cluster wins even when another cluster is more similar, so a
+URL keeps its cluster from run to run. Matching the cluster's longer copy counts too, and a
+re-crawl that grew can become that longer copy, like any member. (A page that changed
+beyond both rules founds a new cluster, id `cluster_id_for(url, 1)`.)
+
+**Only items that went out stay in the index.** An item enters the index only together
+with its fields: an item that cannot take them does not enter it, and an item that stopped
+waiting for a slow index (below) is taken out again by the thread that put it there. An
+item that founded a cluster and is then dropped (`DropItem`) or fails in a later pipeline
+is withdrawn from the index when Scrapy reports it (`item_dropped`/`item_error` signals;
+`mainc/dedup/withdrawn`), together with the cluster's longer copy, which names the same
+URL; so the next copy of the story founds the cluster instead of pointing at a URL no output
+holds. Copies assigned in between (while the first item was still in the later pipelines)
+keep their `duplicate_of`; so put pipelines that drop items *before*
+`NearDuplicatePipeline` where you can. An item replaced by another object on the way
+(`MAINC_CONVERT_ITEMS`, or a later pipeline returning a new object) is recognised by
+identity only, so if it is then dropped, its cluster stays. One exception on purpose: a
+duplicate that became its cluster's longer copy stays in the index when its own item is lost
+(with `MAINC_DEDUP_DROP` it always is): it names the first item, which went out, and only
+helps later copies find that cluster.
 
 | Setting | Default | Meaning |
 |---|---|---|
@@ -251,15 +279,36 @@ Typed items (`scrapy.Item`, dataclasses, attrs) must declare `cluster_id` and
 | `MAINC_DEDUP_NUM_PERM` | `128` | MinHash permutations (more: finer estimates, bigger fingerprints) |
 | `MAINC_DEDUP_REDIS_URL` | `""` | `redis://`, `rediss://` or `unix://` URL of a shared index; in memory when empty |
 | `MAINC_DEDUP_REDIS_BUCKETS` | `65536` | hashes per LSH band in Redis, a power of two near the number of clusters expected divided by 70 (see [Scale](#scale-and-sharding)); fixed when the index is created |
+| `MAINC_DEDUP_REDIS_REQUIRED` | `True` | an index that cannot be opened when the spider opens closes the spider at once (finish reason `mainc_dedup_index_unavailable`) with one ERROR line; `False`: an unreachable Redis leaves the crawl with an index in its own memory, not shared, said at WARNING |
+| `MAINC_DEDUP_REDIS_TIMEOUT` | `5.0` | seconds a Redis command may take (connecting included), and the longest an item waits for its cluster; then the item passes unclustered |
 | `MAINC_DEDUP_TEXT_FIELD` | `"main_text"` | item field with the text (the add-on sets it to `MAINC_TEXT_FIELD`) |
 | `MAINC_DEDUP_FINGERPRINT_FIELD` | `"fingerprint"` | item field with (or receiving) the fingerprint |
 | `MAINC_DEDUP_URL_FIELD` | `"url"` | item field with the page URL |
 
-Stats: `mainc/dedup/unique`, `mainc/dedup/duplicates`, `mainc/dedup/dropped`,
-`mainc/dedup/skipped_short`, `mainc/dedup/errors` (Redis failures: the item passes
-unclustered and the error is logged), `mainc/dedup/fingerprinted` (texts the pipeline had
-to fingerprint itself). Each decision is logged at DEBUG. Index look-ups run in a thread, so
-a slow Redis does not stall the crawl.
+Stats: `mainc/dedup/unique` (items that founded a cluster), `mainc/dedup/duplicates`,
+`mainc/dedup/recrawled`, `mainc/dedup/dropped`, `mainc/dedup/skipped_short`,
+`mainc/dedup/errors` (items that passed unclustered because the index failed or did not
+answer within `MAINC_DEDUP_REDIS_TIMEOUT`), `mainc/dedup/missing_field`,
+`mainc/dedup/withdrawn`, `mainc/dedup/fingerprinted` (texts the pipeline had to fingerprint
+itself). Each decision is logged at DEBUG.
+
+**When Redis fails.** Fingerprinting and index calls run in the pipeline's own threads, so a
+slow Redis does not stall the crawl. Every Redis command times out after
+`MAINC_DEDUP_REDIS_TIMEOUT` (redis-py before 8.0 has no time-out of its own and waited
+forever on a server that stopped answering), and an item waits at most that long. After a
+failure, items pass at once without trying the index, one item tries it again per time-out,
+and clustering resumes when it answers; the outage is logged once at WARNING
+(`mainc dedup: the index at redis://... failed (TimeoutError: ...); items pass unclustered
+while it fails, trying again every 5 s`), the recovery at INFO. Measured with the example
+site copied ten times (130 pages, 100 articles) and the Redis server stopped (SIGSTOP) at the
+20th item: the crawl took 14.7 s with redis-py 8.1 (8.3 s without the stop; before these
+time-outs: 74 s, and one traceback per item) and 15.3 s with redis-py 4.6 (before: it hung
+for good). A Redis that cannot be reached when the spider opens closes the spider at once
+with one line, `mainc dedup: cannot open the index at redis://...: ConnectionError: Error
+111 connecting to ... Connection refused.; start Redis or correct MAINC_DEDUP_REDIS_URL, or
+set MAINC_DEDUP_REDIS_REQUIRED = False ...` (on Scrapy before 2.18, which cannot close a
+spider while it opens, the crawl fails with that error instead). redis-py 4.5 (the oldest
+the `redis` extra allows), 4.6 and 8.1 pass the Redis tests.
 
 **One index for many crawlers.** With `MAINC_DEDUP_REDIS_URL`, the index lives in Redis
 under the fixed key prefix `mainc:dedup`, so every process on every machine that points at
@@ -269,7 +318,8 @@ Redis lock per band and bucket, all taken in one round trip, none held while wai
 looks again. LSH can only relate two texts that share a bucket, so two copies of one story
 arriving at two processes at the same moment contend for the same lock: the second waits
 for the first and joins its cluster, while unrelated texts never wait for each other.
-Copies that match an existing cluster take no lock at all. An index built with other
+Copies that match an existing cluster take no lock at all; withdrawing a cluster takes the
+locks of its first item's buckets, as founding it did. An index built with other
 parameters, or by an earlier version of this package, refuses to open rather than mixing
 fingerprints (use another Redis database, or delete the `mainc:dedup*` keys).
 
@@ -327,11 +377,12 @@ wait
 so that the first does not crawl the 13-page site alone; `CONCURRENT_REQUESTS=2` and the
 server's `--delay` keep one process from taking every link of a listing page at once, so the
 sharing shows (a real crawl needs neither). The near-duplicate index stays in Redis after the
-crawl: a second run against the same database finds every article a duplicate of the first
-run's, so delete the `mainc:dedup*` keys (`run_distributed.py` does, unless `--keep-index`)
-or use another database. A process stopped with Ctrl+C leaves the crawl cleanly; one that is
-killed is struck off after 60 seconds, and the requests it had taken are lost, as with plain
-scrapy-redis.
+crawl: a second run against the same database finds every article already clustered (a
+re-crawled first item keeps its cluster as a re-crawl, other copies are duplicates of the
+first run's first items), so delete the `mainc:dedup*` keys (`run_distributed.py` does,
+unless `--keep-index`) or use another database for a fresh start. A process stopped with
+Ctrl+C leaves the crawl cleanly; one that is killed is struck off after 60 seconds, and the
+requests it had taken are lost, as with plain scrapy-redis.
 
 **Without Scrapy.** The core imports no Scrapy:
 
@@ -374,13 +425,12 @@ clusters): each page is compared with the representatives of clusters that LSH f
 it, and a page joins a cluster through the copy that contains it, so its recall can pass
 that of the pairwise rule (two copies cut at opposite ends share too little to pass it, yet
 both join the full story's cluster). Earlier versions, with LSH tuned for Jaccard 0.8 and
-no containment, reached 0.717 on `main_text` through the index on these pages (English
-0.699, Chinese 0.764; a copy without its first paragraphs 0.586 and 0.735), at precision
+no containment, reached 0.719 on `main_text` through the index on these pages (English
+0.701, Chinese 0.765; a copy without its first paragraphs 0.588 and 0.735), at precision
 1.000. SimHash over 5-word shingles moves by more than 3 bits under small edits: it is there
 as a compact key, not as the clustering decision.
 
-{extraction}
-The made-up sites mark their comment sections in different ways: by class names, by dated
+{extraction}The made-up sites mark their comment sections in different ways: by class names, by dated
 alike blocks, or (one of them) only by a "Reader comments" heading over an undated list.
 `--no-comment-headings` reruns the benchmark without the comment stage's heading rule, to
 show what that rule is worth here.

@@ -80,7 +80,7 @@ class IndexParams:
     #: editor's note, keeps all of its shingles (median), another outlet's rewrite 0.44
     #: (0.76 at the 99th percentile, 0.81 at most). The estimate's standard error is about
     #: 0.045 for a copy of 0.6 of the story's size, so 0.85 keeps such copies (with 0.9 the
-    #: English pair recall through the index was 0.952, not 0.970) and stays clear of rewrites.
+    #: English pair recall through the index was 0.952, not 0.971) and stays clear of rewrites.
     containment: float = 0.85
     #: The smaller shingle set must have at least this share of the larger's size for the
     #: containment rule: a copy missing up to half of the story still joins it, a teaser or
