@@ -293,22 +293,24 @@ answer within `MAINC_DEDUP_REDIS_TIMEOUT`), `mainc/dedup/missing_field`,
 itself). Each decision is logged at DEBUG.
 
 **When Redis fails.** Fingerprinting and index calls run in the pipeline's own threads, so a
-slow Redis does not stall the crawl. Every Redis command times out after
-`MAINC_DEDUP_REDIS_TIMEOUT` (redis-py before 8.0 has no time-out of its own and waited
-forever on a server that stopped answering), and an item waits at most that long. After a
-failure, items pass at once without trying the index, one item tries it again per time-out,
-and clustering resumes when it answers; the outage is logged once at WARNING
+slow Redis does not stall the crawl. Every Redis command, and every pipeline of them, times
+out after `MAINC_DEDUP_REDIS_TIMEOUT` (redis-py before 8.0 has no time-out of its own and
+waited forever on a server that stopped answering), and an item waits at most that long for
+its cluster (its thread stops waiting for bucket locks another process holds then, too).
+After a failure, items pass at once without trying the index, one item tries it again per
+time-out, and clustering resumes when it answers; the outage is logged once at WARNING
 (`mainc dedup: the index at redis://... failed (TimeoutError: ...); items pass unclustered
-while it fails, trying again every 5 s`), the recovery at INFO. Measured with the example
-site copied ten times (130 pages, 100 articles) and the Redis server stopped (SIGSTOP) at the
-20th item: the crawl took 14.7 s with redis-py 8.1 (8.3 s without the stop; before these
-time-outs: 74 s, and one traceback per item) and 15.3 s with redis-py 4.6 (before: it hung
-for good). A Redis that cannot be reached when the spider opens closes the spider at once
-with one line, `mainc dedup: cannot open the index at redis://...: ConnectionError: Error
-111 connecting to ... Connection refused.; start Redis or correct MAINC_DEDUP_REDIS_URL, or
-set MAINC_DEDUP_REDIS_REQUIRED = False ...` (on Scrapy before 2.18, which cannot close a
-spider while it opens, the crawl fails with that error instead). redis-py 4.5 (the oldest
-the `redis` extra allows), 4.6 and 8.1 pass the Redis tests.
+while it fails, trying again every 5 s`), the recovery at INFO. Measured (on the index
+before format 2, with the same time-outs) with the example site copied ten times (130 pages,
+100 articles) and the Redis server stopped (SIGSTOP) at the 20th item: the crawl took 14.7 s
+with redis-py 8.1 (8.3 s without the stop; before these time-outs: 74 s, and one traceback
+per item) and 15.3 s with redis-py 4.6 (before: it hung for good). A Redis that cannot be
+reached when the spider opens closes the spider at once with one line, `mainc dedup: cannot
+open the index at redis://...: ConnectionError: Error 111 connecting to ... Connection
+refused.; start Redis or correct MAINC_DEDUP_REDIS_URL, or set MAINC_DEDUP_REDIS_REQUIRED =
+False ...` (on Scrapy before 2.18, which cannot close a spider while it opens, the crawl
+fails with that error instead). redis-py 4.5 (the oldest the `redis` extra allows), 4.6 and
+8.1 pass the Redis tests.
 
 **One index for many crawlers.** With `MAINC_DEDUP_REDIS_URL`, the index lives in Redis
 under the fixed key prefix `mainc:dedup`, so every process on every machine that points at
