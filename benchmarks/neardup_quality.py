@@ -4,7 +4,8 @@
 
 Builds a near-duplicate test set from the shared datasets (``<DIR>/scrapinghub`` and
 ``<DIR>/zh_news``: ``html/<id>.html`` and ``gold.json`` with ``articleBody``). Every article
-with at least 3 paragraphs and 100 words appears as six pages, all of one story:
+with at least 3 paragraphs and 100 words appears as ten pages, nine of them copies of its
+story (edits in neardup_variants.py):
 
 * ``original``: the dataset's own page (the publisher's real template);
 * ``template``: the article in a made-up site;
@@ -12,7 +13,14 @@ with at least 3 paragraphs and 100 words appears as six pages, all of one story:
 * ``paragraph``: in a third site, with a paragraph of another article added (the one
   closest to a tenth of the article's length);
 * ``trimmed``: in a fourth site, its last tenth cut off at a sentence end;
-* ``resyndicated``: in the first made-up site again, with other comments and links.
+* ``resyndicated``: in the first made-up site again, with other comments and links;
+* ``cut-lead`` / ``cut-end``: in a random site, the first / last one or two paragraphs gone;
+* ``note``: in a random site, with an editor's note above or below the article;
+
+and one a different story on the same news, which must stay apart from them:
+
+* ``rewrite``: another outlet's rewrite of the wire copy (some sentences kept word for
+  word, the others rephrased or left out).
 
 Sites differ in navigation, related-links boxes, footers and reader comments (see
 neardup_templates.py); comments and related links are drawn per page. Different articles,
@@ -20,8 +28,8 @@ including the pairs that share the most vocabulary (the same-topic pairs), are t
 negatives. For each page three texts are fingerprinted: the article text as placed (the
 reference an ideal extractor would reach), ``scrapy_mainc.extract(html).text`` (default
 algorithm) and the whole page text (every text node outside script and style). A page pair
-is predicted a duplicate when the MinHash estimate of Jaccard reaches the threshold
-(exhaustively over all pairs), when the leader-clustering index puts both in one cluster,
+is predicted a duplicate when the MinHash estimates reach the thresholds (exhaustively over
+all pairs), when the leader-clustering index puts both in one cluster,
 or when their SimHashes are at most 3 bits apart. Everything is seeded: reruns print the
 same figures. It prints markdown tables and writes them, with the README section of the
 feature, to ``--output``.
@@ -33,25 +41,30 @@ import argparse
 import itertools
 import json
 import random
-import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
 from lxml import etree
+from neardup_decisions import (
+    assignments,
+    cluster_pairs,
+    exact_overlap,
+    local_redis,
+    minhash_pairs,
+    signatures,
+    simhash_pairs,
+)
 from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
 from neardup_templates import SITES, draw_parts, render_page
+from neardup_variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewrite, trim
 
 from scrapy_mainc import CommentParams, extract
 from scrapy_mainc.core._decode import decode_html  # the package's decoder; no public wrapper yet
 from scrapy_mainc.dedup import (
-    Fingerprint,
     FingerprintParams,
     IndexParams,
-    MemoryIndex,
-    fingerprint_text,
     tokens,
 )
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
@@ -59,14 +72,25 @@ from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
 SEED = 20240605
 COMMAND = "python benchmarks/neardup_quality.py"
 DATASETS = {"scrapinghub": "en", "zh_news": "zh"}
-VARIANTS = ("original", "template", "headline", "paragraph", "trimmed", "resyndicated")
+#: Pages of each article; every one but ``rewrite`` (another outlet's story) is a copy of it.
+VARIANTS = (
+    "original",
+    "template",
+    "headline",
+    "paragraph",
+    "trimmed",
+    "resyndicated",
+    "cut-lead",
+    "cut-end",
+    "note",
+    "rewrite",
+)
+#: The variant that is a different story on the same news, not a copy.
+REWRITE = "rewrite"
 MIN_PARAGRAPHS = 3
 MIN_WORDS = 100
-#: Share of an article cut by the ``trimmed`` edit, and wanted length of an added paragraph.
-EDIT_SHARE = 0.1
 SIMHASH_BITS = 3
 SAME_TOPIC_PAIRS = 20
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?。！？])\s*")
 _NON_TEXT_TAGS = ("script", "style", "noscript", "template")
 
 
@@ -81,6 +105,7 @@ class Article:
 
 @dataclass(frozen=True, slots=True)
 class Page:
+    #: Id of the article the page was made from.
     article: str
     lang: str
     variant: str
@@ -89,6 +114,11 @@ class Page:
     placed_text: str
     #: The made-up site the page was rendered for; "" for the publisher's own page.
     site: str = ""
+
+    @property
+    def story(self) -> str:
+        """The story the page tells: its article's, except for another outlet's rewrite."""
+        return f"{self.article}~{REWRITE}" if self.variant == REWRITE else self.article
 
 
 def load_articles(root: Path, limit: int) -> list[Article]:
@@ -112,50 +142,42 @@ def load_articles(root: Path, limit: int) -> list[Article]:
 
 
 def make_pages(articles: Sequence[Article], rng: random.Random) -> list[Page]:
-    """Six pages per article (see the module docstring)."""
+    """Ten pages per article (see the module docstring)."""
     pages = []
     for article in articles:
         peers = [a for a in articles if a.lang == article.lang and a.id != article.id]
         titles = [other.title for other in peers]
         sites = list(SITES)
         rng.shuffle(sites)
+        title, paragraphs, lang = article.title, article.paragraphs, article.lang
         edits = {
-            "template": (article.title, article.paragraphs, sites[0]),
-            "headline": (_new_headline(article), article.paragraphs, sites[1]),
-            "paragraph": (article.title, _add_paragraph(article, rng.choice(peers), rng), sites[2]),
-            "trimmed": (article.title, _trim(article.paragraphs), sites[3]),
-            "resyndicated": (article.title, article.paragraphs, sites[0]),
+            "template": (title, paragraphs, sites[0]),
+            "headline": (_new_headline(article), paragraphs, sites[1]),
+            "paragraph": (title, add_paragraph(paragraphs, rng.choice(peers).paragraphs, rng), sites[2]),
+            "trimmed": (title, trim(paragraphs), sites[3]),
+            "resyndicated": (title, paragraphs, sites[0]),
+            "cut-lead": (title, cut(paragraphs, True, rng), rng.choice(sites)),
+            "cut-end": (title, cut(paragraphs, False, rng), rng.choice(sites)),
+            "note": (title, add_note(paragraphs, lang, rng), rng.choice(sites)),
+            "rewrite": (
+                _new_headline(article),
+                rewrite(paragraphs, rng.choice(peers).paragraphs, lang, rng),
+                rng.choice(sites),
+            ),
         }
-        placed = "\n".join(article.paragraphs)
-        pages.append(Page(article.id, article.lang, "original", article.html, placed))
-        for variant, (headline, paragraphs, site) in edits.items():
-            parts = draw_parts(headline, paragraphs, titles, article.lang, rng)
-            html = render_page(site, parts, article.lang)
-            pages.append(Page(article.id, article.lang, variant, html, "\n".join(paragraphs), site))
+        placed = "\n".join(paragraphs)
+        pages.append(Page(article.id, lang, "original", article.html, placed))
+        for variant, (headline, edited, site) in edits.items():
+            parts = draw_parts(headline, edited, titles, lang, rng)
+            html = render_page(site, parts, lang)
+            pages.append(Page(article.id, lang, variant, html, "\n".join(edited), site))
     return pages
 
 
 def _new_headline(article: Article) -> str:
-    first_sentence = _SENTENCE_END_RE.split(article.paragraphs[0])[0]
+    first_sentence = SENTENCE_END_RE.split(article.paragraphs[0])[0]
     words = tokens(first_sentence)[: 12 if article.lang == "en" else 20]
     return (" " if article.lang == "en" else "").join(words).capitalize()
-
-
-def _add_paragraph(article: Article, donor: Article, rng: random.Random) -> tuple[str, ...]:
-    """Insert the donor's paragraph closest to ``EDIT_SHARE`` of the article's length."""
-    wanted = EDIT_SHARE * len(tokens(" ".join(article.paragraphs)))
-    added = min(donor.paragraphs, key=lambda paragraph: abs(len(tokens(paragraph)) - wanted))
-    position = rng.randint(1, len(article.paragraphs) - 1)
-    return (*article.paragraphs[:position], added, *article.paragraphs[position:])
-
-
-def _trim(paragraphs: Sequence[str]) -> tuple[str, ...]:
-    """Cut the last ``EDIT_SHARE`` of the text, at a sentence end when there is one."""
-    text = "\n".join(paragraphs)
-    keep = text[: int(len(text) * (1 - EDIT_SHARE))]
-    ends = [m.start() for m in _SENTENCE_END_RE.finditer(keep) if m.start() > len(keep) // 2]
-    cut = keep[: ends[-1]] if ends else keep.rsplit(" ", 1)[0]
-    return tuple(p for p in cut.split("\n") if p.strip())
 
 
 def whole_page_text(html: str | bytes) -> str:
@@ -167,56 +189,6 @@ def whole_page_text(html: str | bytes) -> str:
         return ""
     etree.strip_elements(root, *_NON_TEXT_TAGS, with_tail=False)
     return " ".join(" ".join(root.itertext()).split())
-
-
-@dataclass(frozen=True, slots=True)
-class Signatures:
-    """Fingerprints of one kind of text for every page, also as arrays."""
-
-    fingerprints: list[Fingerprint | None]
-    minhash: np.ndarray  # (pages, num_perm) uint32; zero rows where absent
-    simhash: np.ndarray  # (pages,) uint64
-    present: np.ndarray  # (pages,) bool: long enough to fingerprint
-
-
-def signatures(texts: Sequence[str], params: FingerprintParams) -> Signatures:
-    fingerprints = [fingerprint_text(text, params) for text in texts]
-    minhash = np.zeros((len(texts), params.num_perm), dtype=np.uint32)
-    simhash = np.zeros(len(texts), dtype=np.uint64)
-    for row, fingerprint in enumerate(fingerprints):
-        if fingerprint is not None:
-            minhash[row], simhash[row] = fingerprint.minhash, fingerprint.simhash
-    present = np.array([fingerprint is not None for fingerprint in fingerprints], dtype=bool)
-    return Signatures(fingerprints, minhash, simhash, present)
-
-
-def minhash_pairs(sig: Signatures, threshold: float) -> set[tuple[int, int]]:
-    pairs = set()
-    for row in np.flatnonzero(sig.present):
-        similarity = (sig.minhash[row + 1 :] == sig.minhash[row]).mean(axis=1)
-        hits = np.flatnonzero((similarity >= threshold) & sig.present[row + 1 :])
-        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
-    return pairs
-
-
-def simhash_pairs(sig: Signatures, bits: int) -> set[tuple[int, int]]:
-    pairs = set()
-    for row in np.flatnonzero(sig.present):
-        distance = np.bitwise_count(sig.simhash[row + 1 :] ^ sig.simhash[row])
-        hits = np.flatnonzero((distance <= bits) & sig.present[row + 1 :])
-        pairs.update((int(row), int(row + 1 + hit)) for hit in hits)
-    return pairs
-
-
-def cluster_pairs(sig: Signatures, params: IndexParams, order: Sequence[int]) -> set[tuple[int, int]]:
-    """Pairs put in one cluster by the leader-clustering index, pages fed in ``order``."""
-    index = MemoryIndex(params)
-    clusters: dict[str, list[int]] = {}
-    for row in order:
-        fingerprint = sig.fingerprints[row]
-        if fingerprint is not None:
-            clusters.setdefault(index.assign(fingerprint, f"page:{row}").cluster_id, []).append(row)
-    return {(min(pair), max(pair)) for rows in clusters.values() for pair in itertools.combinations(rows, 2)}
 
 
 def score(predicted: set[tuple[int, int]], truth: set[tuple[int, int]], rows: set[int]) -> Score:
@@ -255,9 +227,10 @@ class Outcome:
 
 
 def evaluate(
-    pages: Sequence[Page], texts: dict[str, list[str]], params: IndexParams
-) -> dict[tuple[str, str], Outcome]:
-    """Every (text source, decision) scored on all pages and on each language."""
+    pages: Sequence[Page], texts: dict[str, list[str]], params: IndexParams, redis_url: str = ""
+) -> tuple[dict[tuple[str, str], Outcome], dict[str, bool]]:
+    """Every (text source, decision) scored on all pages and on each language; with a
+    ``redis_url``, also whether a Redis index assigns every page as the memory index does."""
     truth = true_pairs(pages)
     groups = {"all": set(range(len(pages)))}
     for lang in DATASETS.values():
@@ -265,18 +238,46 @@ def evaluate(
     order = list(range(len(pages)))
     random.Random(SEED).shuffle(order)
     threshold = params.threshold
-    outcomes = {}
+    outcomes, same_on_redis = {}, {}
     for source, source_texts in texts.items():
         sig = signatures(source_texts, params.fingerprint)
+        assigned = assignments(sig, params, order)
+        if redis_url:
+            same_on_redis[source] = assignments(sig, replace(params, redis_url=redis_url), order) == assigned
         decisions = {
-            f"MinHash J >= {threshold}": minhash_pairs(sig, threshold),
-            "LSH index clusters": cluster_pairs(sig, params, order),
+            f"MinHash J >= {threshold}": minhash_pairs(sig, params, containment=False),
+            f"J >= {threshold} or C >= {params.containment}": minhash_pairs(sig, params, containment=True),
+            "LSH index clusters": cluster_pairs(assigned),
             f"SimHash <= {SIMHASH_BITS} bits": simhash_pairs(sig, SIMHASH_BITS),
         }
         for decision, predicted in decisions.items():
             scores = {group: score(predicted, truth, rows) for group, rows in groups.items()}
             outcomes[(source, decision)] = Outcome(predicted, scores)
-    return outcomes
+    return outcomes, same_on_redis
+
+
+def order_note(pages: Sequence[Page], main_texts: Sequence[str], params: IndexParams, orders: int) -> str:
+    """The range of ``main_text`` precision and recall through the index over ``orders``
+    arrival orders (seeds ``SEED`` to ``SEED + orders - 1``), by language."""
+    sig = signatures(main_texts, params.fingerprint)
+    truth = true_pairs(pages)
+    found: dict[str, list[Score]] = {lang: [] for lang in DATASETS.values()}
+    for number in range(orders):
+        order = list(range(len(pages)))
+        random.Random(SEED + number).shuffle(order)
+        predicted = cluster_pairs(assignments(sig, params, order))
+        for lang in found:
+            rows = {row for row, page in enumerate(pages) if page.lang == lang}
+            found[lang].append(score(predicted, truth, rows))
+
+    def span(values: list[float]) -> str:
+        return f"{min(values):.3f} to {max(values):.3f}"
+
+    ranges = "; ".join(
+        f"{lang}: precision {span([s.precision for s in scores])}, recall {span([s.recall for s in scores])}"
+        for lang, scores in found.items()
+    )
+    return f"`main_text` through the index in {orders} arrival orders: {ranges}."
 
 
 def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
@@ -299,9 +300,9 @@ def extraction_table(pages: Sequence[Page], main_texts: Sequence[str]) -> str:
 
 
 def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
-    """Pairs of pages of one article."""
+    """Pairs of pages of one story."""
     rows = range(len(pages))
-    return {(i, j) for i, j in itertools.combinations(rows, 2) if pages[i].article == pages[j].article}
+    return {(i, j) for i, j in itertools.combinations(rows, 2) if pages[i].story == pages[j].story}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -312,8 +313,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
     parser.add_argument("--output", type=Path, default=Path("/tmp/readme_dedup_section.md"))
     parser.add_argument("--threshold", type=float, default=IndexParams().threshold)
+    parser.add_argument("--containment", type=float, default=IndexParams().containment)
+    parser.add_argument("--min-size-ratio", type=float, default=IndexParams().min_size_ratio)
     parser.add_argument("--word-shingle", type=int, default=FingerprintParams().word_shingle)
     parser.add_argument("--char-shingle", type=int, default=FingerprintParams().char_shingle)
+    parser.add_argument(
+        "--orders", type=int, default=1, help="also report the index's spread over this many arrival orders"
+    )
+    parser.add_argument(
+        "--redis",
+        action="store_true",
+        help="also cluster through a Redis index (a redis-server started on loopback) and "
+        "check that it assigns every page as the memory index does",
+    )
     parser.add_argument(
         "--no-comment-headings",
         action="store_true",
@@ -323,7 +335,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     comments = CommentParams(headings=not args.no_comment_headings)
 
     fingerprint = FingerprintParams(word_shingle=args.word_shingle, char_shingle=args.char_shingle)
-    params = IndexParams(threshold=args.threshold, fingerprint=fingerprint)
+    params = IndexParams(
+        threshold=args.threshold,
+        containment=args.containment,
+        min_size_ratio=args.min_size_ratio,
+        fingerprint=fingerprint,
+    )
     articles = load_articles(args.datasets, args.limit)
     pages = make_pages(articles, random.Random(SEED))
     print(f"{len(articles)} articles, {len(pages)} pages", file=sys.stderr, flush=True)
@@ -332,7 +349,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         MAIN_TEXT: [extract(page.html, strip_comments=comments).text for page in pages],
         WHOLE_PAGE: [whole_page_text(page.html) for page in pages],
     }
-    outcomes = evaluate(pages, texts, params)
+    with local_redis(args.redis) as redis_url:
+        outcomes, same_on_redis = evaluate(pages, texts, params, redis_url)
+    notes = [order_note(pages, texts[MAIN_TEXT], params, args.orders)] if args.orders > 1 else []
+    if same_on_redis:
+        checks = ", ".join(f"{source}: {'yes' if same else 'NO'}" for source, same in same_on_redis.items())
+        notes.append(f"A Redis index assigned every page as the memory index did ({checks}).")
     report = Report(
         command=" ".join([COMMAND, *(argv if argv is not None else sys.argv[1:])]),
         params=params,
@@ -340,6 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pages=[(page.article, page.lang, page.variant) for page in pages],
         outcomes={key: (outcome.pairs, outcome.scores) for key, outcome in outcomes.items()},
         same_topic=same_topic_pairs(articles),
+        overlap=exact_overlap(pages, fingerprint),
+        notes=notes,
     )
     extraction = extraction_table(pages, texts[MAIN_TEXT])
     text = write_report(report, args.output, extraction)

@@ -61,10 +61,17 @@ def test_fingerprint_record_is_json_friendly_and_picklable() -> None:
     assert isinstance(result.simhash, int) and 0 <= result.simhash < 2**64
     as_json = json.loads(json.dumps(result.to_dict()))
     assert as_json["words"] == 80 and as_json["method"] == PARAMS.method
+    assert as_json["shingles"] == 76  # 80 words, 5 a shingle, all distinct
     assert Fingerprint.from_dict(as_json) == result
     assert pickle.loads(pickle.dumps(result)) == result
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.words = 3  # type: ignore[misc]
+
+
+def test_shingles_counts_distinct_shingles() -> None:
+    repeated = " ".join(words(60) * 2)  # 120 words, 116 shingles, of which 60 distinct
+    assert (fingerprint(repeated).words, fingerprint(repeated).shingles) == (120, 60)
+    assert fingerprint(han(300)).shingles == 297  # four-character shingles
 
 
 def test_fingerprints_ignore_case_punctuation_and_spacing() -> None:
@@ -145,3 +152,7 @@ def test_coerce_accepts_matching_fingerprints_only() -> None:
     assert coerce_fingerprint({**result.to_dict(), "minhash": None}, PARAMS) is None
     assert coerce_fingerprint(None, PARAMS) is None
     assert coerce_fingerprint("not a fingerprint", PARAMS) is None
+    # The dict form of the version before set sizes: no "shingles", so made again.
+    assert coerce_fingerprint({k: v for k, v in result.to_dict().items() if k != "shingles"}, PARAMS) is None
+    assert coerce_fingerprint(dataclasses.replace(result, shingles=0), PARAMS) is None
+    assert coerce_fingerprint(dataclasses.replace(result, shingles=61), PARAMS) is None

@@ -56,7 +56,7 @@ def test_threshold_must_be_a_similarity(threshold: float) -> None:
 def test_open_index_without_url_is_in_memory() -> None:
     with open_index(PARAMS) as index:
         assert isinstance(index, MemoryIndex)
-        assert (index.bands, index.rows) == (9, 13)  # datasketch's choice for 0.8 and 128
+        assert (index.bands, index.rows) == (32, 4)  # IndexParams.lsh_shape
 
 
 def test_first_item_leads_duplicates_join_unrelated_start_their_own() -> None:
@@ -111,9 +111,11 @@ def test_a_re_crawl_stays_in_its_own_cluster_when_another_is_more_similar() -> N
 
 def test_a_withdrawn_leader_is_gone_and_the_next_copy_founds_the_cluster() -> None:
     index = MemoryIndex(PARAMS)
-    lost = index.assign(fingerprint(text()), "http://a")
-    assert index.withdraw(lost.cluster_id) is True
-    assert index.withdraw(lost.cluster_id) is False
+    founder = fingerprint(text())
+    lost = index.assign(founder, "http://a")
+    assert index.withdraw(lost.cluster_id, fingerprint(text(changed=(7,)))) is False  # not its founder
+    assert index.withdraw(lost.cluster_id, founder) is True
+    assert index.withdraw(lost.cluster_id, founder) is False
     assert len(index) == 0
     copy = index.assign(fingerprint(text(changed=(7,))), "http://b")
     assert copy == Assignment(cluster_id_for("http://b"))
@@ -121,13 +123,14 @@ def test_a_withdrawn_leader_is_gone_and_the_next_copy_founds_the_cluster() -> No
 
 
 def test_duplicates_are_compared_with_the_first_item_only() -> None:
-    params = IndexParams(threshold=0.85, fingerprint=FingerprintParams(num_perm=256))
+    params = IndexParams(threshold=0.85, containment=0.95, fingerprint=FingerprintParams(num_perm=256))
     index = MemoryIndex(params)
     first = text(400)
     # Each block of 20 replaced words changes 24 of 396 shingles.
     second = text(400, changed=tuple(range(100, 120)))
     third = text(400, changed=(*range(100, 120), *range(250, 270)))
-    # Exact Jaccard: second~first 372/420 = 0.886, third~second 0.886, third~first 348/444 = 0.784.
+    # Exact Jaccard: second~first 372/420 = 0.886, third~second 0.886, third~first 348/444 =
+    # 0.784; containment (equal sizes) third~first 348/396 = 0.879, under 0.95.
     a = index.assign(fingerprint(first, params.fingerprint), "http://a")
     b = index.assign(fingerprint(second, params.fingerprint), "http://b")
     c = index.assign(fingerprint(third, params.fingerprint), "http://c")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import wait
 from typing import Any
 
 import pytest
@@ -75,6 +76,9 @@ def test_config_defaults() -> None:
         url_field="url",
         redis_required=True,
         redis_timeout=5.0,
+        containment=0.85,
+        min_size_ratio=0.5,
+        redis_buckets=65536,
     )
 
 
@@ -92,14 +96,19 @@ def test_config_from_settings() -> None:
             "MAINC_DEDUP_URL_FIELD": "link",
             "MAINC_DEDUP_REDIS_REQUIRED": "False",
             "MAINC_DEDUP_REDIS_TIMEOUT": "0.5",
+            "MAINC_DEDUP_CONTAINMENT": "0",
+            "MAINC_DEDUP_MIN_SIZE_RATIO": 0.7,
+            "MAINC_DEDUP_REDIS_BUCKETS": "1024",
         }
     )
     config = DedupConfig.from_settings(settings)
-    assert config == DedupConfig(True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5)
+    assert config == DedupConfig(
+        True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5, 0.0, 0.7, 1024
+    )
     assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
-    assert config.index_params.threshold == 0.9
-    assert config.index_params.redis_url == "redis://h:1/2"
-    assert config.index_params.redis_timeout == 0.5
+    index = config.index_params
+    assert (index.threshold, index.containment, index.min_size_ratio) == (0.9, 0.0, 0.7)
+    assert (index.redis_url, index.redis_buckets, index.redis_timeout) == ("redis://h:1/2", 1024, 0.5)
 
 
 @pytest.mark.parametrize(
@@ -109,6 +118,9 @@ def test_config_from_settings() -> None:
         {"MAINC_DEDUP_NUM_PERM": 1},
         {"MAINC_DEDUP_MIN_WORDS": -5},
         {"MAINC_DEDUP_REDIS_TIMEOUT": 0},
+        {"MAINC_DEDUP_CONTAINMENT": 1.5},
+        {"MAINC_DEDUP_MIN_SIZE_RATIO": 0},
+        {"MAINC_DEDUP_REDIS_BUCKETS": 1000},
     ],
 )
 def test_bad_settings_raise(setting: dict[str, Any]) -> None:
@@ -217,6 +229,21 @@ def test_a_fingerprint_of_other_params_is_recomputed() -> None:
     assert dedup_stats(stats)["fingerprinted"] == 2
 
 
+def test_a_fingerprint_without_its_set_size_is_recomputed() -> None:
+    pipeline, stats = make_pipeline()
+    precomputed = fingerprint_text(STORY, FingerprintParams())
+    assert precomputed is not None
+    before_sizes = {key: value for key, value in precomputed.to_dict().items() if key != "shingles"}
+    items = [
+        {"url": "http://a", "main_text": OTHER},
+        # As written by a version without set sizes: of STORY, but OTHER is fingerprinted.
+        {"url": "http://b", "main_text": OTHER, "fingerprint": before_sizes},
+    ]
+    run(pipeline, items)
+    assert items[1]["duplicate_of"] == "http://a"
+    assert dedup_stats(stats)["fingerprinted"] == 2
+
+
 class Article(Item):
     url = Field()
     main_text = Field()
@@ -282,6 +309,33 @@ def test_a_re_crawled_page_is_not_its_own_duplicate() -> None:
     assert dedup_stats(stats) == {"unique": 1, "recrawled": 1, "fingerprinted": 2}
 
 
+def words(start: int, stop: int) -> str:
+    return " ".join(f"w{index}" for index in range(start, stop))
+
+
+def test_a_lost_first_item_takes_its_cluster_and_longer_copy_out_of_the_index() -> None:
+    pipeline, stats = make_pipeline()
+    index = pipeline._index
+    assert isinstance(index, MemoryIndex)
+    lead_cut = {"url": "http://lead-cut", "main_text": words(60, 300)}
+    story = {"url": "http://story", "main_text": words(0, 300)}  # becomes the longer copy
+
+    async def process(*items: dict[str, Any]) -> None:
+        for item in items:
+            await pipeline.process_item(item)
+
+    asyncio.run(process(lead_cut, story))
+    assert (story["duplicate_of"], len(index._records)) == ("http://lead-cut", 2)
+    pipeline.item_lost(lead_cut)  # a later pipeline dropped it
+    wait(list(pipeline._in_flight), timeout=30)
+    assert (len(index), len(index._records)) == (0, 0)
+    end_cut = {"url": "http://end-cut", "main_text": words(0, 240)}
+    asyncio.run(process(end_cut))
+    pipeline.close_spider()
+    assert (end_cut["cluster_id"], end_cut["duplicate_of"]) == (cluster_id_for("http://end-cut"), "")
+    assert dedup_stats(stats) == {"unique": 2, "duplicates": 1, "withdrawn": 1, "fingerprinted": 3}
+
+
 class BrokenIndex:
     """Stands in for a Redis index whose server went away."""
 
@@ -325,8 +379,8 @@ class GatedIndex(MemoryIndex):
         assert self.gate.wait(30)
         return super().assign(fingerprint, url)
 
-    def withdraw(self, cluster_id: str) -> bool:
-        found = super().withdraw(cluster_id)
+    def withdraw(self, cluster_id: str, fingerprint: Any) -> bool:
+        found = super().withdraw(cluster_id, fingerprint)
         self.withdrawn.set()
         return found
 

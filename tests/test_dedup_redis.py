@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -26,9 +28,10 @@ from scrapy_mainc.dedup import (  # noqa: E402
     IndexParams,
     cluster_id_for,
     fingerprint_text,
-    lean_minhash,
     open_index,
 )
+from scrapy_mainc.dedup._index import Section  # noqa: E402
+from scrapy_mainc.dedup._match import make_probe  # noqa: E402
 from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # noqa: E402
 
 # Scrapy is imported inside the pipeline test only: the worker processes of the concurrency
@@ -81,43 +84,73 @@ def test_two_indexes_on_one_server_share_clusters_and_leave_no_locks(redis_url: 
         assert new_story == Assignment(cluster_id_for("http://a", 1))
     client = redis.Redis.from_url(redis_url)
     assert client.keys("mainc:dedup:stripe:*") == []
-    assert client.hlen("mainc:dedup:leaders") == 2
+    records = client.keys("mainc:dedup:rec:*")
+    assert sum(client.hlen(key) for key in records) == 2
     client.close()
 
 
 def test_re_crawls_and_withdrawals_on_redis(redis_url: str) -> None:
+    lost = fingerprint(story(1))
     with open_index(params_for(redis_url)) as first, open_index(params_for(redis_url)) as second:
-        leader = first.assign(fingerprint(story(1)), "http://a")
+        leader = first.assign(lost, "http://a")
         again = second.assign(fingerprint(story(1, 5)), "http://a")  # another process, same page
         assert (again.cluster_id, again.duplicate_of, again.is_recrawl) == (leader.cluster_id, "", True)
-        assert second.withdraw(leader.cluster_id) is True
-        assert first.withdraw(leader.cluster_id) is False
+        assert second.withdraw(leader.cluster_id, fingerprint(story(1, 5))) is False  # not its founder
+        assert second.withdraw(leader.cluster_id, lost) is True
+        assert first.withdraw(leader.cluster_id, lost) is False
         copy = first.assign(fingerprint(story(1, 9)), "http://b")
         assert copy == Assignment(cluster_id_for("http://b"))
     client = redis.Redis.from_url(redis_url)
-    assert client.hkeys("mainc:dedup:leaders") == [cluster_id_for("http://b").encode()]
+    assert records(client) == [record_field(cluster_id_for("http://b"), 0)]
+    assert bucket_entries(client) == {record_field(cluster_id_for("http://b"), 0): PARAMS.lsh_shape[0]}
     assert client.keys("mainc:dedup:stripe:*") == []
     client.close()
 
 
+def record_field(cluster_id: str, number: int) -> bytes:
+    return bytes.fromhex(cluster_id) + bytes((number,))
+
+
+def records(client: Any) -> list[bytes]:
+    """The fields of every representative's record (cluster id and number)."""
+    return sorted(field for key in client.keys("mainc:dedup:rec:*") for field in client.hkeys(key))
+
+
+def bucket_entries(client: Any) -> dict[bytes, int]:
+    """How many buckets hold each representative's entry."""
+    counts: dict[bytes, int] = {}
+    for key in client.keys("mainc:dedup:band:*"):
+        for value in client.hvals(key):
+            for start in range(0, len(value), 9):
+                entry = value[start : start + 9]
+                counts[entry] = counts.get(entry, 0) + 1
+    return counts
+
+
 def test_commands_to_a_frozen_server_time_out(own_redis: Any) -> None:
     index = open_index(params_for(own_redis.url, redis_timeout=0.5))
-    index.assign(fingerprint(story(1)), "http://a")
+    founder = fingerprint(story(1))
+    leader = index.assign(founder, "http://a")
     os.kill(own_redis.process.pid, signal.SIGSTOP)
     errors: list[BaseException] = []
+    calls = [  # pipelines: a look-up of 32 buckets; locks and buckets of a withdrawal
+        lambda: index.assign(fingerprint(story(2)), "http://b"),
+        lambda: index.withdraw(leader.cluster_id, founder),
+    ]
 
-    def assign() -> None:
-        try:
-            index.assign(fingerprint(story(2)), "http://b")
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            errors.append(exc)
+    def call_all() -> None:
+        for call in calls:
+            try:
+                call()
+            except BaseException as exc:  # noqa: BLE001 - handed to the test
+                errors.append(exc)
 
-    worker = threading.Thread(target=assign, daemon=True)
+    worker = threading.Thread(target=call_all, daemon=True)
     worker.start()
     worker.join(30)  # a liveness guard: without socket time-outs this waits forever
     os.kill(own_redis.process.pid, signal.SIGCONT)
     assert not worker.is_alive()
-    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError]
+    assert [type(error) for error in errors] == [redis.exceptions.TimeoutError] * 2
     index.close()
 
 
@@ -125,6 +158,110 @@ def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
     open_index(params_for(redis_url)).close()
     with pytest.raises(IndexMismatchError, match="was built with"):
         open_index(params_for(redis_url, threshold=0.9))
+
+
+def test_an_index_of_the_format_before_containment_refuses_to_open(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    before = {"bands": 9, "fingerprint": PARAMS.fingerprint.method, "rows": 13, "threshold": 0.8}
+    client.set("mainc:dedup:meta", json.dumps(before, sort_keys=True))
+    client.close()
+    with pytest.raises(
+        IndexMismatchError, match='was built with .*"bands": 9.* this process uses .*"format": 2'
+    ):
+        open_index(params_for(redis_url))
+
+
+def test_buckets_stay_in_compact_hashes(redis_url: str) -> None:
+    with open_index(params_for(redis_url, redis_buckets=64)) as index:
+        for number in range(40):
+            index.assign(fingerprint(story(number)), f"http://{number}")
+    client = redis.Redis.from_url(redis_url)
+    bands = client.keys("mainc:dedup:band:*")
+    # 40 leaders in 32 bands of 64 hashes: at most 64 * 32 keys, each a listpack.
+    assert 0 < len(bands) <= 64 * 32
+    assert sum(client.hlen(key) for key in bands) == 40 * 32
+    assert {client.object("encoding", key) for key in bands} == {b"listpack"}
+    assert {key.split(b":")[2] for key in client.keys("mainc:dedup:*")} == {b"meta", b"rec", b"band"}
+    # Every bucket hash carries a Redis Cluster hash tag {<band>:<bucket>}, as its lock does.
+    assert all(key.startswith(b"mainc:dedup:band:{") and key.endswith(b"}") for key in bands)
+    client.close()
+
+
+def test_a_held_bucket_lock_makes_the_writer_wait_then_give_up_holding_nothing(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_WAIT", 0.1)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        taken = index.stripe_keys(make_probe(new.minhash, new.shingles, PARAMS))[5]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError, match="could not lock the 32 buckets"):
+            index.assign(new, "http://a")
+        assert client.keys("mainc:dedup:stripe:*") == [taken]  # its own were released
+        assert taken.startswith(b"mainc:dedup:stripe:{5:")
+        client.delete(taken)
+        assert index.assign(new, "http://a") == Assignment(cluster_id_for("http://a"))
+        client.close()
+
+
+def test_a_withdrawal_waits_for_the_locks_of_the_first_items_buckets(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_WAIT", 0.1)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        founder = fingerprint(story(1))
+        leader = index.assign(founder, "http://a")
+        # Another process in a section over one of the leader's buckets (say, adding a
+        # longer copy to its cluster) holds that bucket's lock.
+        taken = index.stripe_keys(make_probe(founder.minhash, founder.shingles, PARAMS))[7]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError):
+            index.withdraw(leader.cluster_id, founder)
+        assert records(client) == [record_field(leader.cluster_id, 0)]  # nothing changed
+        assert client.keys("mainc:dedup:stripe:*") == [taken]
+        client.delete(taken)
+        assert index.withdraw(leader.cluster_id, founder) is True
+        assert (records(client), bucket_entries(client)) == ([], {})
+        client.close()
+
+
+def test_a_writer_waits_for_taken_locks_at_most_the_redis_time_out(redis_url: str) -> None:
+    with open_index(params_for(redis_url, redis_timeout=0.2)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        taken = index.stripe_keys(make_probe(new.minhash, new.shingles, PARAMS))[0]
+        client = redis.Redis.from_url(redis_url)
+        client.set(taken, b"another process", px=60_000)
+        with pytest.raises(redis.exceptions.LockError, match="within 0.2 s"):  # not 20 s
+            index.assign(new, "http://a")
+        client.delete(taken)
+        client.close()
+
+
+def test_a_lock_that_expired_is_not_released_from_its_new_holder(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("scrapy_mainc.dedup._redis_index.STRIPE_LOCK_TTL", 0.2)
+    with open_index(params_for(redis_url)) as index:
+        assert isinstance(index, RedisIndex)
+        new = fingerprint(story(1))
+        probe = make_probe(new.minhash, new.shingles, PARAMS)
+        first = index.stripe_keys(probe)[0]
+        client = redis.Redis.from_url(redis_url)
+        with index._exclusive(probe):
+            time.sleep(0.3)  # a stall longer than the locks live
+            client.set(first, b"another process")
+        assert client.get(first) == b"another process"
+        assert client.keys("mainc:dedup:stripe:*") == [first]
+        client.close()
+    assert [record.getMessage() for record in caplog.records] == [
+        f"mainc dedup: 32 stripe locks of a text (first {first.decode()}) expired before they "
+        "were released; two processes may have founded clusters for one story"
+    ]
 
 
 def test_pipelines_of_two_crawlers_share_one_index(redis_url: str) -> None:
@@ -164,30 +301,33 @@ class RacingIndex(RedisIndex):
     def __init__(self, params: IndexParams, barrier: Any, locked: bool) -> None:
         super().__init__(params)
         self.barrier, self.locked, self.in_lock = barrier, locked, False
-        self.first_lookups: list[Assignment | None] = []
+        self.first_lookups: list[Any] = []
 
-    def _match(self, signature: Any, url: str) -> Assignment | None:
-        found = super()._match(signature, url)
+    def _verify(self, probe: Any, candidates: Any, url: str, section: Any = None) -> Any:
+        found = super()._verify(probe, candidates, url, section)
         if not self.in_lock:
             self.first_lookups.append(found)
             self.barrier.wait(timeout=60)
         return found
 
     @contextmanager
-    def _stripes_locked(self, signature: Any) -> Iterator[None]:
+    def _exclusive(self, probe: Any) -> Iterator[Section]:
         if self.locked:
-            with super()._stripes_locked(signature):
+            with super()._exclusive(probe) as section:
                 self.in_lock = True
-                yield
+                yield section
         else:
             self.in_lock = True
-            yield
+            section = Section(self._candidates(probe))
+            yield section
+            buckets = [self._redis.hget(self.bucket_key(band, d), d) for band, d in enumerate(probe.bands)]
+            self._write_and_release(probe, section, b"", buckets, surely_held=False)  # no locks
         self.in_lock = False
 
-    def _lead(self, signature: Any, url: str) -> Assignment:
+    def _lead(self, probe: Any, url: str, section: Section) -> Assignment:
         if not self.locked:
             self.barrier.wait(timeout=60)
-        return super()._lead(signature, url)
+        return super()._lead(probe, url, section)
 
 
 PROCESSES = 3
@@ -217,9 +357,9 @@ def test_processes_inserting_copies_at_once_make_one_cluster_per_story(redis_url
     with open_index(params_for(redis_url)) as index:
         assert isinstance(index, RedisIndex)
         for number in (*LOCKED_STORIES, UNLOCKED_STORY):
-            copies = [fingerprint(story(number, n)).minhash for n in range(PROCESSES)]
-            signatures = [lean_minhash(copy, PARAMS.fingerprint) for copy in copies]
-            keys = [set(index.stripe_keys(signature)) for signature in signatures]
+            copies = [fingerprint(story(number, n)) for n in range(PROCESSES)]
+            probes = [make_probe(copy.minhash, copy.shingles, PARAMS) for copy in copies]
+            keys = [set(index.stripe_keys(probe)) for probe in probes]
             # Precondition: every two copies share an LSH bucket, so LSH relates them.
             assert all(first & second for first, second in itertools.combinations(keys, 2))
 

@@ -52,6 +52,9 @@ def test_the_config_objects_default_to_the_registry() -> None:
     assert dedup.redis_url == DEFAULTS["MAINC_DEDUP_REDIS_URL"]
     assert dedup.redis_required == DEFAULTS["MAINC_DEDUP_REDIS_REQUIRED"]
     assert dedup.redis_timeout == DEFAULTS["MAINC_DEDUP_REDIS_TIMEOUT"]
+    assert dedup.containment == DEFAULTS["MAINC_DEDUP_CONTAINMENT"]
+    assert dedup.min_size_ratio == DEFAULTS["MAINC_DEDUP_MIN_SIZE_RATIO"]
+    assert dedup.redis_buckets == DEFAULTS["MAINC_DEDUP_REDIS_BUCKETS"]
     assert (dedup.enabled, dedup.drop) == (DEFAULTS["MAINC_DEDUP_ENABLED"], DEFAULTS["MAINC_DEDUP_DROP"])
 
 

@@ -4,11 +4,11 @@ The core never imports Scrapy::
 
     from scrapy_mainc.dedup import FingerprintParams, IndexParams, fingerprint_text, open_index
 
-    params = IndexParams()  # threshold 0.8, in memory; redis_url="redis://..." to share it
+    params = IndexParams()  # Jaccard 0.8 or containment 0.85; redis_url="redis://..." to share it
     with open_index(params) as index:
         fingerprint = fingerprint_text(text, params.fingerprint)  # None for short texts
         if fingerprint is not None:
-            assignment = index.assign(fingerprint, url)  # cluster_id, duplicate_of, ...
+            assignment = index.assign(fingerprint, url)  # cluster_id, duplicate_of, similarity, ...
 
 Every name is loaded on first access: importing this package (to read ``DedupConfig`` or
 the parameter records) imports neither datasketch nor numpy, so a crawl with clustering

@@ -49,6 +49,14 @@ class DedupConfig:
     #: ``MAINC_DEDUP_REDIS_TIMEOUT``: seconds a Redis command may take, and an item may
     #: wait for its cluster; after that the item passes unclustered.
     redis_timeout: float = _INDEX_DEFAULTS.redis_timeout
+    #: ``MAINC_DEDUP_CONTAINMENT``: estimated share of the smaller text's shingles found in
+    #: the larger that makes a duplicate (with the size ratio below); 0 switches it off.
+    containment: float = _INDEX_DEFAULTS.containment
+    #: ``MAINC_DEDUP_MIN_SIZE_RATIO``: the smaller text's share of the larger's shingle count
+    #: below which containment does not count (teasers and excerpts stay apart).
+    min_size_ratio: float = _INDEX_DEFAULTS.min_size_ratio
+    #: ``MAINC_DEDUP_REDIS_BUCKETS``: hashes per LSH band in Redis (a power of two).
+    redis_buckets: int = _INDEX_DEFAULTS.redis_buckets
 
     def __post_init__(self) -> None:
         self.index_params  # noqa: B018 (validates the values)
@@ -72,6 +80,9 @@ class DedupConfig:
                     settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or default.fingerprint_field
                 ),
                 url_field=settings.get("MAINC_DEDUP_URL_FIELD") or default.url_field,
+                containment=settings.getfloat("MAINC_DEDUP_CONTAINMENT", default.containment),
+                min_size_ratio=settings.getfloat("MAINC_DEDUP_MIN_SIZE_RATIO", default.min_size_ratio),
+                redis_buckets=settings.getint("MAINC_DEDUP_REDIS_BUCKETS", default.redis_buckets),
             )
         except ValueError as exc:
             raise ValueError(f"invalid MAINC_DEDUP_* setting: {exc}") from exc
@@ -86,7 +97,10 @@ class DedupConfig:
         """The cluster index to open."""
         return IndexParams(
             threshold=self.threshold,
+            containment=self.containment,
+            min_size_ratio=self.min_size_ratio,
             redis_url=self.redis_url,
+            redis_buckets=self.redis_buckets,
             fingerprint=self.fingerprint_params,
             redis_timeout=self.redis_timeout,
         )

@@ -1,4 +1,5 @@
-"""Fingerprints of a main text: a MinHash signature of its shingles plus a 64-bit SimHash.
+"""Fingerprints of a main text: a MinHash signature of its shingles, their number, and a 64-bit
+SimHash.
 
 ``fingerprint_text`` is a plain top-level function of picklable values, so it runs as well
 in an extraction worker process as in a notebook. Each distinct shingle is hashed once, with
@@ -36,6 +37,9 @@ class Fingerprint:
     simhash: int
     #: Number of tokens of the text.
     words: int
+    #: Number of distinct shingles: the size of the set the signature stands for, which the
+    #: containment estimate needs beside it.
+    shingles: int
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly dict (lists and ints only)."""
@@ -44,16 +48,19 @@ class Fingerprint:
             "minhash": list(self.minhash),
             "simhash": self.simhash,
             "words": self.words,
+            "shingles": self.shingles,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Fingerprint:
-        """The inverse of :meth:`to_dict`; KeyError or TypeError on a malformed mapping."""
+        """The inverse of :meth:`to_dict`; KeyError or TypeError on a malformed mapping (such
+        as the dict of a version before set sizes, which has no ``shingles``)."""
         return cls(
             method=str(data["method"]),
             minhash=tuple(int(value) for value in data["minhash"]),
             simhash=int(data["simhash"]),
             words=int(data["words"]),
+            shingles=int(data["shingles"]),
         )
 
 
@@ -77,6 +84,7 @@ def fingerprint_text(text: str, params: FingerprintParams) -> Fingerprint | None
         minhash=tuple(signature.hashvalues.tolist()),
         simhash=simhash_of_hashes(hashes, list(counts.values())),
         words=len(token_list),
+        shingles=len(counts),
     )
 
 
@@ -88,8 +96,9 @@ def low_32_bits(value: int) -> int:
 def coerce_fingerprint(value: object, params: FingerprintParams) -> Fingerprint | None:
     """``value`` (a Fingerprint or its dict form) when it was made with ``params``, else None.
 
-    A fingerprint from other parameters, or a malformed one, is not comparable with the
-    index's signatures: the caller fingerprints the text again instead.
+    A fingerprint from other parameters, or a malformed one (also one made before
+    fingerprints carried their set size), is not comparable with the index's signatures:
+    the caller fingerprints the text again instead.
     """
     if isinstance(value, Mapping):
         try:
@@ -101,6 +110,8 @@ def coerce_fingerprint(value: object, params: FingerprintParams) -> Fingerprint 
     if len(value.minhash) != params.num_perm:
         return None
     if not all(0 <= hashvalue <= 0xFFFFFFFF for hashvalue in value.minhash):
+        return None
+    if not 1 <= value.shingles <= max(value.words, 1):
         return None
     return value
 

@@ -55,15 +55,44 @@ class FingerprintParams:
         )
 
 
+#: Pairs at the candidate threshold (:attr:`IndexParams.candidate_threshold`) share an LSH
+#: bucket with at least this probability; the rows per band are the most that reach it.
+CANDIDATE_PROBABILITY = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class IndexParams:
-    """Where the index lives and when two texts are near-duplicates."""
+    """Where the index lives and when two texts are near-duplicates.
+
+    Two texts are near-duplicates when the estimated Jaccard similarity of their shingle sets
+    reaches :attr:`threshold`, or when the smaller set has at least :attr:`min_size_ratio`
+    of the larger's size and at least :attr:`containment` of it is estimated to be in the
+    larger (``_match`` has the estimates).
+    """
 
     #: Estimated Jaccard similarity of shingle sets at or above which a text joins a cluster.
-    #: 0.8 keeps a story through a new headline, an added paragraph or a trimmed ending.
+    #: 0.8 keeps a story through a new headline or an added paragraph (Jaccard 0.9 on the
+    #: benchmark); cut copies are kept by the containment rule.
     threshold: float = 0.8
+    #: Estimated share of the smaller shingle set found in the larger at or above which a
+    #: text joins a cluster (with :attr:`min_size_ratio`); 0 switches the rule off. On
+    #: benchmarks/neardup_quality.py a copy without its first or last paragraphs, or with an
+    #: editor's note, keeps all of its shingles (median), another outlet's rewrite 0.44
+    #: (0.76 at the 99th percentile, 0.81 at most). The estimate's standard error is about
+    #: 0.045 for a copy of 0.6 of the story's size, so 0.85 keeps such copies (with 0.9 the
+    #: English pair recall through the index was 0.952, not 0.971) and stays clear of rewrites.
+    containment: float = 0.85
+    #: The smaller shingle set must have at least this share of the larger's size for the
+    #: containment rule: a copy missing up to half of the story still joins it, a teaser or
+    #: an excerpt of a long story does not (it would otherwise lead, or join, clusters of
+    #: every longer story quoting it).
+    min_size_ratio: float = 0.5
     #: ``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; "" for memory.
     redis_url: str = ""
+    #: Hashes per LSH band holding the buckets of a Redis index (a power of two). A hash stays
+    #: compact (Redis's listpack) up to 128 buckets; at about 70 on average few pass that, so
+    #: 65,536 suit up to about 5 million representatives (README: Scale and sharding).
+    redis_buckets: int = 2**16
     #: How the indexed fingerprints were made; all users of one index must agree.
     fingerprint: FingerprintParams = field(default_factory=FingerprintParams)
     #: Seconds a Redis command (connecting included) may take before it fails with a
@@ -76,3 +105,44 @@ class IndexParams:
             raise ValueError(f"threshold must be in (0, 1], not {self.threshold}")
         if not self.redis_timeout > 0:
             raise ValueError(f"redis_timeout must be positive, not {self.redis_timeout}")
+        if not 0.0 <= self.containment <= 1.0:
+            raise ValueError(f"containment must be in [0, 1], not {self.containment}")
+        if not 0.0 < self.min_size_ratio <= 1.0:
+            raise ValueError(f"min_size_ratio must be in (0, 1], not {self.min_size_ratio}")
+        buckets = self.redis_buckets
+        if buckets < 1 or buckets > 2**32 or buckets & (buckets - 1):
+            raise ValueError(f"redis_buckets must be a power of two up to 2**32, not {buckets}")
+
+    @property
+    def candidate_threshold(self) -> float:
+        """The lowest Jaccard similarity of two texts that the rules can call near-duplicates.
+
+        Under the containment rule, a set of size ``r * n`` with ``c * r * n`` of its elements
+        in a set of size ``n`` has Jaccard ``c * r / (1 + r - c * r)``: lowest at ``c`` =
+        :attr:`containment` and ``r`` = :attr:`min_size_ratio` (0.395 for 0.85 and 0.5).
+        """
+        if self.containment == 0.0:
+            return self.threshold
+        share = self.containment * self.min_size_ratio
+        return min(self.threshold, share / (1.0 + self.min_size_ratio - share))
+
+    @property
+    def lsh_shape(self) -> tuple[int, int]:
+        """LSH ``(bands, rows)``: the most rows per band (of ``num_perm`` values) for which a
+        pair at :attr:`candidate_threshold` shares a band with probability at least
+        ``CANDIDATE_PROBABILITY`` (``1 - (1 - J**rows) ** bands``), and as many bands as fit.
+
+        (32, 4) for the defaults: a pair at Jaccard 0.395 is a candidate with probability
+        0.55, at 0.5 with 0.87, at 0.6 with 0.99, at 0.8 with 1 - 5e-8 (the (9, 13) that
+        datasketch chose for the threshold 0.8 alone: 0.40); texts with Jaccard 0.1 with
+        0.003.
+        """
+        num_perm = self.fingerprint.num_perm
+        jaccard = self.candidate_threshold
+        rows = 1
+        for candidate in range(2, num_perm // 2 + 1):
+            bands = num_perm // candidate
+            if 1.0 - (1.0 - jaccard**candidate) ** bands < CANDIDATE_PROBABILITY:
+                break
+            rows = candidate
+        return num_perm // rows, rows

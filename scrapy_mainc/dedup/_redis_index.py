@@ -1,81 +1,122 @@
 """The cluster index on Redis, shared by any number of processes on any number of machines.
 
-Storage. The LSH index is datasketch's ``MinHashLSH`` with its Redis storage under the fixed
-base name ``mainc:dedup`` (bucket sets ``mainc:dedup_bucket_<band>...``, key list
-``mainc:dedup_keys...``), so every process that opens the same Redis database opens the same
-index. Next to it: the hash ``mainc:dedup:leaders`` (cluster id -> the leader's signature as
-``num_perm`` little-endian uint32 followed by its UTF-8 URL) and ``mainc:dedup:meta``, the
-parameters the index was built with. An index with other parameters (threshold, number of
-permutations, shingling) refuses to open instead of mixing incomparable signatures; use
-another Redis database (``redis://host:6379/1``) or delete the keys.
+Storage (format 2; every key starts with ``mainc:dedup:``):
+
+* ``meta``: the parameters the index was built with (JSON). An index with other parameters
+  (thresholds, LSH shape, bucket count, shingling), or one written by an earlier version of
+  this package, refuses to open instead of mixing incomparable entries; use another Redis
+  database (``redis://host:6379/1``) or delete the keys.
+* ``rec:<3 hex digits>``: hashes of the representatives of clusters (``_index``), spread
+  over 4,096 keys by the first digits of the cluster id. Field: the cluster id's 8 bytes
+  and the representative's number (1 byte); value: the set size (uint32), the kept
+  signature values (``num_perm`` uint16) and the URL of the cluster's first item, all
+  little-endian: 260 bytes and the URL for 128 permutations.
+* ``band:{<band>:<bucket>}``: the LSH buckets of each band in ``IndexParams.redis_buckets``
+  hashes per band, chosen by the first bits of the band's 8-byte digest. Field: the digest;
+  value: the 9-byte keys (``ENTRY_SIZE``) of the representatives in that bucket. Hashes of
+  up to 128 fields of up to 64 bytes stay in Redis's compact listpack encoding
+  (``hash-max-listpack-entries``/``-value``): about 23 bytes a field, against 76 in a
+  hashtable and 250 for a set per bucket (see the README on sizing ``redis_buckets``).
+* ``stripe:{<band>:<bucket>}:<digest>``: the lock of one bucket (below), short-lived.
+
+Every command touches one key and pipelines are not transactions, and a bucket and its
+lock carry the same hash tag ``{<band>:<bucket>}``, so the layout works on a Redis Cluster
+(keys spread over its hash slots) as well as on one server. A look-up reads the ``bands``
+buckets of a text in one pipelined round trip and its candidates' records in another.
 
 Concurrency: one lock per LSH bucket. Two processes that each receive one copy of a new
 story at the same moment both find no leader and would both found a cluster. A text that
-is about to become a leader therefore first locks the ``b`` buckets it will occupy: for
-every band ``i``, the key ``mainc:dedup:stripe:<i>:<BLAKE2b of the band's values>`` is taken
-with a redis-py ``Lock`` (``SET NX PX`` with a random token, released by a compare-and-delete
-script). With all of them held, it queries the index again and only then stores itself and
-inserts its bands (``MinHashLSH.insert``), releasing the locks afterwards.
+is about to write (to lead a cluster, or to become a cluster's longer copy) first locks the
+buckets it occupies, one per band: in one pipeline, for each band, ``SET NX PX`` of the
+bucket's stripe key to a random token, then ``HGET`` of the bucket. If a lock is taken, it
+releases those it got and tries again after a short sleep, so no process waits while
+holding a lock (no deadlock). With all of them held it verifies the candidates read under
+the locks, stores its record, writes each bucket's new value (read-then-write is safe
+because every writer of a bucket holds its lock) and deletes the locks, in one pipeline.
 
 Why that is enough: LSH can only relate two texts that share a bucket in some band ``i``,
-and then both need the same stripe ``(i, bucket)``. Their critical sections are mutually
-exclusive, and the one that comes second sees the first one's completed insert in its
-second query and joins its cluster (when the signatures are similar enough; otherwise they
-are not near-duplicates at all). Every outcome is thus the outcome of some serial order of
-the texts, as with the in-memory index. Texts that share no bucket never wait for each
-other, so throughput grows with the number of processes rather than queueing behind one
-global lock; texts that match an existing leader (most duplicates) take no lock at all,
-because leaders are never removed. Locks are taken in sorted key order, so two writers never
-wait on each other in a cycle.
+and then both need the same lock. Their critical sections are mutually exclusive, and the
+one that comes second reads the first one's completed writes under its locks and joins its
+cluster (when they are near-duplicates). Every outcome is thus the outcome of some serial
+order of the texts, as with the in-memory index. Texts that share no bucket never wait for
+each other, so throughput grows with the number of processes rather than queueing behind
+one global lock; texts that match an existing cluster (most duplicates) take no lock at
+all: representatives are only removed by ``withdraw``, and a text that matched a cluster
+just before it was withdrawn is one assigned before the withdrawal.
 
-Every command fails with a TimeoutError after ``IndexParams.redis_timeout`` seconds (connecting
-included), so a server that stops answering cannot hang a caller.
+Withdrawals. ``withdraw`` locks the buckets of the cluster's first item like a writer (so no
+text adds a longer copy to the cluster meanwhile: it found the first item in one of those
+buckets), deletes the records of the first item and the longer copy in one ``HDEL``, and
+takes their entries out of those buckets as it releases the locks. A record keeps only the
+low 16 bits of the signature values, so the buckets cannot be derived from it: the caller
+gives the first item's fingerprint, and the longer copy's entries in buckets the first item
+does not share stay until a text next locks such a bucket: it finds no record for them and
+leaves them out of the bucket's new value (an entry is written after its record, so an
+entry without one was withdrawn). Until then they cost memory and nothing else: a look-up
+skips keys without a record.
 
-Limits: a stripe lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder
-does not block its buckets forever; a holder that stalls longer than that (it only needs
-milliseconds) could lose its exclusivity, which is logged. ``ClusterIndex.assign`` raises
-``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT``.
+Every command, and every pipeline's round trip, fails with a TimeoutError after
+``IndexParams.redis_timeout`` seconds (connecting included), so a server that stops
+answering cannot hang a caller; a text waits for taken locks no longer than that either.
+
+Limits: a lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder does not
+block its buckets forever. A holder releases its locks with ``DEL`` when it took them less
+than half that time ago, otherwise with a compare-and-delete script that leaves a lock
+another process has taken since; such a stall (holding takes milliseconds) may have let two
+processes found clusters for one story, and is logged. ``ClusterIndex.assign`` raises
+``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT`` or
+the Redis time-out, whichever is shorter. A failure between storing a record and writing
+its buckets leaves a record nothing points to; one between deleting records and writing
+buckets, entries cleared as above.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
+import os
+import random
+import struct
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 import redis
-from datasketch import LeanMinHash, MinHashLSH
-from redis.exceptions import LockError, LockNotOwnedError, RedisError
-from redis.lock import Lock
+from redis.exceptions import LockError, RedisError
 
-from ._fingerprint import Fingerprint, lean_minhash
-from ._index import (
-    Assignment,
-    ClusterIndex,
-    Leader,
-    cluster_id_candidates,
-    redacted,
-)
+from ._index import ClusterIndex, Section, redacted
+from ._match import VALUE_DTYPE, Probe, RecordKey, Representative
 from ._params import IndexParams
 
 logger = logging.getLogger(__name__)
 
-#: Base name of every key of the index (datasketch's ``basename``).
+#: Version of the key layout above; stored in the meta.
+INDEX_FORMAT = 2
+#: Prefix of every key of the index.
 REDIS_BASENAME = b"mainc:dedup"
-LEADERS_KEY = REDIS_BASENAME + b":leaders"
 META_KEY = REDIS_BASENAME + b":meta"
+RECORD_PREFIX = REDIS_BASENAME + b":rec:"
+BAND_PREFIX = REDIS_BASENAME + b":band:"
 STRIPE_PREFIX = REDIS_BASENAME + b":stripe:"
+#: Hex digits of the cluster id that choose its record hash (16**3 = 4,096 hashes).
+RECORD_SHARD_DIGITS = 3
 #: Seconds a stripe lock outlives a crashed holder. Holding takes milliseconds.
 STRIPE_LOCK_TTL = 30.0
-#: Seconds to wait for all stripe locks of one text; below the TTL, so that locks taken
-#: first cannot expire while the last ones are awaited.
+#: Seconds to try for all stripe locks of one text (at most ``IndexParams.redis_timeout``:
+#: its item stops waiting then); below the TTL.
 STRIPE_LOCK_WAIT = 20.0
-#: Seconds between two attempts at a taken stripe lock.
+#: Seconds between two attempts at the stripe locks (times a random factor from 1 to 2).
 STRIPE_LOCK_POLL = 0.002
+
+_SIZE = struct.Struct("<I")
+#: Bytes of a representative's key in a bucket: the cluster id's 8 bytes and its number.
+ENTRY_SIZE = 9
+#: Deletes stripe lock KEYS[1] if it still holds token ARGV[1]; 1 if deleted, else 0.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 
 class IndexMismatchError(ValueError):
@@ -94,39 +135,10 @@ class RedisIndex(ClusterIndex):
             socket_connect_timeout=params.redis_timeout,
         )
         self._redis = redis.Redis(connection_pool=self._pool)
-        lsh = MinHashLSH(
-            threshold=params.threshold,
-            num_perm=params.fingerprint.num_perm,
-            prepickle=False,
-            storage_config={
-                "type": "redis",
-                "basename": REDIS_BASENAME,
-                "redis": {"connection_pool": self._pool},
-            },
-        )
-        super().__init__(params, lsh)
+        super().__init__(params)
+        self._bucket_shift = 64 - (params.redis_buckets.bit_length() - 1)
+        self._release = self._redis.register_script(_RELEASE)
         self._check_meta()
-
-    def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
-        signature = self._signature(fingerprint)
-        found = self._match(signature, url)
-        if found is not None:
-            return found
-        with self._stripes_locked(signature):
-            return self._match(signature, url) or self._lead(signature, url)
-
-    def withdraw(self, cluster_id: str) -> bool:
-        """Under the stripe locks of the leader's buckets, so that no text founding a
-        cluster in one of them at the same moment loses its bucket entry."""
-        record = self._redis.hget(LEADERS_KEY, cluster_id)
-        if record is None:
-            return False
-        leader = self._decode_leader(cluster_id, record)
-        key = cluster_id.encode("ascii")
-        with self._stripes_locked(leader.signature):
-            if key in self._lsh:
-                self._lsh.remove(key)
-            return bool(self._redis.hdel(LEADERS_KEY, cluster_id))
 
     def close(self) -> None:
         self._pool.disconnect()
@@ -134,9 +146,13 @@ class RedisIndex(ClusterIndex):
     def meta(self) -> dict[str, object]:
         """The parameters that define this index (stored in ``mainc:dedup:meta``)."""
         return {
+            "format": INDEX_FORMAT,
             "threshold": self.params.threshold,
+            "containment": self.params.containment,
+            "min_size_ratio": self.params.min_size_ratio,
             "bands": self.bands,
             "rows": self.rows,
+            "buckets": self.params.redis_buckets,
             "fingerprint": self.params.fingerprint.method,
         }
 
@@ -152,73 +168,162 @@ class RedisIndex(ClusterIndex):
                 f"{REDIS_BASENAME.decode()}* keys"
             )
 
-    def _leaders(self, keys: Sequence[bytes]) -> list[Leader]:
-        records = self._redis.hmget(LEADERS_KEY, list(keys))
-        return [
-            self._decode_leader(key.decode("ascii"), record)
-            for key, record in zip(keys, records)
-            if record is not None
-        ]
+    def bucket_key(self, band: int, digest: bytes) -> bytes:
+        """The hash holding the bucket of ``digest`` in ``band``."""
+        return BAND_PREFIX + self._slot_tag(band, digest)
 
-    def _store_leader(self, signature: LeanMinHash, url: str) -> str:
-        record = self._encode_leader(signature, url)
-        for cluster_id in cluster_id_candidates(url):
-            if self._redis.hsetnx(LEADERS_KEY, cluster_id, record):
-                return cluster_id
-        raise AssertionError("unreachable")  # pragma: no cover
+    def stripe_key(self, band: int, digest: bytes) -> bytes:
+        """The lock of the bucket of ``digest`` in ``band`` (in the bucket hash's slot)."""
+        return STRIPE_PREFIX + self._slot_tag(band, digest) + b":" + digest.hex().encode("ascii")
 
-    def _encode_leader(self, signature: LeanMinHash, url: str) -> bytes:
-        values = np.asarray(signature.hashvalues, dtype="<u4").tobytes()
-        return values + url.encode("utf-8")
+    def stripe_keys(self, probe: Probe) -> list[bytes]:
+        """The lock keys of the buckets ``probe`` occupies, one per band."""
+        return [self.stripe_key(band, digest) for band, digest in enumerate(probe.bands)]
 
-    def _decode_leader(self, cluster_id: str, record: bytes | str) -> Leader:
-        if isinstance(record, str):  # a client made with decode_responses=True
-            record = record.encode("utf-8", "surrogateescape")
-        size = 4 * self.params.fingerprint.num_perm
-        values = np.frombuffer(record[:size], dtype="<u4")
-        url = record[size:].decode("utf-8")
-        return Leader(cluster_id, url, lean_minhash(values, self.params.fingerprint))
+    def _slot_tag(self, band: int, digest: bytes) -> bytes:
+        """``{<band>:<bucket>}``: a Redis Cluster hash tag, so a bucket and its lock share a slot."""
+        bucket = int.from_bytes(digest, "big") >> self._bucket_shift if self._bucket_shift < 64 else 0
+        return b"{%d:%x}" % (band, bucket)
 
-    def stripe_keys(self, signature: LeanMinHash) -> list[bytes]:
-        """The lock keys of the buckets ``signature`` occupies, one per band, sorted."""
-        keys = []
-        for band, (start, stop) in enumerate(self._lsh.hashranges):
-            values = np.asarray(signature.hashvalues[start:stop], dtype="<u4").tobytes()
-            digest = hashlib.blake2b(values, digest_size=16).hexdigest()
-            keys.append(STRIPE_PREFIX + f"{band}:{digest}".encode("ascii"))
-        return sorted(keys)
+    def _candidates(self, probe: Probe) -> set[RecordKey]:
+        pipe = self._redis.pipeline(transaction=False)
+        for band, digest in enumerate(probe.bands):
+            pipe.hget(self.bucket_key(band, digest), digest)
+        return _entries(pipe.execute())
+
+    def _representatives(self, keys: Sequence[RecordKey]) -> list[Representative]:
+        pipe = self._redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.hget(_record_hash(key[0]), _record_field(key))
+        return [self._decode(key, record) for key, record in zip(keys, pipe.execute()) if record is not None]
+
+    def _has_longer_copy(self, cluster_id: str) -> bool:
+        return bool(self._redis.hexists(_record_hash(cluster_id), _record_field((cluster_id, 1))))
+
+    def _store(self, probe: Probe, url: str, key: RecordKey) -> bool:
+        record = _SIZE.pack(probe.shingles) + probe.values.astype(VALUE_DTYPE).tobytes() + url.encode("utf-8")
+        return bool(self._redis.hsetnx(_record_hash(key[0]), _record_field(key), record))
+
+    def _remove(self, keys: Sequence[RecordKey]) -> None:
+        """One command: the representatives of a cluster share a record hash."""
+        self._redis.hdel(_record_hash(keys[0][0]), *(_record_field(key) for key in keys))
+
+    def _decode(self, key: RecordKey, record: bytes) -> Representative:
+        end = _SIZE.size + 2 * self.params.fingerprint.num_perm
+        values = np.frombuffer(record[_SIZE.size : end], dtype=VALUE_DTYPE)
+        (shingles,) = _SIZE.unpack_from(record)
+        return Representative(key[0], key[1], record[end:].decode("utf-8"), values, shingles)
 
     @contextmanager
-    def _stripes_locked(self, signature: LeanMinHash) -> Iterator[None]:
-        held: list[Lock] = []
-        deadline = time.monotonic() + STRIPE_LOCK_WAIT
+    def _exclusive(self, probe: Probe) -> Iterator[Section]:
+        token = os.urandom(16)
+        locked_at = time.monotonic()  # before the locks: no later than the server's clock starts
+        buckets = self._lock_buckets(probe, token)
+        section = Section(_entries(buckets))
         try:
-            for key in self.stripe_keys(signature):
-                lock = Lock(
-                    self._redis,
-                    key.decode("ascii"),
-                    timeout=STRIPE_LOCK_TTL,
-                    sleep=STRIPE_LOCK_POLL,
-                    blocking_timeout=max(deadline - time.monotonic(), 0.0),
-                )
-                if not lock.acquire():
-                    raise LockError(f"could not lock {key.decode()} within {STRIPE_LOCK_WAIT} s")
-                held.append(lock)
-            yield
-        finally:
-            for lock in reversed(held):
-                _release(lock)
+            yield section
+        except BaseException:
+            self._write_and_release(probe, None, token, buckets, surely_held=False)
+            raise
+        surely_held = time.monotonic() - locked_at < STRIPE_LOCK_TTL / 2
+        self._write_and_release(probe, section, token, buckets, surely_held=surely_held)
+
+    def _lock_buckets(self, probe: Probe, token: bytes) -> list[bytes | None]:
+        """Lock every bucket of ``probe`` and read it, in one pipeline; when a lock is taken,
+        release those obtained and try again, until ``STRIPE_LOCK_WAIT`` or the Redis time-out
+        has passed (LockError). Returns the buckets' values, read after their locks were taken."""
+        wait = min(STRIPE_LOCK_WAIT, self.params.redis_timeout)
+        deadline = time.monotonic() + wait
+        ttl = int(STRIPE_LOCK_TTL * 1000)
+        while True:
+            pipe = self._redis.pipeline(transaction=False)
+            for band, digest in enumerate(probe.bands):
+                pipe.set(self.stripe_key(band, digest), token, nx=True, px=ttl)
+                pipe.hget(self.bucket_key(band, digest), digest)
+            replies = pipe.execute()
+            taken, values = replies[0::2], replies[1::2]
+            if all(taken):
+                return values
+            held = [band for band, got in enumerate(taken) if got]
+            self._write_and_release(probe, None, token, values, surely_held=True, bands=held)
+            if time.monotonic() >= deadline:
+                raise LockError(f"could not lock the {len(taken)} buckets of a text within {wait:g} s")
+            time.sleep(STRIPE_LOCK_POLL * (1.0 + random.random()))  # noqa: S311 (jitter)
+
+    def _write_and_release(
+        self,
+        probe: Probe,
+        section: Section | None,
+        token: bytes,
+        buckets: Sequence[bytes | None],
+        surely_held: bool,
+        bands: Sequence[int] | None = None,
+    ) -> None:
+        """Write the changes of ``section`` (None: nothing) to the buckets of ``probe``, whose
+        values under the locks are ``buckets`` (the entries of the representatives stored
+        added, those removed taken out), and release the locks of ``bands`` (default all)
+        held with ``token``. Holding a bucket's lock is what makes the read-then-write of its
+        value safe: every writer takes it first. Locks ``surely_held`` (taken less than half
+        their time to live ago) are deleted; others only if they still hold ``token`` (a
+        script), and those that had expired are logged. An empty ``token`` writes without
+        locks (only for tests of the race)."""
+        added = [_record_field(key) for key in section.stored] if section else []
+        removed = {_record_field(key) for key in section.removed} if section else set()
+        chosen = range(len(probe.bands)) if bands is None else bands
+        pipe = self._redis.pipeline(transaction=False)
+        releases = []  # (band, position of its release in the pipeline)
+        for band in chosen:
+            digest, current = probe.bands[band], buckets[band] or b""
+            value = _rewritten(current, added, removed) if added or removed else current
+            if value and value != current:
+                pipe.hset(self.bucket_key(band, digest), digest, value)
+            elif not value and current:
+                pipe.hdel(self.bucket_key(band, digest), digest)
+            if token and surely_held:
+                pipe.delete(self.stripe_key(band, digest))
+            elif token:
+                releases.append((band, len(pipe)))
+                self._release(keys=[self.stripe_key(band, digest)], args=[token], client=pipe)
+        replies = pipe.execute()
+        expired = [self.stripe_key(band, probe.bands[band]) for band, at in releases if not replies[at]]
+        if expired:
+            logger.warning(
+                "mainc dedup: %d stripe locks of a text (first %s) expired before they were "
+                "released; two processes may have founded clusters for one story",
+                len(expired),
+                expired[0].decode(),
+            )
 
 
-def _release(lock: Lock) -> None:
-    try:
-        lock.release()
-    except LockNotOwnedError:
-        logger.warning(
-            "mainc dedup: stripe lock %s expired before it was released; two processes may "
-            "have founded clusters for one story",
-            lock.name,
-        )
+def _rewritten(value: bytes, added: Sequence[bytes], removed: set[bytes]) -> bytes:
+    """The bucket ``value`` without the entries ``removed``, and with those ``added`` that
+    it does not hold yet."""
+    entries = [value[i : i + ENTRY_SIZE] for i in range(0, len(value), ENTRY_SIZE)]
+    if removed:
+        entries = [entry for entry in entries if entry not in removed]
+    entries += [entry for entry in added if entry not in entries]
+    return b"".join(entries)
+
+
+def _entries(replies: Sequence[bytes | None]) -> set[RecordKey]:
+    """The representative keys in bucket values (runs of ``ENTRY_SIZE``-byte entries)."""
+    found: set[RecordKey] = set()
+    for value in replies:
+        if value:
+            found.update(_record_key(value[i : i + ENTRY_SIZE]) for i in range(0, len(value), ENTRY_SIZE))
+    return found
+
+
+def _record_hash(cluster_id: str) -> bytes:
+    return RECORD_PREFIX + cluster_id[:RECORD_SHARD_DIGITS].encode("ascii")
+
+
+def _record_field(key: RecordKey) -> bytes:
+    return bytes.fromhex(key[0]) + bytes((key[1],))
+
+
+def _record_key(field: bytes) -> RecordKey:
+    return (field[:8].hex(), field[8])
 
 
 def _as_text(value: bytes | str | None) -> str | None:

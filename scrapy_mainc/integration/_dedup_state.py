@@ -111,8 +111,9 @@ class IndexHealth:
         self._passed = 0
 
 
-class NewLeaders:
-    """Clusters founded by items that have not yet left the item pipelines, by item.
+class NewLeaders(Generic[_T]):
+    """Clusters founded by items that have not yet left the item pipelines, by item: what
+    withdrawing each one takes (a ``_T``).
 
     Scrapy reports the end of an item through signals: ``item_scraped`` with the object the
     last pipeline returned, ``item_dropped``/``item_error`` with the object the spider
@@ -122,17 +123,17 @@ class NewLeaders:
     """
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[int, tuple[str, str]] = OrderedDict()  # id -> (url, cluster)
+        self._entries: OrderedDict[int, tuple[str, _T]] = OrderedDict()  # id -> (url, founded)
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def add(self, item: Any, url: str, cluster_id: str) -> None:
-        self._entries[id(item)] = (url, cluster_id)
+    def add(self, item: Any, url: str, founded: _T) -> None:
+        self._entries[id(item)] = (url, founded)
         while len(self._entries) > MAX_PENDING_LEADERS:
             self._entries.popitem(last=False)
 
-    def take(self, item: Any, url: str) -> str | None:
+    def take(self, item: Any, url: str) -> _T | None:
         """The cluster founded by ``item`` (which is at ``url``), forgotten now; or None."""
         entry = self._entries.get(id(item))
         if entry is None or entry[0] != url:

@@ -135,6 +135,20 @@ REGISTRY: tuple[Setting, ...] = (
         "estimated Jaccard similarity of shingle sets that makes a duplicate",
     ),
     _dedup(
+        "MAINC_DEDUP_CONTAINMENT",
+        0.85,
+        "float",
+        "estimated share of the smaller text's shingles found in the larger that makes a "
+        "duplicate (with ``MAINC_DEDUP_MIN_SIZE_RATIO``); ``0`` switches containment off",
+    ),
+    _dedup(
+        "MAINC_DEDUP_MIN_SIZE_RATIO",
+        0.5,
+        "float",
+        "containment counts only when the smaller text has at least this share of the "
+        "larger's shingles (teasers and excerpts stay apart)",
+    ),
+    _dedup(
         "MAINC_DEDUP_DROP",
         False,
         "bool",
@@ -157,6 +171,13 @@ REGISTRY: tuple[Setting, ...] = (
         "",
         "str",
         "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_BUCKETS",
+        65536,
+        "int",
+        "hashes per LSH band in Redis, a power of two near the number of clusters expected "
+        "divided by 70; fixed when the index is created",
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_REQUIRED",

@@ -85,7 +85,7 @@ class NearDuplicatePipeline:
         self._threads: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[Any]] = set()
         self._health = IndexHealth(self._where, config.redis_timeout)
-        self._new_leaders = NewLeaders()
+        self._new_leaders: NewLeaders[tuple[str, Fingerprint]] = NewLeaders()  # cluster, founder
         self._fits: dict[type, bool] = {}  # item class -> declares the cluster fields
 
     @classmethod
@@ -140,7 +140,7 @@ class NearDuplicatePipeline:
             logger.debug("mainc dedup: %s not clustered: under %d words", url, self.config.min_words)
         else:
             assignment = await self._assign(fingerprint, url)
-        self._record(adapter, url, assignment)
+        self._record(adapter, url, assignment, fingerprint)
         if assignment is not None and assignment.is_duplicate and self.config.drop:
             self._inc("dropped")
             raise DropItem(f"near-duplicate of {assignment.duplicate_of}", log_level="DEBUG")
@@ -156,11 +156,11 @@ class NearDuplicatePipeline:
         """An item was dropped or failed after this pipeline: withdraw its cluster."""
         if not len(self._new_leaders):
             return
-        cluster_id = self._new_leaders.take(item, self._url_of(item))
-        if cluster_id is not None and self._threads is not None:
+        founded = self._new_leaders.take(item, self._url_of(item))
+        if founded is not None and self._threads is not None:
             self._inc("withdrawn")
-            logger.debug("mainc dedup: cluster %s withdrawn: its first item was lost", cluster_id)
-            self._submit(self._withdraw, cluster_id)
+            logger.debug("mainc dedup: cluster %s withdrawn: its first item was lost", founded[0])
+            self._submit(self._withdraw, *founded)
 
     # --- steps --------------------------------------------------------------------------
 
@@ -258,44 +258,48 @@ class NearDuplicatePipeline:
         assert self._index is not None
         assignment = self._index.assign(fingerprint, url)
         if not handoff.deliver(assignment) and assignment.is_new:  # its item went on without it
-            self._withdraw(assignment.cluster_id)
+            self._withdraw(assignment.cluster_id, fingerprint)
         return assignment
 
     def _failed(self, error: BaseException, url: str) -> None:
         self._health.failed(error, url)
         self._inc("errors")
 
-    def _record(self, adapter: ItemAdapter, url: str, assignment: Assignment | None) -> None:
+    def _record(
+        self, adapter: ItemAdapter, url: str, assignment: Assignment | None, fingerprint: Fingerprint | None
+    ) -> None:
         """Write the cluster fields; count and log the assignment."""
         try:
             adapter["cluster_id"] = assignment.cluster_id if assignment else ""
             adapter["duplicate_of"] = assignment.duplicate_of if assignment else ""
         except Exception:
             if assignment is not None and assignment.is_new:  # not in the index without them
-                self._submit(self._withdraw, assignment.cluster_id)
+                self._submit(self._withdraw, assignment.cluster_id, fingerprint)
             raise
         if assignment is None:
             return
         if assignment.is_new:
-            self._new_leaders.add(adapter.item, url, assignment.cluster_id)
+            assert fingerprint is not None  # an assignment is of a fingerprint
+            self._new_leaders.add(adapter.item, url, (assignment.cluster_id, fingerprint))
         kind = "duplicates" if assignment.is_duplicate else "recrawled" if assignment.is_recrawl else "unique"
         self._inc(kind)
         logger.debug(
-            "mainc dedup: %s: %s of cluster %s%s (similarity %.3f)",
+            "mainc dedup: %s: %s of cluster %s%s (Jaccard %.3f, containment %.3f)",
             url,
             kind,
             assignment.cluster_id,
             f", duplicate of {assignment.duplicate_of}" if assignment.is_duplicate else "",
             assignment.similarity,
+            assignment.containment,
         )
 
-    def _withdraw(self, cluster_id: str) -> None:
+    def _withdraw(self, cluster_id: str, fingerprint: Fingerprint) -> None:
         """Take a founded cluster out of the index again (in a pipeline thread)."""
         index = self._index
         if index is None:
             return
         try:
-            index.withdraw(cluster_id)
+            index.withdraw(cluster_id, fingerprint)
         except index.service_errors as exc:
             logger.warning(
                 "mainc dedup: could not withdraw cluster %s of a lost item from %s: %s",
