@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 
 from lxml import etree
@@ -93,7 +94,7 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
         element = stats.nodes[root]
         _clean_output(element)
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
-    return "\n".join(fragments)
+    return xml_safe("\n".join(fragments))
 
 
 def _clean_output(root: etree._Element) -> None:
@@ -115,7 +116,16 @@ def remove_keep_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = xml_safe((previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = xml_safe((parent.text or "") + tail)
     parent.remove(element)
+
+
+#: Characters lxml refuses in text it is given (the HTML parser lets them through).
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with the control characters lxml cannot store replaced by spaces."""
+    return _NOT_XML_RE.sub(" ", text)
