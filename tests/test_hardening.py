@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import encodings.aliases
+
 import pytest
 
 from scrapy_mainc import ALGORITHMS, extract
+from scrapy_mainc.core._decode import decode_html
 
 NAMES = sorted(ALGORITHMS)
 SENTENCE = "The minister said on Tuesday that the budget would rise, a lot. "
@@ -20,3 +23,58 @@ def test_control_character_after_a_removed_element(name: str) -> None:
     result = extract(page, algorithm=name)
     assert SENTENCE.strip() in result.text
     assert "\x0b" not in result.html
+
+
+#: Codec names that raise something other than UnicodeDecodeError or LookupError.
+_AWKWARD_CODECS = ("undefined", "punycode", "idna", "utf-7", "rot13", "base64", "hex", "uu", "zip", "bz2")
+
+
+def _codec_names() -> list[str]:
+    names = set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values())
+    return sorted(names | set(_AWKWARD_CODECS))
+
+
+@pytest.mark.parametrize("codec", _codec_names())
+def test_every_declared_charset_is_safe(codec: str) -> None:
+    for head in (
+        f'<meta charset="{codec}">',
+        f'<meta http-equiv="content-type" content="text/html; charset={codec}">',
+    ):
+        page = ARTICLE.format(head=head).encode()
+        # idna and punycode raise on long labels or on non-ASCII bytes
+        for data in (page, page.replace(b"budget", b"b\xc3\xbcdget." + b"x" * 70)):
+            result = extract(data)
+            assert "The minister said on Tuesday" in result.text, codec
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16le", "utf-16be", "utf-32", "cp037", "cp500"])
+def test_a_declaration_that_yields_no_markup_is_ignored(codec: str) -> None:
+    for head in (
+        f'<meta charset="{codec}">',
+        f'<meta http-equiv="Content-Type" content="text/html; charset={codec}">',
+    ):
+        page = ARTICLE.format(head=head) + "\u00e9"  # UTF-8, not ASCII only
+        for data in (page.encode("utf-8"), page.encode("ascii", "ignore")):
+            decoded = decode_html(data)
+            assert decoded.text.startswith("<html>"), (codec, decoded.encoding)
+            assert "The minister said on Tuesday" in extract(data).text
+
+
+def test_an_xml_declaration_that_yields_no_markup_is_ignored() -> None:
+    data = ('<?xml version="1.0" encoding="UTF-16"?>' + ARTICLE.format(head="")).encode()
+    assert "The minister said on Tuesday" in extract(data).text
+
+
+@pytest.mark.parametrize("bom", [b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"])
+def test_a_utf16_or_utf32_bom_before_utf8_content_is_ignored(bom: bytes) -> None:
+    data = bom + ARTICLE.format(head="").replace("budget", "b\u00fcdget").encode("utf-8")
+    decoded = decode_html(data)
+    assert decoded.text.startswith("<html>")
+    assert "b\u00fcdget" in decoded.text
+    assert "The minister said on Tuesday" in extract(data).text
+
+
+def test_a_true_utf16_page_with_its_bom_still_decodes() -> None:
+    page = ARTICLE.format(head='<meta charset="utf-16">').replace("budget", "b\u00fcdget")
+    for data in (page.encode("utf-16"), b"\xfe\xff" + page.encode("utf-16-be")):
+        assert "b\u00fcdget would rise" in extract(data).text

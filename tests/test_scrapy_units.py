@@ -93,6 +93,13 @@ def test_better_encoding_only_when_confident() -> None:
     assert better_encoding(right, "utf-8", declared="utf-8") == ""
 
 
+def test_better_encoding_when_a_declaration_garbles_ascii() -> None:
+    ascii_page = b'<html><head><meta charset="utf-16"></head><body><p>plain words</p></body></html>'
+    assert better_encoding(ascii_page, "utf-16", declared="utf-16") == "utf-8"
+    assert better_encoding(ascii_page, "cp037", declared="cp037") == "utf-8"
+    assert better_encoding(b"\xff\xfe" + ascii_page[:-1] + "\u00e9".encode(), "utf-16-le") == "utf-8"
+
+
 # --- Downloader middleware ------------------------------------------------------------
 
 

@@ -6,7 +6,6 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
-import re
 from time import perf_counter
 from typing import Any
 
@@ -14,15 +13,13 @@ from lxml import etree
 
 from ..algorithms import Algorithm, get_algorithm
 from ._comments import CommentParams, comment_nodes
-from ._decode import binary_reason, decode_html
+from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
 from ._title import find_headline, find_titles
 from ._types import Document, Extraction, Selection
-
-_MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
 
 
 def extract(
@@ -87,7 +84,7 @@ def markup_reason(text: str) -> str:
         return "empty document"
     if head in "{[":
         return "not HTML: JSON or other data"
-    if not _MARKUP_RE.search(text, 0, 200_000):
+    if not MARKUP_RE.search(text, 0, MARKUP_SCAN_CHARS):
         return "not HTML: no markup"
     return ""
 
