@@ -78,3 +78,18 @@ def test_a_true_utf16_page_with_its_bom_still_decodes() -> None:
     page = ARTICLE.format(head='<meta charset="utf-16">').replace("budget", "b\u00fcdget")
     for data in (page.encode("utf-16"), b"\xfe\xff" + page.encode("utf-16-be")):
         assert "b\u00fcdget would rise" in extract(data).text
+
+
+def test_text_nested_deeper_than_the_parser_limit_is_kept() -> None:
+    depth = 5_000
+    page = (
+        "<html><body><p>Before the deep part.</p>"
+        + "<div>" * depth
+        + PARAGRAPH
+        + "</div>" * depth
+        + "<p>After the deep part, at the top again.</p></body></html>"
+    )
+    result = extract(page, algorithm="corex")
+    assert SENTENCE.strip() in result.text
+    assert "Before the deep part." in result.text or "After the deep part" in result.text
+    assert not result.reason
