@@ -7,6 +7,7 @@ import encodings.aliases
 import pytest
 
 from scrapy_mainc import ALGORITHMS, extract
+from scrapy_mainc.core import _decode
 from scrapy_mainc.core._decode import decode_html
 
 NAMES = sorted(ALGORITHMS)
@@ -93,3 +94,20 @@ def test_text_nested_deeper_than_the_parser_limit_is_kept() -> None:
     assert SENTENCE.strip() in result.text
     assert "Before the deep part." in result.text or "After the deep part" in result.text
     assert not result.reason
+
+
+def test_binary_data_already_decoded_to_text_is_recognised() -> None:
+    data = bytes(range(256)) * 200  # what a server may send as text/html
+    for codec in ("cp1252", "latin-1", "utf-8"):
+        text = data.decode(codec, "replace")
+        assert _decode.binary_text_reason(text) == "binary data", codec
+        result = extract(text)
+        assert (result.text, result.reason) == ("", "not HTML: binary data")
+    assert _decode.binary_text_reason("%PDF-1.7\n" + data.decode("latin-1")) == "a PDF document"
+
+
+def test_real_text_is_not_taken_for_binary_data() -> None:
+    assert _decode.binary_text_reason(ARTICLE.format(head="")) == ""
+    assert _decode.binary_text_reason("<p>bad \x00 char</p>" + PARAGRAPH) == ""
+    mojibake = ("<p>" + "新华社北京电，国务院总理今天会见了代表团。" * 40 + "</p>").encode("gbk")
+    assert _decode.binary_text_reason(mojibake.decode("utf-8", "replace")) == ""

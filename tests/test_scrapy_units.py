@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from typing import Any
 
 import attrs
@@ -22,7 +23,12 @@ from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration._config import MaincConfig
 from scrapy_mainc.integration._itemfields import ItemFields, MissingFieldError
 from scrapy_mainc.integration._pages import AttachedPage, PageBook, pages_of
-from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
+from scrapy_mainc.integration._workers import ExtractionTask, run_extraction
+from scrapy_mainc.integration.middleware import (
+    MaincDownloaderMiddleware,
+    MaincSpiderMiddleware,
+    attached_page,
+)
 
 CHINESE = "今年春天的茶叶价格比去年上涨了一些，茶农们说这是因为天气的原因。" * 4
 GBK_PAGE = f"<html><head><title>茶</title></head><body><p>{CHINESE}</p></body></html>".encode("gbk")
@@ -302,3 +308,13 @@ def test_keep_page_needs_the_page_field_on_typed_items() -> None:
 def test_convert_items_gives_a_dict() -> None:
     item = _fields(MAINC_CONVERT_ITEMS=True).prepare(ShortItem(url="x"))
     assert item == {"url": "x"} and type(item) is dict
+
+
+def test_binary_data_served_as_html_is_not_extracted() -> None:
+    body = random.Random(7).randbytes(60_000).replace(b"\x00", b"")  # no NUL, like the 42k-character case
+    assert b"<a" in body or b"<p" in body or b"<b" in body  # some bytes look like markup
+    _, response = _html(body)
+    page = attached_page(response).page
+    assert isinstance(page, str)  # the pipeline hands over decoded text
+    outcome = run_extraction(ExtractionTask(page=page, url=response.url))
+    assert (outcome.extraction.text, outcome.extraction.reason) == ("", "not HTML: binary data")

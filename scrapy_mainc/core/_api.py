@@ -13,7 +13,7 @@ from lxml import etree
 
 from ..algorithms import Algorithm, get_algorithm
 from ._comments import CommentParams, comment_nodes
-from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, decode_html
+from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
@@ -52,6 +52,9 @@ def extract(
         html = decoded.text
     elif not isinstance(html, str):
         raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    reason = binary_text_reason(html)  # binary data that was decoded as text (by Scrapy...)
+    if reason:
+        return _empty(chosen, f"not HTML: {reason}", started)
     reason = markup_reason(html)
     if reason:
         return _empty(chosen, reason, started)

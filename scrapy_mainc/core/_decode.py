@@ -74,6 +74,33 @@ def binary_reason(data: bytes) -> str:
     return ""
 
 
+#: Control characters that text never holds but binary data decoded as text does: C0
+#: controls other than whitespace, DEL and the C1 range (Latin-1 decoding).
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+#: The start of a text checked for binary content, and the share of control characters
+#: in it (at least a few of them) that makes it binary. Random bytes decoded as cp1252 or
+#: UTF-8 have 10% or more; real pages have none, or a stray one.
+_BINARY_SAMPLE_CHARS = 1024
+_BINARY_CONTROL_SHARE = 0.05
+_BINARY_MIN_CONTROLS = 16
+
+
+def binary_text_reason(text: str) -> str:
+    """Say what ``text`` is when it is binary data already decoded as text, else ""."""
+    for signature, description in _BINARY_SIGNATURES:
+        if signature.isascii() and text.startswith(signature.decode("ascii")):
+            return description
+    if text[1:4] == "PNG" and not text[:1].isascii():
+        return "a PNG image"
+    if _CONTROL_RE.search(text, 0, _BINARY_SAMPLE_CHARS) is None:
+        return ""
+    sample = text[:_BINARY_SAMPLE_CHARS]
+    controls = len(_CONTROL_RE.findall(sample))
+    if controls >= _BINARY_MIN_CONTROLS and controls > _BINARY_CONTROL_SHARE * len(sample):
+        return "binary data"
+    return ""
+
+
 def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
     """Decode ``data``, an HTML page, to text.
 
