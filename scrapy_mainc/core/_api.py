@@ -13,6 +13,7 @@ from typing import Any
 from lxml import etree
 
 from ..algorithms import Algorithm, get_algorithm
+from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
@@ -56,7 +57,7 @@ def extract(
     reason = binary_text_reason(html)  # binary data that was decoded as text (by Scrapy...)
     if reason:
         return _empty(chosen, f"not HTML: {reason}", started)
-    reason = markup_reason(html)
+    reason = markup_reason(html) or attributes_reason(html)
     if reason:
         return _empty(chosen, reason, started)
     try:
