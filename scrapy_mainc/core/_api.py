@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from time import perf_counter
 from typing import Any
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -127,7 +128,7 @@ def _extract_root(
         reason = "the chosen content has no text"
     result = Extraction(
         text=text,
-        html=render_html(stats, selection.nodes, selection.excluded) if text else "",
+        html=render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else "",
         title=title,
         algorithm=chosen.name,
         xpath=" | ".join(stats.xpath(node) for node in selection.nodes),
@@ -146,6 +147,7 @@ def _timed(result: Extraction, started: float) -> Extraction:
 def build_document(root: etree._Element, url: str | None = None) -> Document:
     """Prepare a private tree (modified in place) and compute its shared statistics."""
     titles = find_titles(root)
+    base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     body, article_bodies = prepare(root)
     stats = DomStats(body)
@@ -159,7 +161,17 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         headlines=titles.headlines,
         urls=(url,) if url else (),
         headline=find_headline(stats, titles.title),
+        base_url=base_url,
     )
+
+
+def _base_url(root: etree._Element, url: str | None) -> str | None:
+    """The URL relative links of the page are relative to: its ``<base href>``, or ``url``."""
+    base = root.find("head/base[@href]")
+    if base is None:
+        return url
+    href = (base.get("href") or "").strip()
+    return urljoin(url, href) if url else href
 
 
 def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable
 
 from lxml import etree
 
+from ._sanitize import sanitize, xml_safe
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
 from ._text import normalize_space
 
-#: Elements with an event-handler attribute (``onclick``...; the HTML parser lowercases names).
-_EVENT_HANDLERS_XPATH = etree.XPath("descendant-or-self::*[@*[starts-with(name(), 'on')]]")
 #: Elements below the root with no child elements and no attributes (text checked after).
 _EMPTY_XPATH = etree.XPath(".//*[not(*) and not(@*)]")
+#: Attributes a chosen ``<form>`` keeps when it becomes a ``<div>``.
+_KEPT_ON_UNWRAPPED_ROOT = frozenset({"id", "class", "lang", "dir", "itemprop", "itemscope", "itemtype"})
 #: Empty elements kept in the HTML output even without text or children.
 _VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
 
@@ -67,12 +67,16 @@ def _close(position: int, root: int, nodes: list[etree._Element], tags: list[str
             pieces.append(tail)
 
 
-def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int] = ()) -> str:
-    """A cleaned HTML fragment of the subtrees at ``roots``, in document order.
+def render_html(
+    stats: DomStats, roots: Iterable[int], excluded: Collection[int] = (), base_url: str | None = None
+) -> str:
+    """A cleaned, safe HTML fragment of the subtrees at ``roots``, in document order.
 
     The analysis tree holds no scripts, styles, frames, form controls or comments already;
-    here ``excluded`` subtrees are removed, forms unwrapped, ``on*`` attributes dropped
-    and hidden elements (emptied during preparation) left out.
+    here ``excluded`` subtrees are removed, forms unwrapped (a chosen ``<form>`` becomes a
+    ``<div>``), hidden elements (emptied during preparation) left out, and the rest made
+    safe by :func:`scrapy_mainc.core._sanitize.sanitize` (URLs made absolute against
+    ``base_url``, the page's URL, when given).
 
     This edits the (private) analysis tree in place instead of copying it: call it last,
     once nothing else needs to read the tree.
@@ -92,16 +96,18 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     fragments = []
     for root in roots:
         element = stats.nodes[root]
-        _clean_output(element)
+        _clean_output(element, base_url)
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
     return xml_safe("\n".join(fragments))
 
 
-def _clean_output(root: etree._Element) -> None:
+def _clean_output(root: etree._Element, base_url: str | None) -> None:
     etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
-    for element in _EVENT_HANDLERS_XPATH(root):
-        for name in [name for name in element.attrib if name.lower().startswith("on")]:
-            del element.attrib[name]
+    if root.tag in UNWRAP_IN_OUTPUT:  # strip_tags leaves the root itself
+        root.tag = "div"
+        for name in [name for name in root.attrib if name not in _KEPT_ON_UNWRAPPED_ROOT]:
+            del root.attrib[name]
+    sanitize(root, base_url)
     for element in _EMPTY_XPATH(root):
         if element.tag not in _VOID_TAGS and not (element.text or "").strip():
             remove_keep_tail(element)
@@ -120,12 +126,3 @@ def remove_keep_tail(element: etree._Element) -> None:
         else:
             parent.text = xml_safe((parent.text or "") + tail)
     parent.remove(element)
-
-
-#: Characters lxml refuses in text it is given (the HTML parser lets them through).
-_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def xml_safe(text: str) -> str:
-    """``text`` with the control characters lxml cannot store replaced by spaces."""
-    return _NOT_XML_RE.sub(" ", text)
