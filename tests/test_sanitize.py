@@ -17,7 +17,8 @@ PARAGRAPHS = "".join(
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))
 def test_a_form_chosen_as_the_content_does_not_survive(name: str) -> None:
-    page = f"<html><body><form action='/search' method='post' id='page'>{PARAGRAPHS}</form></body></html>"
+    form = "<form action='/search' method='post' id='page' {x=1>"  # lxml cannot delete "{x" by name
+    page = f"<html><body>{form}{PARAGRAPHS}</form></body></html>"
     result = extract(page, algorithm=name)
     assert "engineers finished the repairs" in result.text
     assert "<form" not in result.html
@@ -104,6 +105,7 @@ def _sanitized(fragment: str, base: str | None = None) -> str:
         ('<a href="/a" onclick="x()" onmouseover="y()">x</a>', '<div><a href="/a">x</a></div>'),
         ('<img src="javascript:x" srcset="a.png 1x, javascript:x 2x">', "<div><img></div>"),
         ('<img srcset="a.png 1x, b.png 2x">', '<div><img srcset="a.png 1x, b.png 2x"></div>'),
+        ('<img srcset="a.png 640w,b.png tps://x 2x, c.png">', '<div><img srcset="a.png 640w, c.png"></div>'),
         ('<a href="/a" ping="/p javascript:x">x</a>', '<div><a href="/a">x</a></div>'),
         ('<blockquote cite="vbscript:x">q</blockquote>', "<div><blockquote>q</blockquote></div>"),
         (

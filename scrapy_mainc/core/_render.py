@@ -105,8 +105,9 @@ def _clean_output(root: etree._Element, base_url: str | None) -> None:
     etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
     if root.tag in UNWRAP_IN_OUTPUT:  # strip_tags leaves the root itself
         root.tag = "div"
-        for name in [name for name in root.attrib if name not in _KEPT_ON_UNWRAPPED_ROOT]:
-            del root.attrib[name]
+        kept = [(name, value) for name, value in root.attrib.items() if name in _KEPT_ON_UNWRAPPED_ROOT]
+        root.attrib.clear()  # not del: lxml cannot address a name like "{x" the parser lets through
+        root.attrib.update(kept)
     sanitize(root, base_url)
     for element in _EMPTY_XPATH(root):
         if element.tag not in _VOID_TAGS and not (element.text or "").strip():

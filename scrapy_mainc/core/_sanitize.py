@@ -48,6 +48,7 @@ _CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
 _CSS_URL_RE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.S | re.I)
 _CSS_DANGER_RE = re.compile(r"expression|behavior|-moz-binding|javascript:|vbscript:")
 _ABSOLUTE_RE = re.compile(r"https?://", re.I)
+_DESCRIPTOR_RE = re.compile(r"\d+(?:\.\d+)?[wxh]")
 
 
 def sanitize(root: etree._Element, base_url: str | None = None) -> None:
@@ -106,14 +107,17 @@ def _safe_url(value: str, base: str | None) -> str | None:
 
 
 def _safe_srcset(value: str, base: str | None) -> str | None:
+    """The candidates of a ``srcset`` with safe URLs and valid descriptors ("2x", "640w"),
+    or None (the attribute is dropped) when a URL is unsafe."""
     candidates = []
     for candidate in value.split(","):
-        url, *descriptor = candidate.split(None, 1) or [""]
+        url, *descriptors = candidate.split() or [""]
         safe = _safe_url(url, base) if url else ""
         if safe is None:
             return None
-        candidates.append(" ".join([safe, *descriptor]).strip())
-    return ", ".join(candidate for candidate in candidates if candidate)
+        if safe and all(_DESCRIPTOR_RE.fullmatch(descriptor) for descriptor in descriptors):
+            candidates.append(" ".join([safe, *descriptors]))
+    return ", ".join(candidates)
 
 
 def _set_or_drop(attributes: etree._Attrib, name: str, value: str | None) -> None:
