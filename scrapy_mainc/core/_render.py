@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterable
 
 from lxml import etree
 
-from ._sanitize import sanitize, xml_safe
+from ._sanitize import UNSAFE_TAGS, sanitize, xml_safe
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
 from ._text import normalize_space
@@ -96,6 +96,8 @@ def render_html(
     fragments = []
     for root in roots:
         element = stats.nodes[root]
+        if element.tag in UNSAFE_TAGS:  # sanitize removes them below a root, not a root itself
+            continue
         _clean_output(element, base_url)
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
     return xml_safe("\n".join(fragments))
