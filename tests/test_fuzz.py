@@ -3,6 +3,7 @@ generated pages; no result may raise, say nothing about empty text, or carry uns
 
 Time bounds are not checked here (the machine running the suite may be busy); run the
 script for those, and for long runs: ``.venv/bin/python scripts/fuzz.py --pages 3000``.
+A longer run on the shared datasets is marked slow (``-m slow``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ def test_fuzzed_pages_through_every_algorithm(seed: int) -> None:
     options = fuzz.parse_options(["--seed", str(seed), "--pages", "100", "--scale", "40000", "--no-time"])
     found: list[str] = []
     failures = fuzz.run(options, report=found.append, seeds=seeds)
+    assert not failures, "\n".join(found[:20])
+
+
+@pytest.mark.slow
+def test_a_longer_fuzz_on_the_datasets() -> None:
+    fuzz = _harness()
+    options = fuzz.parse_options(["--seed", "3", "--pages", "1000", "--no-time"])  # the datasets, if found
+    found: list[str] = []
+    failures = fuzz.run(options, report=found.append)
     assert not failures, "\n".join(found[:20])
 
 
