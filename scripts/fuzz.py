@@ -137,7 +137,7 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "deep": lambda: "<html><body>" + "<div>" * (scale // 11) + paragraph + "</div>" * (scale // 11),
         "attributes": lambda: (
             f"<html><body>{article}<div "
-            + " ".join(f"a{n}=x" for n in range(rng.choice((100, 256, 257, scale // 6))))
+            + " ".join(f"a{n}=x" for n in range(rng.choice((100, 512, 513, scale // 6))))
             + ">t</div></body></html>"
         ),
         "no markup": lambda: "just words " * (scale // 11),

@@ -67,3 +67,9 @@ def test_what_is_not_an_element_is_not_counted(markup: str) -> None:
 def test_a_script_that_ends_early_does_not_hide_an_element() -> None:
     page = _page(f"<script><!-- </script><b {_names(1000)}>-->")  # escaped, not double-escaped
     assert attributes_reason(page) == OVER
+
+
+def test_an_upper_case_script_end_does_not_hide_an_element() -> None:
+    assert attributes_reason(_page(f"<script>x = 1;</SCRIPT><b {_names(1000)}>")) == OVER
+    upper_script = f"<SCRIPT>if (a<b {_names(1000)}) x();</SCRIPT>"  # not passed over: counted exactly
+    assert attributes_reason(_page(upper_script)) == ""

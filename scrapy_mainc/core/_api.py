@@ -6,7 +6,6 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
-from dataclasses import replace
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
@@ -44,30 +43,15 @@ def extract(
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    utf8 = None
-    if isinstance(html, bytes):
-        reason = binary_reason(html)
-        if reason:
-            return _empty(chosen, f"not HTML: {reason}", started)
-        decoded = decode_html(html)
-        if decoded.encoding == "utf-8" and decoded.exact and decoded.source != "bom":
-            utf8 = html  # valid UTF-8 already: the parser can take the page's own bytes
-        html = decoded.text
-    elif not isinstance(html, str):
-        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
-    reason = binary_text_reason(html)  # binary data that was decoded as text (by Scrapy...)
-    if reason:
-        return _empty(chosen, f"not HTML: {reason}", started)
-    reason = markup_reason(html) or attributes_reason(html)
+    text, utf8, reason = _page_text(html)
+    reason = reason or markup_reason(text) or attributes_reason(text)
     if reason:
         return _empty(chosen, reason, started)
     try:
-        root = parse_html(html, utf8)
+        tree = [parse_html(text, utf8)]
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
-    result = _extract_root(root, chosen, chosen_params, url, strip_comments)
-    del root  # frees the tree: part of the extraction's time
-    return _timed(result, started)
+    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, started)
 
 
 def extract_tree(
@@ -81,10 +65,7 @@ def extract_tree(
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    root = copy_tree(tree)
-    result = _extract_root(root, chosen, chosen_params, url, strip_comments)
-    del root  # frees the copy: part of the extraction's time
-    return _timed(result, started)
+    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, started)
 
 
 def markup_reason(text: str) -> str:
@@ -99,49 +80,64 @@ def markup_reason(text: str) -> str:
     return ""
 
 
+def _page_text(html: str | bytes) -> tuple[str, bytes | None, str]:
+    """The page's text; its UTF-8 bytes when ``html`` was valid UTF-8 already; the reason
+    when it is binary data (as bytes, or already decoded to text, as Scrapy hands it over)."""
+    if isinstance(html, bytes):
+        reason = binary_reason(html)
+        if reason:
+            return "", None, f"not HTML: {reason}"
+        decoded = decode_html(html)
+        exact_utf8 = decoded.encoding == "utf-8" and decoded.exact and decoded.source != "bom"
+        return decoded.text, html if exact_utf8 else None, ""
+    if not isinstance(html, str):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    reason = binary_text_reason(html)
+    return html, None, f"not HTML: {reason}" if reason else ""
+
+
 def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
     chosen = get_algorithm(name)
     return chosen, chosen.params(**params)
 
 
-def _extract_root(
-    root: etree._Element,
+def _extract_tree(
+    tree: list[etree._Element],
     chosen: Algorithm,
     params: Any,
     url: str | None,
     strip_comments: bool | CommentParams,
+    started: float,
 ) -> Extraction:
-    """The extraction of a private tree (its ``milliseconds`` still to be set).
+    """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
 
-    The tree's statistics are released before returning, children before parents, so
-    that freeing the tree is linear (see :meth:`DomStats.release`).
+    The root is taken out of ``tree``, and the statistics release the elements children
+    before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
+    time, before the extraction's time is taken.
     """
-    document = build_document(root, url)
-    stats, title, lang = document.stats, document.title, document.lang
+    document = build_document(tree.pop(), url)
+    stats = document.stats
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
     text = render_text(stats, selection.nodes, selection.excluded)
-    reason = selection.reason
-    if not text and not reason:
-        reason = "the chosen content has no text"
-    result = Extraction(
+    html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
+    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
+    title, lang, reason = document.title, document.lang, selection.reason
+    stats.release()
+    del document, stats  # the last references to the tree, which is freed here
+    return Extraction(
         text=text,
-        html=render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else "",
+        html=html,
         title=title,
         algorithm=chosen.name,
-        xpath=" | ".join(stats.xpath(node) for node in selection.nodes),
+        xpath=xpath,
         score=selection.score,
         lang=lang,
-        reason="" if text else reason,
+        reason="" if text else reason or "the chosen content has no text",
+        milliseconds=(perf_counter() - started) * 1000,
     )
-    stats.release()
-    return result
-
-
-def _timed(result: Extraction, started: float) -> Extraction:
-    return replace(result, milliseconds=(perf_counter() - started) * 1000)
 
 
 def build_document(root: etree._Element, url: str | None = None) -> Document:
@@ -165,12 +161,14 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     )
 
 
+_BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
+
+
 def _base_url(root: etree._Element, url: str | None) -> str | None:
     """The URL relative links of the page are relative to: its ``<base href>``, or ``url``."""
-    base = root.find("head/base[@href]")
-    if base is None:
+    href = str(_BASE_HREF_XPATH(root)).strip()
+    if not href:
         return url
-    href = (base.get("href") or "").strip()
     return urljoin(url, href) if url else href
 
 
