@@ -1,16 +1,24 @@
-"""Time against page size: ``extract`` should grow about linearly.
+"""Time against page size: ``extract`` should grow about linearly, on every shape of page.
 
-    .venv/bin/python benchmarks/scaling.py
+    .venv/bin/python benchmarks/scaling.py                 # article pages, every algorithm
+    .venv/bin/python benchmarks/scaling.py --shapes        # every shape below, too
+    .venv/bin/python benchmarks/scaling.py --shapes auto corex
 
-Builds synthetic article pages of growing size (the same blocks of navigation, prose,
-links and comments repeated) and prints milliseconds per megabyte for each algorithm; a
-linear algorithm keeps that figure roughly flat from the smallest page to the largest.
+Builds synthetic pages of growing size and prints milliseconds per megabyte for each
+algorithm; a linear algorithm keeps that figure roughly flat from the smallest page to
+the largest. The article pages repeat the same blocks of navigation, prose, links and
+comments. ``--shapes`` adds pathological shapes that once took quadratic time (thousands
+of comment blocks whose subtrees are detached when rendering, tens of thousands of
+``<br>`` siblings, nesting as deep as the page is long) or might (one huge text node,
+long link lists, flat paragraphs, wide tables, many attributes, hidden blocks), and prints
+the ratio of milliseconds per megabyte between the largest page and the smallest.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 from scrapy_mainc import ALGORITHMS, extract
 
@@ -24,6 +32,11 @@ BLOCK = (
     "</div>\n"
 )
 SIZES = (100_000, 1_000_000, 10_000_000)
+PARAGRAPH = (
+    "<p>Some sentence of an article, with commas, periods and a <a href='/x'>link</a>. "
+    "More words follow here to make a paragraph.</p>"
+)
+ARTICLE = "<article>" + PARAGRAPH * 10 + "</article>"
 
 
 def page_of(size: int) -> bytes:
@@ -31,23 +44,83 @@ def page_of(size: int) -> bytes:
     return f"<html><head><title>Scaling</title></head><body>{body}</body></html>".encode()
 
 
+def _repeat(unit: str, size: int) -> str:
+    return unit * (size // len(unit) + 1)
+
+
+def _deep(size: int) -> str:
+    depth = size // len("<div></div>")
+    return "<div>" * depth + PARAGRAPH + "</div>" * depth
+
+
+#: Body builders of the pathological shapes, by name: size in characters to body HTML.
+SHAPES: dict[str, Callable[[int], str]] = {
+    "comment blocks": lambda size: (
+        "<article>"
+        + PARAGRAPH * 10
+        + "<section class='comments'>"
+        + _repeat(
+            "<div class='comment'><span class='author'>reader</span> <span class='date'>2024-01-02 10:11"
+            "</span><p>A comment, short.</p></div>",
+            size,
+        )
+        + "</section></article>"
+    ),
+    "br siblings": lambda size: ARTICLE + "<div>" + _repeat("<br>", size) + "</div>",
+    "deep nesting": _deep,
+    "one text node": lambda size: "<p>" + _repeat("word, and words. ", size) + "</p>",
+    "flat paragraphs": lambda size: _repeat(PARAGRAPH, size),
+    "link list": lambda size: ARTICLE + "<nav>" + _repeat("<a href='/a'>Home</a> ", size) + "</nav>",
+    "wide table": lambda size: ARTICLE + "<table><tr>" + _repeat("<td>cell, 1.</td>", size) + "</tr></table>",
+    "100 attributes": lambda size: (
+        ARTICLE + _repeat("<div " + " ".join(f"a{n}=x" for n in range(100)) + ">t</div>", size)
+    ),
+    "hidden blocks": lambda size: (
+        ARTICLE + _repeat("<div style='display:none'><p>Hidden, text.</p></div>", size)
+    ),
+}
+
+
+def shape_page(shape: str, size: int) -> bytes:
+    return f"<html><head><title>Scaling</title></head><body>{SHAPES[shape](size)}</body></html>".encode()
+
+
+def milliseconds_per_megabyte(page: bytes, algorithm: str) -> float:
+    started = time.perf_counter()
+    extract(page, algorithm=algorithm)
+    return (time.perf_counter() - started) * 1000 / (len(page) / 1e6)
+
+
 def main() -> int:
-    names = sys.argv[1:] or sorted(ALGORITHMS)
+    arguments = sys.argv[1:]
+    with_shapes = "--shapes" in arguments
+    names = [name for name in arguments if name != "--shapes"] or sorted(ALGORITHMS)
     pages = {size: page_of(size) for size in SIZES}
     print(
         "| algorithm | " + " | ".join(f"{size / 1e6:g} MB: ms/MB" for size in SIZES) + " | largest/smallest |"
     )
     print("|---|" + "---|" * (len(SIZES) + 1))
     for name in names:
-        per_mb = []
         extract(pages[SIZES[0]], algorithm=name)  # warm up
-        for page in pages.values():
-            started = time.perf_counter()
-            extract(page, algorithm=name)
-            per_mb.append((time.perf_counter() - started) * 1000 / (len(page) / 1e6))
+        per_mb = [milliseconds_per_megabyte(page, name) for page in pages.values()]
         cells = " | ".join(f"{value:.0f}" for value in per_mb)
         print(f"| {name} | {cells} | {per_mb[-1] / per_mb[0]:.2f} |", flush=True)
+    if with_shapes:
+        _print_shapes(names)
     return 0
+
+
+def _print_shapes(names: list[str]) -> None:
+    smallest, largest = SIZES[0], SIZES[-1]
+    print(f"\nms/MB at {largest / 1e6:g} MB over ms/MB at {smallest / 1e6:g} MB, per shape:\n")
+    print("| shape | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for shape in SHAPES:
+        small, large = shape_page(shape, smallest), shape_page(shape, largest)
+        ratios = [
+            milliseconds_per_megabyte(large, name) / milliseconds_per_megabyte(small, name) for name in names
+        ]
+        print(f"| {shape} | " + " | ".join(f"{ratio:.2f}" for ratio in ratios) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -23,3 +23,22 @@ def node_at(doc: Document, xpath: str) -> int:
 def text_of(doc: Document, index: int) -> str:
     """Whitespace-normalised text content of node ``index``."""
     return " ".join(etree.tostring(doc.stats.nodes[index], method="text", encoding="unicode").split())
+
+
+def deep_chain(depth: int, text: str, top: str = "html") -> etree._Element:
+    """A ``top`` > ``body`` > ``div`` * ``depth`` chain with ``text`` at the bottom.
+
+    Every element keeps its Python proxy until the chain is built: lxml frees a proxy by
+    walking up to the nearest ancestor that has one, so dropping each one as the next is
+    made would cost time quadratic in depth. The proxies go deepest first.
+    """
+    chain = [etree.Element(top)]
+    if top != "body":
+        chain.append(etree.SubElement(chain[0], "body"))
+    for _ in range(depth):
+        chain.append(etree.SubElement(chain[-1], "div"))
+    chain[-1].text = text
+    root = chain[0]
+    while chain:
+        chain.pop()
+    return root

@@ -9,6 +9,7 @@ import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
+from helpers import deep_chain
 from scrapy_mainc import ALGORITHMS, Extraction, extract, extract_tree
 
 NAMES = sorted(ALGORITHMS)
@@ -70,13 +71,7 @@ def test_deep_nesting(name: str) -> None:
 
 @pytest.fixture(scope="module")
 def deep_tree() -> etree._Element:
-    # lxml checks for cycles on every append, so building this takes a while: build it once
-    root = etree.Element("html")
-    node = etree.SubElement(root, "body")
-    for _ in range(100_000):
-        node = etree.SubElement(node, "div")
-    node.text = "Some words at the bottom of a very deep tree, with punctuation."
-    return root
+    return deep_chain(100_000, "Some words at the bottom of a very deep tree, with punctuation.")
 
 
 @pytest.mark.parametrize("name", NAMES)

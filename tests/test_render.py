@@ -58,3 +58,9 @@ def test_several_roots_render_in_order() -> None:
     first, second = node_at(doc, "//p[1]"), node_at(doc, "//p[2]")
     assert render_text(doc.stats, (first, second)) == "one\ntwo"
     assert render_html(doc.stats, (first, second)) == "<p>one</p>\n<p>two</p>"
+
+
+def test_a_chosen_root_that_is_unsafe_is_left_out() -> None:
+    doc = document("<body><p>one</p><portal src='https://evil.example/'>x</portal><p>two</p></body>")
+    first, portal, second = node_at(doc, "//p[1]"), node_at(doc, "//portal"), node_at(doc, "//p[2]")
+    assert render_html(doc.stats, (first, portal, second)) == "<p>one</p>\n<p>two</p>"

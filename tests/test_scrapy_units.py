@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from typing import Any
 
 import attrs
@@ -22,7 +23,12 @@ from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration._config import MaincConfig
 from scrapy_mainc.integration._itemfields import ItemFields, MissingFieldError
 from scrapy_mainc.integration._pages import AttachedPage, PageBook, pages_of
-from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
+from scrapy_mainc.integration._workers import ExtractionTask, run_extraction
+from scrapy_mainc.integration.middleware import (
+    MaincDownloaderMiddleware,
+    MaincSpiderMiddleware,
+    attached_page,
+)
 
 CHINESE = "今年春天的茶叶价格比去年上涨了一些，茶农们说这是因为天气的原因。" * 4
 GBK_PAGE = f"<html><head><title>茶</title></head><body><p>{CHINESE}</p></body></html>".encode("gbk")
@@ -91,6 +97,13 @@ def test_better_encoding_only_when_confident() -> None:
     assert better_encoding(utf8, "cp1252", declared="iso-8859-1") == "utf-8"
     right = f"<meta charset=utf-8><p>{CHINESE}</p>".encode()
     assert better_encoding(right, "utf-8", declared="utf-8") == ""
+
+
+def test_better_encoding_when_a_declaration_garbles_ascii() -> None:
+    ascii_page = b'<html><head><meta charset="utf-16"></head><body><p>plain words</p></body></html>'
+    assert better_encoding(ascii_page, "utf-16", declared="utf-16") == "utf-8"
+    assert better_encoding(ascii_page, "cp037", declared="cp037") == "utf-8"
+    assert better_encoding(b"\xff\xfe" + ascii_page[:-1] + "\u00e9".encode(), "utf-16-le") == "utf-8"
 
 
 # --- Downloader middleware ------------------------------------------------------------
@@ -295,3 +308,13 @@ def test_keep_page_needs_the_page_field_on_typed_items() -> None:
 def test_convert_items_gives_a_dict() -> None:
     item = _fields(MAINC_CONVERT_ITEMS=True).prepare(ShortItem(url="x"))
     assert item == {"url": "x"} and type(item) is dict
+
+
+def test_binary_data_served_as_html_is_not_extracted() -> None:
+    body = random.Random(7).randbytes(60_000).replace(b"\x00", b"")  # no NUL, like the 42k-character case
+    assert b"<a" in body or b"<p" in body or b"<b" in body  # some bytes look like markup
+    _, response = _html(body)
+    page = attached_page(response).page
+    assert isinstance(page, str)  # the pipeline hands over decoded text
+    outcome = run_extraction(ExtractionTask(page=page, url=response.url))
+    assert (outcome.extraction.text, outcome.extraction.reason) == ("", "not HTML: binary data")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from lxml import etree
-
-from helpers import document
+from helpers import deep_chain, document
 from scrapy_mainc.core._stats import DomStats
 from scrapy_mainc.core._text import measure
 
@@ -68,11 +66,7 @@ def test_measure_ascii_and_whitespace() -> None:
 
 
 def test_deep_tree_has_no_recursion_limit() -> None:
-    root = etree.Element("body")
-    node = root
-    for _ in range(100_000):
-        node = etree.SubElement(node, "div")
-    node.text = "deep text here"
+    root = deep_chain(100_000, "deep text here", top="body")
     stats = DomStats(root)
     assert len(stats) == 100_001
     assert stats.words[0] == 3
@@ -83,3 +77,9 @@ def test_deep_tree_has_no_recursion_limit() -> None:
 def test_invisible_characters_are_not_text() -> None:
     assert measure("\ufeff") == (0, 0, 0, 0)
     assert measure("\u200b caf\u00e9 \ufeff") == (4, 1, 0, 0)
+
+
+def test_release_drops_every_element() -> None:
+    stats = document("<body><div><p>one</p><p>two</p></div></body>").stats
+    stats.release()
+    assert (stats.nodes, stats.positions) == ([], {})

@@ -96,9 +96,10 @@ def better_encoding(body: bytes, current: str, declared: str = "") -> str:
     valid UTF-8 declared as a single-byte charset), takes the sniffed encoding, but only
     a confident one: UTF-8, or an East Asian multi-byte encoding chosen by its share of
     common CJK characters, never the cp1252 last resort. Plain ASCII decodes the same
-    either way.
+    either way, unless Scrapy chose a codec that is not ASCII-compatible (a page declaring
+    UTF-16 or EBCDIC over ASCII bytes).
     """
-    if body.isascii():
+    if body.isascii() and _ascii_compatible(current):
         return ""
     decoded = decode_html(body, declared=declared or None)
     if decoded.source not in ("sniffed", "declared-invalid"):
@@ -178,6 +179,15 @@ def _attributes(tag: str) -> dict[str, str]:
     return {
         name.lower(): double or single or bare for name, double, single, bare in _ATTRIBUTE_RE.findall(tag)
     }
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """True when ``codec`` decodes ASCII markup as ASCII."""
+    probe = b"<p class='a'>x</p>"
+    try:
+        return probe.decode(codec) == probe.decode("ascii")
+    except (LookupError, ValueError, TypeError):
+        return False
 
 
 def _codec(name: str) -> str:

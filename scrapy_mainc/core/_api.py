@@ -6,23 +6,22 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
-import re
 from time import perf_counter
 from typing import Any
+from urllib.parse import urljoin
 
 from lxml import etree
 
 from ..algorithms import Algorithm, get_algorithm
+from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
-from ._decode import binary_reason, decode_html
+from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
 from ._title import find_headline, find_titles
 from ._types import Document, Extraction, Selection
-
-_MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
 
 
 def extract(
@@ -44,25 +43,15 @@ def extract(
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    utf8 = None
-    if isinstance(html, bytes):
-        reason = binary_reason(html)
-        if reason:
-            return _empty(chosen, f"not HTML: {reason}", started)
-        decoded = decode_html(html)
-        if decoded.encoding == "utf-8" and decoded.exact and decoded.source != "bom":
-            utf8 = html  # valid UTF-8 already: the parser can take the page's own bytes
-        html = decoded.text
-    elif not isinstance(html, str):
-        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
-    reason = markup_reason(html)
+    text, utf8, reason = _page_text(html)
+    reason = reason or markup_reason(text) or attributes_reason(text)
     if reason:
         return _empty(chosen, reason, started)
     try:
-        root = parse_html(html, utf8)
+        tree = [parse_html(text, utf8)]
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
-    return _extract_root(root, chosen, chosen_params, url, strip_comments, started)
+    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, started)
 
 
 def extract_tree(
@@ -76,8 +65,7 @@ def extract_tree(
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    root = copy_tree(tree)
-    return _extract_root(root, chosen, chosen_params, url, strip_comments, started)
+    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, started)
 
 
 def markup_reason(text: str) -> str:
@@ -87,9 +75,25 @@ def markup_reason(text: str) -> str:
         return "empty document"
     if head in "{[":
         return "not HTML: JSON or other data"
-    if not _MARKUP_RE.search(text, 0, 200_000):
+    if not MARKUP_RE.search(text, 0, MARKUP_SCAN_CHARS):
         return "not HTML: no markup"
     return ""
+
+
+def _page_text(html: str | bytes) -> tuple[str, bytes | None, str]:
+    """The page's text; its UTF-8 bytes when ``html`` was valid UTF-8 already; the reason
+    when it is binary data (as bytes, or already decoded to text, as Scrapy hands it over)."""
+    if isinstance(html, bytes):
+        reason = binary_reason(html)
+        if reason:
+            return "", None, f"not HTML: {reason}"
+        decoded = decode_html(html)
+        exact_utf8 = decoded.encoding == "utf-8" and decoded.exact and decoded.source != "bom"
+        return decoded.text, html if exact_utf8 else None, ""
+    if not isinstance(html, str):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+    reason = binary_text_reason(html)
+    return html, None, f"not HTML: {reason}" if reason else ""
 
 
 def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
@@ -97,33 +101,41 @@ def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
     return chosen, chosen.params(**params)
 
 
-def _extract_root(
-    root: etree._Element,
+def _extract_tree(
+    tree: list[etree._Element],
     chosen: Algorithm,
     params: Any,
     url: str | None,
     strip_comments: bool | CommentParams,
     started: float,
 ) -> Extraction:
-    document = build_document(root, url)
-    stats, title, lang = document.stats, document.title, document.lang
+    """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
+
+    The root is taken out of ``tree``, and the statistics release the elements children
+    before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
+    time, before the extraction's time is taken.
+    """
+    document = build_document(tree.pop(), url)
+    stats = document.stats
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
     text = render_text(stats, selection.nodes, selection.excluded)
-    reason = selection.reason
-    if not text and not reason:
-        reason = "the chosen content has no text"
+    html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
+    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
+    title, lang, reason = document.title, document.lang, selection.reason
+    stats.release()
+    del document, stats  # the last references to the tree, which is freed here
     return Extraction(
         text=text,
-        html=render_html(stats, selection.nodes, selection.excluded) if text else "",
+        html=html,
         title=title,
         algorithm=chosen.name,
-        xpath=" | ".join(stats.xpath(node) for node in selection.nodes),
+        xpath=xpath,
         score=selection.score,
         lang=lang,
-        reason="" if text else reason,
+        reason="" if text else reason or "the chosen content has no text",
         milliseconds=(perf_counter() - started) * 1000,
     )
 
@@ -131,6 +143,7 @@ def _extract_root(
 def build_document(root: etree._Element, url: str | None = None) -> Document:
     """Prepare a private tree (modified in place) and compute its shared statistics."""
     titles = find_titles(root)
+    base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     body, article_bodies = prepare(root)
     stats = DomStats(body)
@@ -144,7 +157,19 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         headlines=titles.headlines,
         urls=(url,) if url else (),
         headline=find_headline(stats, titles.title),
+        base_url=base_url,
     )
+
+
+_BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
+
+
+def _base_url(root: etree._Element, url: str | None) -> str | None:
+    """The URL relative links of the page are relative to: its ``<base href>``, or ``url``."""
+    href = str(_BASE_HREF_XPATH(root)).strip()
+    if not href:
+        return url
+    return urljoin(url, href) if url else href
 
 
 def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:

@@ -1,5 +1,9 @@
 """Bytes to text: BOM, then the declared charset, then sniffing.
 
+A BOM or a declaration is followed only when it decodes the bytes into markup: a page
+declaring UTF-16 or an EBCDIC code page over ASCII bytes, or a UTF-16 BOM in front of
+UTF-8, would otherwise turn into text without a single tag.
+
 Chinese sites often serve GB2312/GBK pages that declare no charset at all; a decoder that
 falls back to cp1252 turns them into mojibake. The sniffer tries strict UTF-8 first (a
 page that is valid multi-byte UTF-8 is UTF-8 whatever it declares), then the common
@@ -10,6 +14,7 @@ the most frequent CJK characters, and ends with cp1252.
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
@@ -39,6 +44,10 @@ _COMMON_CJK = frozenset(
 )  # fmt: skip
 #: Share of replacement characters above which a decoding counts as failed.
 _MAX_ERROR_SHARE = 0.002
+#: A tag, end tag, comment or declaration: what every HTML page has near its start.
+MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
+#: How far into a page markup is looked for.
+MARKUP_SCAN_CHARS = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +74,33 @@ def binary_reason(data: bytes) -> str:
     return ""
 
 
+#: Control characters that text never holds but binary data decoded as text does: C0
+#: controls other than whitespace, DEL and the C1 range (Latin-1 decoding).
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+#: The start of a text checked for binary content, and the share of control characters
+#: in it (at least a few of them) that makes it binary. Random bytes decoded as cp1252 or
+#: UTF-8 have 10% or more; real pages have none, or a stray one.
+_BINARY_SAMPLE_CHARS = 1024
+_BINARY_CONTROL_SHARE = 0.05
+_BINARY_MIN_CONTROLS = 16
+
+
+def binary_text_reason(text: str) -> str:
+    """Say what ``text`` is when it is binary data already decoded as text, else ""."""
+    for signature, description in _BINARY_SIGNATURES:
+        if signature.isascii() and text.startswith(signature.decode("ascii")):
+            return description
+    if text[1:4] == "PNG" and not text[:1].isascii():
+        return "a PNG image"
+    if _CONTROL_RE.search(text, 0, _BINARY_SAMPLE_CHARS) is None:
+        return ""
+    sample = text[:_BINARY_SAMPLE_CHARS]
+    controls = len(_CONTROL_RE.findall(sample))
+    if controls >= _BINARY_MIN_CONTROLS and controls > _BINARY_CONTROL_SHARE * len(sample):
+        return "binary data"
+    return ""
+
+
 def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
     """Decode ``data``, an HTML page, to text.
 
@@ -75,13 +111,16 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
     bom_encoding, bom = read_bom(data)
     if bom_encoding and bom:
         bom_codec = resolve_encoding(bom_encoding) or "utf-8"
-        return DecodedHtml(data[len(bom) :].decode(bom_codec, "replace"), bom_codec, declared or "", "bom")
+        text = data[len(bom) :].decode(bom_codec, "replace")
+        if has_markup(text):
+            return DecodedHtml(text, bom_codec, declared or "", "bom")
+        data = data[len(bom) :]  # a BOM in front of bytes in another encoding
     declared = declared or html_body_declared_encoding(data) or ""
     codec = resolve_encoding(declared) if declared else None
     if codec:
-        text, exact = _decode_if_clean(data, codec)
-        if text is not None and not _utf8_misdeclared(data, codec):
-            return DecodedHtml(text, codec, declared, "declared", exact)
+        decoded, exact = _decode_if_clean(data, codec)
+        if decoded is not None and has_markup(decoded) and not _utf8_misdeclared(data, codec):
+            return DecodedHtml(decoded, codec, declared, "declared", exact)
     text, codec = sniff_decode(data)
     source = "declared-invalid" if declared else "sniffed"
     return DecodedHtml(text, codec, declared, source, exact=codec == "utf-8")
@@ -106,15 +145,27 @@ def sniff_decode(data: bytes) -> tuple[str, str]:
     return data.decode("cp1252", "replace"), "cp1252"
 
 
+def has_markup(text: str) -> bool:
+    """True when ``text`` has a tag (or comment, declaration) near its start."""
+    return MARKUP_RE.search(text, 0, MARKUP_SCAN_CHARS) is not None
+
+
 def _decode_if_clean(data: bytes, codec: str) -> tuple[str | None, bool]:
-    """The text, if ``codec`` decodes ``data`` with few errors, and whether it had none."""
+    """The text, if ``codec`` decodes ``data`` with few errors, and whether it had none.
+
+    Any codec name is safe: ``undefined``, ``punycode`` and ``idna`` raise plain
+    ``UnicodeError``, bytes-to-bytes codecs (``hex``, ``zip``) ``LookupError``.
+    """
     try:
         return data.decode(codec), True
     except UnicodeDecodeError:
         pass
-    except LookupError:
+    except (LookupError, ValueError, TypeError):
         return None, False
-    text = data.decode(codec, "replace")
+    try:
+        text = data.decode(codec, "replace")
+    except (LookupError, ValueError, TypeError):
+        return None, False
     errors = text.count("\ufffd")
     if errors > _MAX_ERROR_SHARE * len(text) + 2:
         return None, False

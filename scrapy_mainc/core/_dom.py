@@ -37,17 +37,56 @@ def parse_html(text: str, utf8: bytes | None = None) -> etree._Element:
     which saves encoding it again. Comments and processing instructions are dropped while
     parsing. A fresh parser per call keeps this safe to use from several threads.
     """
+    data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+    root, too_deep = _parse(data)
+    if too_deep:  # the parser stopped at its depth limit: everything after it was lost
+        root, _ = _parse(flatten_deep_nesting(text).encode("utf-8", "surrogatepass"))
+    return root
+
+
+def _parse(data: bytes) -> tuple[etree._Element, bool]:
+    """The tree of ``data``, and whether the parser gave up at its nesting limit."""
     parser = etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
     )
     try:
-        data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
         root = etree.fromstring(data, parser)
     except (etree.XMLSyntaxError, etree.ParserError, ValueError) as exc:
         raise ParseError(str(exc) or "the document is empty") from exc
     if root is None:
         raise ParseError("the document is empty")
-    return root
+    last_error = parser.error_log.last_error
+    return root, last_error is not None and "depth" in last_error.message.lower()
+
+
+#: libxml2 stops parsing at 2,048 open elements (256 without ``huge_tree``); tags
+#: nested deeper than this are dropped, their text kept, before a second parse.
+MAX_NESTING = 1_000
+_TAG_RE = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)[^>]*>")
+_VOID_TAGS = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)  # fmt: skip
+
+
+def flatten_deep_nesting(text: str, limit: int = MAX_NESTING) -> str:
+    """``text`` without the start and end tags nested deeper than ``limit`` (text kept).
+
+    Depth is counted naively (every non-void start tag opens, every end tag closes), which
+    is enough for the pathological pages that reach the parser's limit.
+    """
+    depth = 0
+
+    def keep_shallow(tag: re.Match[str]) -> str:
+        nonlocal depth
+        if tag.group(1):
+            depth = max(depth - 1, 0)
+            return tag.group() if depth < limit else ""
+        if tag.group(2).lower() in _VOID_TAGS or tag.group().endswith("/>"):
+            return tag.group() if depth < limit else ""
+        depth += 1
+        return tag.group() if depth <= limit else ""
+
+    return _TAG_RE.sub(keep_shallow, text)
 
 
 def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:

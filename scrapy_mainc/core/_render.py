@@ -6,14 +6,15 @@ from collections.abc import Collection, Iterable
 
 from lxml import etree
 
+from ._sanitize import UNSAFE_TAGS, sanitize, xml_safe
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
 from ._text import normalize_space
 
-#: Elements with an event-handler attribute (``onclick``...; the HTML parser lowercases names).
-_EVENT_HANDLERS_XPATH = etree.XPath("descendant-or-self::*[@*[starts-with(name(), 'on')]]")
 #: Elements below the root with no child elements and no attributes (text checked after).
 _EMPTY_XPATH = etree.XPath(".//*[not(*) and not(@*)]")
+#: Attributes a chosen ``<form>`` keeps when it becomes a ``<div>``.
+_KEPT_ON_UNWRAPPED_ROOT = frozenset({"id", "class", "lang", "dir", "itemprop", "itemscope", "itemtype"})
 #: Empty elements kept in the HTML output even without text or children.
 _VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
 
@@ -66,12 +67,16 @@ def _close(position: int, root: int, nodes: list[etree._Element], tags: list[str
             pieces.append(tail)
 
 
-def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int] = ()) -> str:
-    """A cleaned HTML fragment of the subtrees at ``roots``, in document order.
+def render_html(
+    stats: DomStats, roots: Iterable[int], excluded: Collection[int] = (), base_url: str | None = None
+) -> str:
+    """A cleaned, safe HTML fragment of the subtrees at ``roots``, in document order.
 
     The analysis tree holds no scripts, styles, frames, form controls or comments already;
-    here ``excluded`` subtrees are removed, forms unwrapped, ``on*`` attributes dropped
-    and hidden elements (emptied during preparation) left out.
+    here ``excluded`` subtrees are removed, forms unwrapped (a chosen ``<form>`` becomes a
+    ``<div>``), hidden elements (emptied during preparation) left out, and the rest made
+    safe by :func:`scrapy_mainc.core._sanitize.sanitize` (URLs made absolute against
+    ``base_url``, the page's URL, when given).
 
     This edits the (private) analysis tree in place instead of copying it: call it last,
     once nothing else needs to read the tree.
@@ -91,16 +96,21 @@ def render_html(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     fragments = []
     for root in roots:
         element = stats.nodes[root]
-        _clean_output(element)
+        if element.tag in UNSAFE_TAGS:  # sanitize removes them below a root, not a root itself
+            continue
+        _clean_output(element, base_url)
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
-    return "\n".join(fragments)
+    return xml_safe("\n".join(fragments))
 
 
-def _clean_output(root: etree._Element) -> None:
+def _clean_output(root: etree._Element, base_url: str | None) -> None:
     etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
-    for element in _EVENT_HANDLERS_XPATH(root):
-        for name in [name for name in element.attrib if name.lower().startswith("on")]:
-            del element.attrib[name]
+    if root.tag in UNWRAP_IN_OUTPUT:  # strip_tags leaves the root itself
+        root.tag = "div"
+        kept = [(name, value) for name, value in root.attrib.items() if name in _KEPT_ON_UNWRAPPED_ROOT]
+        root.attrib.clear()  # not del: lxml cannot address a name like "{x" the parser lets through
+        root.attrib.update(kept)
+    sanitize(root, base_url)
     for element in _EMPTY_XPATH(root):
         if element.tag not in _VOID_TAGS and not (element.text or "").strip():
             remove_keep_tail(element)
@@ -115,7 +125,7 @@ def remove_keep_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = xml_safe((previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = xml_safe((parent.text or "") + tail)
     parent.remove(element)

@@ -17,8 +17,14 @@ class Extraction:
 
     #: Clean plain text of the main content: one block per line, whitespace normalised.
     text: str = ""
-    #: The main content as an HTML fragment: structure kept; no script, style, iframe or
-    #: form elements, ``on*`` attributes, HTML comments or reader-comment sections.
+    #: The main content as an HTML fragment, safe to index and to show: structure kept;
+    #: no script, style, iframe, object, embed, portal, form or form-control elements, no
+    #: ``on*`` attributes, no URL (``href``, ``src``, ``srcset``, ``action``, ``ping``,
+    #: ``cite``, ``background``, ``xlink:href``...) whose scheme is not http, https or
+    #: mailto after entity decoding (``javascript:``, ``vbscript:``, ``data:`` are dropped),
+    #: no ``style`` with ``expression()``, ``behavior``, ``-moz-binding`` or such a
+    #: ``url()``, no HTML comments, no reader-comment sections. With a page ``url`` (or a
+    #: ``<base href>``), relative URLs are made absolute.
     html: str = ""
     #: The page's headline (``<h1>`` matching the title, ``og:title`` or ``<title>``).
     title: str = ""
@@ -56,6 +62,8 @@ class Document:
     urls: tuple[str, ...] = ()
     #: Index of the heading element that shows ``title`` (NCE's title search), or -1.
     headline: int = -1
+    #: What the page's relative URLs are relative to (``<base href>`` or ``url``).
+    base_url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

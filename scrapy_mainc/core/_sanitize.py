@@ -1,0 +1,139 @@
+"""Making the HTML fragment of the main content safe to index and to show.
+
+The analysis tree has no scripts, styles, frames, objects or form controls already
+(preparation removed them). Rendering then removes what could still run code or send the
+reader elsewhere unasked, and makes the fragment stand on its own:
+
+* elements that load or run something (``portal``, ``keygen``...) are removed;
+* ``on*`` event-handler attributes are removed;
+* URL attributes (``href``, ``src``, ``srcset``, ``action``, ``ping``, ``xlink:href``...)
+  are kept only with an allowed scheme (http, https, mailto) or none (relative), judged
+  after entity decoding and with the whitespace and control characters browsers ignore
+  taken out (``jav&#x09;ascript:``); with a page URL, relative URLs are made absolute;
+* ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
+  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urljoin
+
+from lxml import etree
+
+#: Elements removed with their content from the output (what preparation left that can
+#: load, embed or submit something).
+UNSAFE_TAGS = ("portal", "keygen", "isindex", "bgsound", "layer", "ilayer", "frame", "frameset")
+#: Attributes holding one URL.
+URL_ATTRIBUTES = frozenset(
+    {
+        "href", "src", "action", "formaction", "cite", "background", "xlink:href", "poster",
+        "longdesc", "lowsrc", "dynsrc", "data", "codebase", "usemap", "manifest", "icon",
+        "profile", "classid", "archive",
+    }
+)  # fmt: skip
+_CHECKED = URL_ATTRIBUTES | {"srcset", "ping", "style"}
+#: URL schemes a fragment may keep (a URL without a scheme is relative, and kept).
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+#: What browsers drop from URLs (ASCII whitespace and C0 controls) and lower-case.
+_URL_NOISE_RE = re.compile("[\\x00-\\x20\\x7f]+")
+_SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
+_CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.S)
+_CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
+_CSS_URL_RE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.S | re.I)
+_CSS_DANGER_RE = re.compile(r"expression|behavior|-moz-binding|javascript:|vbscript:")
+_ABSOLUTE_RE = re.compile(r"https?://", re.I)
+#: Most URLs: http(s), or a relative path whose first segment has no ":" (no scheme).
+_PLAIN_URL_RE = re.compile(r"https?://|[/#?]|[\w.~%+-]+(?:[/#?]|\Z)")
+_DESCRIPTOR_RE = re.compile(r"\d+(?:\.\d+)?[wxh]")
+
+
+def sanitize(root: etree._Element, base_url: str | None = None) -> None:
+    """Make the subtree of ``root`` safe in place (see the module's docstring).
+
+    ``base_url``, the page's URL (or its ``<base href>``), makes relative URLs absolute;
+    only an absolute http(s) URL is used as a base.
+    """
+    etree.strip_elements(root, *UNSAFE_TAGS, with_tail=False)
+    base = base_url if base_url and _ABSOLUTE_RE.match(base_url) else None
+    for element in root.iter(etree.Element):  # cheaper than an XPath over attribute names
+        attributes = element.attrib
+        if not attributes:
+            continue
+        for name, lowered in [(name, name.lower()) for name in attributes]:
+            if lowered not in _CHECKED and not lowered.startswith("on"):
+                continue
+            if lowered.startswith("on"):
+                del attributes[name]
+            elif lowered in URL_ATTRIBUTES:
+                _set_or_drop(attributes, name, _safe_url(attributes[name], base))
+            elif lowered == "srcset":
+                _set_or_drop(attributes, name, _safe_srcset(attributes[name], base))
+            elif lowered == "ping":
+                urls = [_safe_url(url, base) for url in attributes[name].split()]
+                _set_or_drop(attributes, name, None if None in urls else " ".join(map(str, urls)))
+            elif lowered == "style" and not is_safe_style(attributes[name]):
+                del attributes[name]
+
+
+def is_safe_url(value: str) -> bool:
+    """True when ``value`` is relative or has an allowed scheme, as a browser reads it."""
+    if _PLAIN_URL_RE.match(value):
+        return True
+    decoded = html.unescape(value) if "&" in value else value
+    scheme = _SCHEME_RE.match(_URL_NOISE_RE.sub("", decoded).lower())
+    return scheme is None or scheme.group(1) in SAFE_SCHEMES
+
+
+def is_safe_style(value: str) -> bool:
+    """True when the inline CSS ``value`` can neither run code nor load a disallowed URL."""
+    css = _CSS_ESCAPE_RE.sub(_unescape_css, _CSS_COMMENT_RE.sub("", value))
+    if _CSS_DANGER_RE.search(_URL_NOISE_RE.sub("", css).lower()):
+        return False
+    return all(is_safe_url(match.group(2)) for match in _CSS_URL_RE.finditer(css))
+
+
+def _unescape_css(escape: re.Match[str]) -> str:
+    if escape.group(2) is not None:
+        return escape.group(2)
+    code = int(escape.group(1), 16)
+    return chr(code) if 0 < code < 0x110000 else "\ufffd"
+
+
+def _safe_url(value: str, base: str | None) -> str | None:
+    if not is_safe_url(value):
+        return None
+    if base is None or _ABSOLUTE_RE.match(value):
+        return value
+    return urljoin(base, value.strip())
+
+
+def _safe_srcset(value: str, base: str | None) -> str | None:
+    """The candidates of a ``srcset`` with safe URLs and valid descriptors ("2x", "640w"),
+    or None (the attribute is dropped) when a URL is unsafe."""
+    candidates = []
+    for candidate in value.split(","):
+        url, *descriptors = candidate.split() or [""]
+        safe = _safe_url(url, base) if url else ""
+        if safe is None:
+            return None
+        if safe and all(_DESCRIPTOR_RE.fullmatch(descriptor) for descriptor in descriptors):
+            candidates.append(" ".join([safe, *descriptors]))
+    return ", ".join(candidates)
+
+
+def _set_or_drop(attributes: etree._Attrib, name: str, value: str | None) -> None:
+    if value is None:
+        del attributes[name]
+    elif value != attributes[name]:
+        attributes[name] = xml_safe(value)
+
+
+#: Characters lxml refuses in text it is given (the HTML parser lets them through).
+_NOT_XML_RE = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff\\ud800-\\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with the control characters lxml cannot store replaced by spaces."""
+    return _NOT_XML_RE.sub(" ", text)

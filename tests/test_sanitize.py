@@ -1,0 +1,160 @@
+"""The HTML fragment is safe to index and to show, and stands on its own."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from scrapy_mainc import ALGORITHMS, extract
+from scrapy_mainc.core._sanitize import is_safe_style, is_safe_url, sanitize
+
+PARAGRAPHS = "".join(
+    f"<p>Paragraph {n} of the story says that engineers finished the repairs, that traffic "
+    "returned on Monday, and that the city council approved the budget.</p>"
+    for n in range(8)
+)
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_a_form_chosen_as_the_content_does_not_survive(name: str) -> None:
+    form = "<form action='/search' method='post' id='page' {x=1>"  # lxml cannot delete "{x" by name
+    page = f"<html><body>{form}{PARAGRAPHS}</form></body></html>"
+    result = extract(page, algorithm=name)
+    assert "engineers finished the repairs" in result.text
+    assert "<form" not in result.html
+    assert "action=" not in result.html
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "JavaScript:alert(1)",
+        " javascript:alert(1)",
+        "java\tscript:alert(1)",
+        "java\nscript:alert(1)",
+        "\x01javascript:alert(1)",
+        "vbscript:msgbox(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+        "javascript&colon;alert(1)",
+        "&#106;avascript:alert(1)",
+        "jav&#x09;ascript:alert(1)",
+        "livescript:alert(1)",
+    ],
+)
+def test_unsafe_urls(url: str) -> None:
+    assert not is_safe_url(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/a",
+        "http://x",
+        "mailto:a@b.c",
+        "/path",
+        "page.html",
+        "#top",
+        "?q=1",
+        "//cdn/x.png",
+        "",
+    ],
+)
+def test_safe_urls(url: str) -> None:
+    assert is_safe_url(url)
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "width: expression(alert(1))",
+        "background: url(javascript:alert(1))",
+        "background: url('javascript:alert(1)')",
+        'background: url( "vbscript:x" )',
+        "background-image: url(data:image/svg+xml;base64,AAAA)",
+        "behavior: url(x.htc)",
+        "-moz-binding: url(x.xml#xss)",
+        "width: expr/**/ession(alert(1))",
+        "width: \\65 xpression(alert(1))",
+        "background: url(\\6a avascript:alert(1))",
+    ],
+)
+def test_unsafe_styles(style: str) -> None:
+    assert not is_safe_style(style)
+
+
+@pytest.mark.parametrize(
+    "style", ["color: red", "background: url(/img/a.png)", "font-weight: bold; margin: 0"]
+)
+def test_safe_styles(style: str) -> None:
+    assert is_safe_style(style)
+
+
+def _sanitized(fragment: str, base: str | None = None) -> str:
+    root = etree.fromstring(f"<html><body><div>{fragment}</div></body></html>", etree.HTMLParser())
+    div = root.find("body/div")
+    sanitize(div, base)
+    return etree.tostring(div, method="html", encoding="unicode")
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        ('<a href="javascript:alert(1)">x</a>', "<div><a>x</a></div>"),
+        ('<a href="/a" onclick="x()" onmouseover="y()">x</a>', '<div><a href="/a">x</a></div>'),
+        ('<img src="javascript:x" srcset="a.png 1x, javascript:x 2x">', "<div><img></div>"),
+        ('<img srcset="a.png 1x, b.png 2x">', '<div><img srcset="a.png 1x, b.png 2x"></div>'),
+        ('<img srcset="a.png 640w,b.png tps://x 2x, c.png">', '<div><img srcset="a.png 640w, c.png"></div>'),
+        ('<a href="/a" ping="/p javascript:x">x</a>', '<div><a href="/a">x</a></div>'),
+        ('<blockquote cite="vbscript:x">q</blockquote>', "<div><blockquote>q</blockquote></div>"),
+        (
+            '<table background="javascript:x"><tr><td>c</td></tr></table>',
+            "<div><table><tr><td>c</td></tr></table></div>",
+        ),
+        (
+            '<p style="color: red">a</p><p style="width: expression(1)">b</p>',
+            '<div><p style="color: red">a</p><p>b</p></div>',
+        ),
+        ("<portal src='https://evil.example/'></portal>after", "<div>after</div>"),
+    ],
+)
+def test_sanitize(fragment: str, expected: str) -> None:
+    assert _sanitized(fragment) == expected
+
+
+def test_relative_urls_are_made_absolute() -> None:
+    fragment = (
+        '<a href="/a?x=1">a</a><a href="b#c">b</a><a href="#top">t</a>'
+        '<img src="//cdn.example/i.png" srcset="s.png 2x">'
+    )
+    assert _sanitized(fragment, "https://news.example/2024/story.html") == (
+        '<div><a href="https://news.example/a?x=1">a</a><a href="https://news.example/2024/b#c">b</a>'
+        '<a href="https://news.example/2024/story.html#top">t</a>'
+        '<img src="https://cdn.example/i.png" srcset="https://news.example/2024/s.png 2x"></div>'
+    )
+    assert _sanitized('<a href="/a">a</a>', "not a url") == '<div><a href="/a">a</a></div>'
+
+
+def test_extract_resolves_against_the_page_url_and_its_base() -> None:
+    linked = PARAGRAPHS.replace("the city council", "<a href='/more'>the city council</a>", 1)
+    page = f"<html><body><article>{linked}</article></body></html>"
+    assert 'href="https://news.example/more"' in extract(page, url="https://news.example/a/b.html").html
+    based = page.replace("<html>", "<html><head><base href='https://mirror.example/x/'></head>")
+    assert 'href="https://mirror.example/more"' in extract(based, url="https://news.example/a/b.html").html
+    assert 'href="/more"' in extract(page).html
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_no_script_url_survives_extraction(name: str) -> None:
+    links = (
+        "<p>Read <a href='javascript&colon;alert(1)'>this</a>, "
+        "<a href=' jav&#x09;ascript:alert(2)'>that</a>, "
+        "<img src='data:text/html,x' style='background:url(javascript:alert(3))'> and "
+        "<q cite='vbscript:x'>quoted words</q>, with <a href='/fine' onclick='steal()'>a link</a>.</p>"
+    )
+    result = extract(f"<html><body><article>{PARAGRAPHS}{links}</article></body></html>", algorithm=name)
+    assert "engineers finished the repairs" in result.text
+    lowered = result.html.lower()
+    for unsafe in ("javascript", "vbscript", "data:", "onclick", "alert("):
+        assert unsafe not in lowered, unsafe
