@@ -13,6 +13,9 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from ..algorithms import Algorithm, get_algorithm
+from ..metadata import Metadata, extract_metadata
+from ..metadata._evidence import collect_evidence
+from ..metadata._jsonld import main_article
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
@@ -30,6 +33,7 @@ def extract(
     url: str | None = None,
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
+    metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -38,7 +42,8 @@ def extract(
     then by sniffing (UTF-8, GB18030, Big5, Shift_JIS, EUC-KR, cp1252). ``algorithm`` is a
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
     parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
-    default :class:`CommentParams` or the ones given. Bad input never raises: the
+    default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
+    stage (publication date, authors...: :class:`Metadata`). Bad input never raises: the
     result then has empty ``text`` and a ``reason``.
     """
     chosen, chosen_params = _resolve(algorithm, params)
@@ -51,7 +56,7 @@ def extract(
         tree = [parse_html(text, utf8)]
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
-    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, started)
+    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
 
 
 def extract_tree(
@@ -60,12 +65,13 @@ def extract_tree(
     url: str | None = None,
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
+    metadata: bool = True,
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, started)
+    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, metadata, started)
 
 
 def markup_reason(text: str) -> str:
@@ -107,6 +113,7 @@ def _extract_tree(
     params: Any,
     url: str | None,
     strip_comments: bool | CommentParams,
+    metadata: bool,
     started: float,
 ) -> Extraction:
     """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
@@ -125,6 +132,7 @@ def _extract_tree(
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
     xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
     title, lang, reason = document.title, document.lang, selection.reason
+    page_metadata = extract_metadata(document) if metadata else Metadata()
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
@@ -137,6 +145,7 @@ def _extract_tree(
         lang=lang,
         reason="" if text else reason or "the chosen content has no text",
         milliseconds=(perf_counter() - started) * 1000,
+        metadata=page_metadata,
     )
 
 
@@ -145,7 +154,11 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     titles = find_titles(root)
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
-    body, article_bodies = prepare(root)
+    evidence = collect_evidence(root)
+    urls = (url,) if url else ()
+    article = main_article(evidence.jsonld, urls, titles.headlines)
+    body, itemprops = prepare(root)
+    article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)
     return Document(
         body,
@@ -155,9 +168,12 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         url=url,
         article_bodies=article_bodies,
         headlines=titles.headlines,
-        urls=(url,) if url else (),
+        urls=urls,
         headline=find_headline(stats, titles.title),
         base_url=base_url,
+        evidence=evidence,
+        itemprops=itemprops,
+        article=article,
     )
 
 

@@ -97,9 +97,9 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
     return copy.deepcopy(root)
 
 
-def prepare(root: etree._Element) -> tuple[etree._Element, tuple[etree._Element, ...]]:
+def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etree._Element], ...]]:
     """Clean a private tree in place; return its analysis root (``<body>`` or root) and
-    the elements in it marked ``itemprop="articleBody"``, in document order.
+    its microdata: (lower-cased ``itemprop`` token, element) pairs in document order.
 
     Only the analysis root is cleaned: ``<head>`` is read for metadata before this and
     never analysed.
@@ -108,16 +108,16 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[etree._Element,
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
-    hidden, marked = [], []
+    hidden, itemprops = [], []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
         if value.attrname == "itemprop":
-            if "articleBody" in value.split():
-                marked.append(value.getparent())
+            element = value.getparent()
+            itemprops.extend((prop, element) for prop in value.lower().split())
         elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
             hidden.append(value.getparent())
     for element in hidden:
         element.clear(keep_tail=True)
-    return body, tuple(marked)
+    return body, tuple(itemprops)
 
 
 def analysis_root(root: etree._Element) -> etree._Element:

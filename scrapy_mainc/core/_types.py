@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from ..metadata._types import Metadata
 
 if TYPE_CHECKING:
     from lxml import etree
 
+    from ..metadata._evidence import Evidence
     from ._stats import DomStats
 
 
@@ -40,6 +43,8 @@ class Extraction:
     reason: str = ""
     #: Wall time of the extraction, decoding and parsing included.
     milliseconds: float = 0.0
+    #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).
+    metadata: Metadata = field(default_factory=Metadata)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,12 @@ class Document:
     headline: int = -1
     #: What the page's relative URLs are relative to (``<base href>`` or ``url``).
     base_url: str | None = None
+    #: Meta tags, link relations and JSON-LD of the page, read before preparation.
+    evidence: Evidence | None = None
+    #: Microdata in the analysis tree: (lower-cased ``itemprop`` token, element), in order.
+    itemprops: tuple[tuple[str, etree._Element], ...] = ()
+    #: The JSON-LD object of the page's own article (:func:`metadata.main_article`), if any.
+    article: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,122 @@
+"""Metadata evidence of a page, collected before preparation removes ``<head>``,
+``<script>``, ``<meta>`` and ``<link>``: meta tags, link relations and JSON-LD objects.
+
+Microdata on other elements (``itemprop``) is found by preparation's own pass over the
+attributes of the body (:attr:`Document.itemprops`), so the page is parsed once and its
+attributes scanned once. Collecting costs about 0.02 ms on the median page of the
+scrapinghub set (one ``iter`` over three tags; an XPath over every element for
+``@itemprop`` alone would cost 0.07 ms).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from ..core._text import normalize_space
+
+#: JSON-LD is often wrapped in HTML comments or CDATA markers, or carries raw control characters.
+_JSON_WRAPPER_RE = re.compile(r"^\s*(?:<!--|<!\[CDATA\[|//\s*<!\[CDATA\[)|(?:-->|\]\]>|//\s*\]\]>)\s*$")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+#: Longest JSON-LD script read (a page's article object is a few kilobytes).
+MAX_JSONLD_CHARS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Metadata statements of one page, in document order."""
+
+    #: ``<meta>`` values by lower-cased ``property``, ``name``, ``itemprop`` and ``http-equiv``
+    #: (a meta with several of them is listed under each).
+    meta: dict[str, list[str]] = field(default_factory=dict)
+    #: ``<link href>`` values by lower-cased ``rel`` token (``canonical``, ``author``...).
+    links: dict[str, list[str]] = field(default_factory=dict)
+    #: Every JSON-LD object with an ``@type``: top-level objects, array items and ``@graph``
+    #: members, in page order (nested objects such as ``author`` stay inside their parent).
+    jsonld: list[dict[str, Any]] = field(default_factory=list)
+
+    def first_meta(self, *names: str) -> str:
+        """The first non-empty value of the first of ``names`` the page has, or ``""``."""
+        for name in names:
+            for value in self.meta.get(name, ()):
+                if value:
+                    return value
+        return ""
+
+
+def collect_evidence(root: etree._Element) -> Evidence:
+    """The metadata evidence of the page at ``root`` (a full, unprepared tree)."""
+    evidence = Evidence()
+    meta, links = evidence.meta, evidence.links
+    for element in root.iter("meta", "link", "script"):
+        tag = element.tag
+        if tag == "meta":
+            content = element.get("content")
+            if content is None:
+                continue
+            content = normalize_space(content)
+            for attribute in ("property", "name", "itemprop", "http-equiv"):
+                keys = element.get(attribute)
+                if keys:
+                    for key in keys.lower().split():
+                        meta.setdefault(key, []).append(content)
+        elif tag == "link":
+            href = (element.get("href") or "").strip()
+            if href:
+                for rel in element.get("rel", "").lower().split():
+                    links.setdefault(rel, []).append(href)
+        elif element.get("type", "").strip().lower() == "application/ld+json":
+            evidence.jsonld.extend(parse_jsonld(element.text or ""))
+    return evidence
+
+
+def parse_jsonld(text: str) -> list[dict[str, Any]]:
+    """The typed objects of one JSON-LD script; ``[]`` when it cannot be read."""
+    text = text.strip()
+    if not text or len(text) > MAX_JSONLD_CHARS:
+        return []
+    data = _loads(text)
+    objects: list[dict[str, Any]] = []
+    _flatten(data, objects, depth=0)
+    return objects
+
+
+def _loads(text: str) -> Any:
+    """JSON, tolerant of comment and CDATA wrappers, control characters, and trailing junk
+    (a second object or a stray semicolon after the first)."""
+    for attempt in (text, _CONTROL_RE.sub(" ", _JSON_WRAPPER_RE.sub("", text)).strip().rstrip(";")):
+        try:
+            return json.loads(attempt)
+        except ValueError:
+            pass
+        try:  # the first complete value; what follows is ignored
+            return json.JSONDecoder().raw_decode(attempt)[0]
+        except ValueError:
+            continue
+    return None
+
+
+def _flatten(data: Any, objects: list[dict[str, Any]], depth: int) -> None:
+    if depth > 4:
+        return
+    if isinstance(data, list):
+        for item in data:
+            _flatten(item, objects, depth + 1)
+    elif isinstance(data, dict):
+        if "@type" in data:
+            objects.append(data)
+        graph = data.get("@graph")
+        if graph is not None:
+            _flatten(graph, objects, depth + 1)
+
+
+def jsonld_types(obj: dict[str, Any]) -> tuple[str, ...]:
+    """The ``@type`` names of a JSON-LD object (a string or a list of strings), without a
+    ``schema:`` or URL prefix."""
+    types = obj.get("@type")
+    names = types if isinstance(types, list) else [types]
+    return tuple(str(name).rsplit("/", 1)[-1].rsplit(":", 1)[-1] for name in names if isinstance(name, str))

@@ -1,0 +1,25 @@
+"""The metadata stage: the page's metadata from its evidence and its prepared tree.
+
+Evidence is read from most to least trusted: JSON-LD of the page's own article, microdata,
+OpenGraph and other meta names, then what the reader sees near the headline, then the URL.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._authors import find_authors
+from ._dates import find_dates
+from ._fields import find_fields
+from ._types import Metadata
+
+if TYPE_CHECKING:
+    from ..core._types import Document
+
+
+def extract_metadata(document: Document) -> Metadata:
+    """The metadata of a prepared page (call before its statistics are released)."""
+    published, modified = find_dates(document)
+    return Metadata(
+        published=published, modified=modified, authors=find_authors(document), **find_fields(document)
+    )
