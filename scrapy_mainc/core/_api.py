@@ -122,7 +122,7 @@ def _extract_tree(
     before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
     time, before the extraction's time is taken.
     """
-    document = build_document(tree.pop(), url)
+    document = build_document(tree.pop(), url, metadata=metadata)
     stats = document.stats
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
@@ -149,14 +149,15 @@ def _extract_tree(
     )
 
 
-def build_document(root: etree._Element, url: str | None = None) -> Document:
-    """Prepare a private tree (modified in place) and compute its shared statistics."""
+def build_document(root: etree._Element, url: str | None = None, *, metadata: bool = True) -> Document:
+    """Prepare a private tree (modified in place) and compute its shared statistics;
+    ``metadata`` collects the page's metadata evidence before preparation removes it."""
     titles = find_titles(root)
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
-    evidence = collect_evidence(root)
+    evidence = collect_evidence(root) if metadata else None
     urls = (url,) if url else ()
-    article = main_article(evidence.jsonld, urls, titles.headlines)
+    article = main_article(evidence.jsonld, urls, titles.headlines) if evidence else None
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)
