@@ -108,7 +108,8 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
-    hidden, itemprops = [], []
+    hidden: list[etree._Element] = []
+    itemprops: list[tuple[str, etree._Element]] = []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
         if value.attrname == "itemprop":
             element = value.getparent()
