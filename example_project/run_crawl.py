@@ -5,7 +5,9 @@
 
 Starts ``newsdemo/server.py`` on a free port of 127.0.0.1, runs the ``news`` spider with
 the project's settings (scrapy_mainc enabled by its add-on), writes one JSON object per
-article to ``example_project/output.jsonl`` and prints a short summary.
+article to ``example_project/output.jsonl`` (text, HTML, title, and the metadata fields:
+``published``, ``authors``, ``site_name``...) and prints a short summary with the
+publication dates and the ``mainc/`` stats (``mainc/metadata/published``...).
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ def summarize(output: Path, stats: dict[str, object], seconds: float) -> None:
     for item in items:
         info = item.get("mainc", {})
         text = " ".join(item.get("main_text", "").split())
+        published = (item.get("published") or "")[:10]  # the day of the publication date
         print(
-            f"  {info.get('lang') or 'en':2} {info.get('algorithm', '?'):8} "
+            f"  {info.get('lang') or 'en':2} {info.get('algorithm', '?'):8} {published:10} "
             f"{len(item.get('main_text', '')):5} chars  {item.get('url', '').split('/', 3)[-1]:40}"
             f"  {text[:48]}{' ...' if len(text) > 48 else ''}"
             + (f"  [{info['reason']}]" if info.get("reason") else "")

@@ -1,4 +1,12 @@
-"""Command line: ``mainc extract`` and ``mainc evaluate`` (also ``python -m scrapy_mainc``)."""
+"""Command line: ``mainc extract`` and ``mainc evaluate`` (also ``python -m scrapy_mainc``).
+
+``mainc extract`` prints the page's metadata with its content: ``--format json`` gives the
+whole :class:`~scrapy_mainc.Extraction` with its ``metadata`` object (``published``,
+``authors``, ``site_name``...; ``""`` or ``[]`` for what the page does not say), and
+``--format text`` starts with ``Published:`` and ``Authors:`` lines, then an empty line,
+when the page gives them. ``--no-metadata`` skips the metadata stage: plain text only, and
+no ``metadata`` object in the JSON.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +19,7 @@ from pathlib import Path
 
 from . import ALGORITHMS, extract
 from .evaluation._evaluate import Report, evaluate, format_report, load_dataset
+from .metadata import Metadata
 
 
 class CommandError(Exception):
@@ -38,6 +47,13 @@ def _parser() -> argparse.ArgumentParser:
     extract_command.add_argument("--algorithm", default="auto", choices=names)
     extract_command.add_argument("--url", default=None, help="the page's URL, if known")
     extract_command.add_argument("--format", default="text", choices=("text", "html", "json"))
+    extract_command.add_argument(
+        "--no-metadata",
+        dest="metadata",
+        action="store_false",
+        help="skip the metadata stage (publication date, authors...): no Published/Authors "
+        "lines before the text, no metadata object in the JSON",
+    )
     extract_command.set_defaults(run=_run_extract)
 
     evaluate_command = commands.add_parser("evaluate", help="score algorithms on a dataset")
@@ -58,16 +74,36 @@ def _run_extract(args: argparse.Namespace) -> int:
         data = sys.stdin.buffer.read() if args.path == "-" else Path(args.path).read_bytes()
     except OSError as exc:
         raise _cannot_read(exc) from exc
-    result = extract(data, url=args.url, algorithm=args.algorithm)
+    result = extract(data, url=args.url, algorithm=args.algorithm, metadata=args.metadata)
     if args.format == "json":
-        output = json.dumps(dataclasses.asdict(result), ensure_ascii=False, indent=2)
+        record = dataclasses.asdict(result)
+        if args.metadata:
+            record["metadata"] = result.metadata.as_dict()
+        else:
+            del record["metadata"]  # not looked for: an empty record would say "none found"
+        output = json.dumps(record, ensure_ascii=False, indent=2)
+    elif args.format == "html":
+        output = result.html
     else:
-        output = result.html if args.format == "html" else result.text
+        output = "\n".join(_text_lines(result.metadata, result.text))
     if output:
         sys.stdout.write(output + "\n")
     if result.reason:
         print(f"mainc: {result.reason}", file=sys.stderr)
     return 0
+
+
+def _text_lines(metadata: Metadata, text: str) -> list[str]:
+    """``Published:`` and ``Authors:`` lines for what the page gives, then an empty line
+    and ``text`` (if any)."""
+    lines = []
+    if metadata.published:
+        lines.append(f"Published: {metadata.published}")
+    if metadata.authors:
+        lines.append(f"Authors: {', '.join(metadata.authors)}")
+    if text:
+        lines.extend(["", text] if lines else [text])
+    return lines
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:

@@ -152,6 +152,8 @@ class CrawlResult:
     spider_output: list[dict[str, Any]] = field(default_factory=list)
     #: Messages logged at WARNING (not ERROR: those are in ``errors``).
     warnings_logged: list[str] = field(default_factory=list)
+    #: Messages scrapy_mainc's own loggers logged at INFO.
+    info_logged: list[str] = field(default_factory=list)
 
 
 def run_crawls(
@@ -193,14 +195,20 @@ REACTORS = {
 
 
 class _ErrorLog(logging.Handler):
-    """Collects ERROR (and worse) messages, and apart from them WARNING messages."""
+    """Collects ERROR (and worse) messages, apart from them WARNING messages, and the INFO
+    messages of scrapy_mainc's loggers."""
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.messages: list[str] = []
         self.warnings: list[str] = []
+        self.infos: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < logging.WARNING:
+            if record.name.startswith("scrapy_mainc"):
+                self.infos.append(record.getMessage())
+            return
         message = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             message += f" | {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
@@ -247,6 +255,7 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
     from scrapy.settings import Settings
 
     base = {"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False}
+    logging.getLogger("scrapy_mainc").setLevel(logging.INFO)  # the root logger stays at WARNING
     if spec["reactor"] != "asyncio":
         base["TWISTED_REACTOR"] = REACTORS[spec["reactor"]]
     for scenario in spec["scenarios"]:
@@ -272,6 +281,7 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
             "stats": crawler.stats.get_stats(),
             "errors": errors.messages,
             "warnings_logged": errors.warnings,
+            "info_logged": errors.infos,
             "children_after": len(multiprocessing.active_children()),
             "spider_output": list(getattr(crawler.spider, "seen", [])),
         }

@@ -7,7 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import scrapy_mainc
+from scrapy_mainc import cli
 from scrapy_mainc.cli import main
+from scrapy_mainc.core._types import Extraction
+from scrapy_mainc.metadata import Metadata
 
 DATA = Path(__file__).parent / "data"
 
@@ -18,7 +24,7 @@ def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[
 
 def test_extract_text_html_and_json() -> None:
     page = DATA / "news_en.html"
-    text = _run("extract", str(page))
+    text = _run("extract", str(page), "--no-metadata")
     assert text.returncode == 0
     assert text.stdout.decode().startswith("The harbour bridge reopened")
     html = _run("extract", str(page), "--format", "html")
@@ -26,6 +32,63 @@ def test_extract_text_html_and_json() -> None:
     record = json.loads(_run("extract", "-", "--format", "json", stdin=page.read_bytes()).stdout)
     assert record["algorithm"] == "auto"
     assert record["title"] == "Harbour bridge reopens after two years of repairs"
+
+
+def test_extract_prints_the_metadata() -> None:
+    page = DATA / "news_en.html"
+    result = scrapy_mainc.extract(page.read_bytes())
+    record = json.loads(_run("extract", str(page), "--format", "json").stdout)
+    assert record["metadata"] == result.metadata.as_dict()
+    assert list(record["metadata"]) == ["published", "modified", "authors", "site_name", "canonical_url",
+                                        "description", "image", "section", "tags"]  # fmt: skip
+    plain = json.loads(_run("extract", str(page), "--format", "json", "--no-metadata").stdout)
+    assert "metadata" not in plain and plain["text"] == record["text"]
+    lines = [f"Published: {result.metadata.published}"] if result.metadata.published else []
+    lines += [f"Authors: {', '.join(result.metadata.authors)}"] if result.metadata.authors else []
+    expected = "\n".join([*lines, "", result.text] if lines else [result.text]) + "\n"
+    assert _run("extract", str(page)).stdout.decode() == expected
+
+
+class FakeExtract:
+    """Stands in for ``extract`` in the command line module, with chosen metadata."""
+
+    def __init__(self, metadata: Metadata, text: str = "The story.") -> None:
+        self.metadata, self.text = metadata, text
+        self.asked: list[bool] = []
+
+    def __call__(self, data: bytes, *, metadata: bool = True, **kwargs: object) -> Extraction:
+        self.asked.append(metadata)
+        return Extraction(text=self.text, metadata=self.metadata if metadata else Metadata())
+
+
+@pytest.mark.parametrize(
+    ("metadata", "text", "printed"),
+    [
+        (
+            Metadata(published="2024-05-13", authors=("Maren Hollis", "Ada Park"), site_name="Herald"),
+            "The story.",
+            "Published: 2024-05-13\nAuthors: Maren Hollis, Ada Park\n\nThe story.\n",
+        ),
+        (Metadata(authors=("张三",)), "正文。", "Authors: 张三\n\n正文。\n"),
+        (Metadata(published="2024-05-13T10:30:00+08:00"), "", "Published: 2024-05-13T10:30:00+08:00\n"),
+        (Metadata(site_name="Herald", modified="2024-05-14"), "The story.", "The story.\n"),
+    ],
+)
+def test_the_text_starts_with_published_and_authors_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    metadata: Metadata, text: str, printed: str,
+) -> None:  # fmt: skip
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<p>x</p>")
+    fake = FakeExtract(metadata, text)
+    monkeypatch.setattr(cli, "extract", fake)
+    assert main(["extract", str(page)]) == 0
+    assert capsys.readouterr().out == printed
+    assert main(["extract", str(page), "--no-metadata"]) == 0
+    assert capsys.readouterr().out == (f"{text}\n" if text else "")
+    assert main(["extract", str(page), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metadata"] == metadata.as_dict()
+    assert fake.asked == [True, False, True]
 
 
 def test_extract_reports_the_reason_of_an_empty_result() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -10,6 +11,12 @@ from typing import Any
 
 from conftest import EXAMPLE, GBK_HEADLINE, GBK_SENTENCE
 from newsdemo.localredis import free_port
+
+from scrapy_mainc import extract
+from scrapy_mainc.metadata import Metadata
+
+METADATA_NAMES = tuple(field.name for field in dataclasses.fields(Metadata))
+CORE_FIELDS = {"url", "main_text", "main_html", "title", "mainc"}
 
 
 def scrapy(*args: str, cwd: Path = EXAMPLE) -> subprocess.CompletedProcess[str]:
@@ -43,6 +50,24 @@ def test_a_url_with_a_chosen_algorithm(site_server: Any, tmp_path: Path) -> None
     assert item["url"] == url
     assert item["mainc"]["algorithm"] == "cectd-s"
     assert "two-year repair programme" in item["main_text"]
+
+
+def test_the_metadata_fields_are_printed(tmp_path: Path) -> None:
+    page = EXAMPLE / "site" / "en" / "harbour-bridge-reopens.html"
+    url = page.resolve().as_uri()
+    metadata = extract(page.read_bytes(), url=url).metadata
+    done = scrapy("mainc", str(page), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    item = json.loads(done.stdout)
+    assert set(item) == CORE_FIELDS | set(METADATA_NAMES)
+    for name in METADATA_NAMES:  # as an item holds them: lists, and None for nothing
+        value = getattr(metadata, name)
+        assert item[name] == (list(value) if isinstance(value, tuple) else value or None), name
+    done = scrapy("mainc", "--no-metadata", str(page), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    plain = json.loads(done.stdout)
+    assert set(plain) == CORE_FIELDS
+    assert plain["main_text"] == item["main_text"]
 
 
 def test_bad_arguments(tmp_path: Path) -> None:

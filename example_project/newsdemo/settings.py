@@ -13,6 +13,11 @@ ADDONS = {"scrapy_mainc.Addon": 0}
 # MAINC_DOMAIN_ALGORITHMS = {"news.example.cn": "econ"}
 # MAINC_WORKER_MODE = "process"
 # MAINC_DEDUP_ENABLED = True  # near-duplicate clusters (settings_distributed.py: on Redis)
+# Metadata fields (published, modified, authors, site_name, canonical_url, description,
+# image, section, tags) are on by default; rename one for your index, or leave it out:
+# MAINC_PUBLISHED_FIELD = "date_published"
+# MAINC_TAGS_FIELD = None
+# MAINC_METADATA_ENABLED = False  # no metadata stage at all
 
 ROBOTSTXT_OBEY = False
 CONCURRENT_REQUESTS = 16

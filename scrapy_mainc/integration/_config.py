@@ -41,6 +41,21 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Every field of the :class:`~scrapy_mainc.metadata.Metadata` record, with the setting that
+#: names its item field (a test checks that the record has no other field).
+METADATA_FIELD_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("published", "MAINC_PUBLISHED_FIELD"),
+    ("modified", "MAINC_MODIFIED_FIELD"),
+    ("authors", "MAINC_AUTHORS_FIELD"),
+    ("site_name", "MAINC_SITE_NAME_FIELD"),
+    ("canonical_url", "MAINC_CANONICAL_URL_FIELD"),
+    ("description", "MAINC_DESCRIPTION_FIELD"),
+    ("image", "MAINC_IMAGE_FIELD"),
+    ("section", "MAINC_SECTION_FIELD"),
+    ("tags", "MAINC_TAGS_FIELD"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class FieldNames:
     """Item fields the pipeline reads and writes; ``""`` turns one off."""
@@ -50,6 +65,10 @@ class FieldNames:
     title: str = "title"
     info: str = "mainc"
     page: str = "raw_html"
+    #: ``(Metadata field, item field)`` of every metadata field switched on, in record order.
+    metadata: tuple[tuple[str, str], ...] = tuple(
+        (name, SETTINGS[setting]) for name, setting in METADATA_FIELD_SETTINGS
+    )
 
     def attached(self) -> tuple[tuple[str, str], ...]:
         """``(setting name, field)`` of every output field that is switched on."""
@@ -80,6 +99,8 @@ class MaincConfig:
     convert_items: bool = False
     drop_empty: bool = False
     redecode: bool = True
+    #: Run the metadata stage and write its fields (``MAINC_METADATA_ENABLED``).
+    metadata: bool = True
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> MaincConfig:
@@ -96,6 +117,20 @@ class MaincConfig:
             choices = ", ".join(WORKER_MODES)
             raise ValueError(f"MAINC_WORKER_MODE must be one of {choices}; got {mode!r}")
         workers = get("MAINC_WORKERS")
+        fields = FieldNames(
+            text=_field(get("MAINC_TEXT_FIELD")),
+            html=_field(get("MAINC_HTML_FIELD")),
+            title=_field(get("MAINC_TITLE_FIELD")),
+            info=_field(get("MAINC_INFO_FIELD")),
+            page=_field(get("MAINC_PAGE_FIELD")),
+            metadata=tuple(
+                (name, field)
+                for name, setting in METADATA_FIELD_SETTINGS
+                for field in (_field(get(setting)),)
+                if field
+            ),
+        )
+        _check_distinct(fields)
         return cls(
             enabled=flag("MAINC_ENABLED"),
             algorithm=check_algorithm(get("MAINC_ALGORITHM"), "MAINC_ALGORITHM"),
@@ -107,17 +142,12 @@ class MaincConfig:
             ),
             timeout=_positive(float, get("MAINC_TIMEOUT"), "MAINC_TIMEOUT"),
             max_page_size=_positive(int, get("MAINC_MAX_PAGE_SIZE"), "MAINC_MAX_PAGE_SIZE"),
-            fields=FieldNames(
-                text=_field(get("MAINC_TEXT_FIELD")),
-                html=_field(get("MAINC_HTML_FIELD")),
-                title=_field(get("MAINC_TITLE_FIELD")),
-                info=_field(get("MAINC_INFO_FIELD")),
-                page=_field(get("MAINC_PAGE_FIELD")),
-            ),
+            fields=fields,
             keep_page=flag("MAINC_KEEP_PAGE"),
             convert_items=flag("MAINC_CONVERT_ITEMS"),
             drop_empty=flag("MAINC_DROP_EMPTY"),
             redecode=flag("MAINC_REDECODE"),
+            metadata=flag("MAINC_METADATA_ENABLED"),
         )
 
     def algorithm_for(self, url: str | None, spider_algorithm: str | None = None) -> str:
@@ -171,6 +201,22 @@ def _field(value: object) -> str:
     if not isinstance(value, str):
         raise ValueError(f"a MAINC_*_FIELD setting must be a field name or None; got {value!r}")
     return value
+
+
+def _check_distinct(fields: FieldNames) -> None:
+    """A ValueError when a metadata field is also another output field: the pipeline would
+    write two values into one field."""
+    settings = dict(METADATA_FIELD_SETTINGS)
+    taken = {field: setting for setting, field in fields.attached()}
+    if fields.page:
+        taken.setdefault(fields.page, "MAINC_PAGE_FIELD")
+    for name, field in fields.metadata:
+        other = taken.setdefault(field, settings[name])
+        if other != settings[name]:
+            raise ValueError(
+                f"{settings[name]} and {other} both name the item field {field!r}: set one of "
+                f"them to another field name, or {settings[name]} to None to leave that value out"
+            )
 
 
 def _host(url: str | None) -> str:

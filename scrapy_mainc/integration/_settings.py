@@ -79,6 +79,17 @@ REGISTRY: tuple[Setting, ...] = (
         "drop items whose extraction found no text (``DropItem``, logged at DEBUG)",
     ),
     _extraction("MAINC_REDECODE", True, "bool", "let the downloader middleware replace a wrong decoding"),
+    _extraction(
+        "MAINC_METADATA_ENABLED",
+        True,
+        "bool",
+        "run the metadata stage and write its fields (``MAINC_PUBLISHED_FIELD`` to "
+        "``MAINC_TAGS_FIELD``): each only where the item's field is empty, ``None`` (``[]`` for "
+        "a list) when the page does not say; typed items get those they declare (one INFO per "
+        "item class names the others, items counted in ``mainc/metadata/undeclared``). "
+        "``mainc/metadata/<field>`` counts the items whose page gave a value. ``False`` skips "
+        "the stage (``extract(metadata=False)``), its fields and its stats",
+    ),
     _field("MAINC_TEXT_FIELD", "main_text", "item field for the article text"),
     _field("MAINC_HTML_FIELD", "main_html", "item field for the cleaned, comment-stripped article HTML"),
     _field("MAINC_TITLE_FIELD", "title", "item field for the headline, written only when empty"),
@@ -88,6 +99,25 @@ REGISTRY: tuple[Setting, ...] = (
         "raw_html",
         "item field a spider may put the page's HTML in; read before the attached response",
     ),
+    _field(
+        "MAINC_PUBLISHED_FIELD",
+        "published",
+        "item field for the original publication date, ISO 8601: ``2023-12-22``, or "
+        "``2023-12-22T10:30:00+08:00`` when the page gives a time (with its offset if it gives "
+        "one); ``None`` in the item when the page has none",
+    ),
+    _field(
+        "MAINC_MODIFIED_FIELD",
+        "modified",
+        "item field for the date of the last modification, ISO 8601 like the publication date",
+    ),
+    _field("MAINC_AUTHORS_FIELD", "authors", "item field for the list of author names, in page order"),
+    _field("MAINC_SITE_NAME_FIELD", "site_name", "item field for the publication's name"),
+    _field("MAINC_CANONICAL_URL_FIELD", "canonical_url", "item field for the absolute canonical URL"),
+    _field("MAINC_DESCRIPTION_FIELD", "description", "item field for the page's summary of the article"),
+    _field("MAINC_IMAGE_FIELD", "image", "item field for the absolute URL of the lead image"),
+    _field("MAINC_SECTION_FIELD", "section", "item field for the section the article is in"),
+    _field("MAINC_TAGS_FIELD", "tags", "item field for the list of keywords and tags"),
     Setting(
         "MAINC_KEEP_PAGE",
         False,

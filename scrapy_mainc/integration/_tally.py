@@ -1,4 +1,15 @@
-"""What became of a crawl's extractions, for the warnings ``MaincPipeline`` gives once.
+"""What became of a crawl's extractions: the metadata stats, and the warnings
+``MaincPipeline`` gives once.
+
+Metadata stats, one per item (:func:`metadata_stats`):
+
+- ``mainc/metadata/<field>`` (``published``, ``modified``, ``authors``, ``site_name``,
+  ``canonical_url``, ``description``, ``image``, ``section``, ``tags``: the record's names,
+  whatever the item field is called): items whose page gave a non-empty value for the
+  field, among the items that take the field (a switched-off or undeclared field is not
+  counted; a spider's own value, which is kept, is counted when the page had one too);
+- ``mainc/metadata/undeclared``: items of a typed class that does not declare some of the
+  metadata fields (they go without them).
 
 Each item's failure is logged at DEBUG only (its reason is in the item). Two situations
 deserve a WARNING all the same, once per crawl:
@@ -39,6 +50,21 @@ CAUSES = {
     "missing_field": "the item classes lack fields (see the error logged for each class)",
     "too_large": "the pages are larger than MAINC_MAX_PAGE_SIZE",
 }
+
+
+#: Prefix of the metadata stats.
+METADATA_STATS = "mainc/metadata/"
+#: Items that went without some metadata fields their class does not declare.
+UNDECLARED_STAT = METADATA_STATS + "undeclared"
+
+
+def metadata_stats(found: tuple[str, ...], skipped: bool) -> list[str]:
+    """The stats to increase for one item: a ``mainc/metadata/<field>`` for each field of
+    ``found`` (the page gave a value), ``mainc/metadata/undeclared`` if ``skipped``."""
+    keys = [METADATA_STATS + name for name in found]
+    if skipped:
+        keys.append(UNDECLARED_STAT)
+    return keys
 
 
 def in_worker_process() -> bool:

@@ -67,6 +67,8 @@ class ExtractionTask:
     url: str | None = None
     algorithm: str = "auto"
     strip_comments: bool = True
+    #: Run the metadata stage (``extract(metadata=...)``).
+    metadata: bool = True
     #: Fingerprint the main text with these parameters; None: no fingerprint.
     fingerprint: FingerprintParams | None = None
 
@@ -90,7 +92,11 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
     exception becomes a failed outcome)."""
     try:
         extraction = extract(
-            task.page, url=task.url, algorithm=task.algorithm, strip_comments=task.strip_comments
+            task.page,
+            url=task.url,
+            algorithm=task.algorithm,
+            strip_comments=task.strip_comments,
+            metadata=task.metadata,
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")

@@ -3,7 +3,9 @@
 The page is fetched with the project's settings (middlewares, headers, proxies) and the
 spider that would handle its URL, so per-spider and per-domain algorithm choices apply; a
 local file is fetched through its ``file://`` URI. Only scrapy_mainc's pipeline runs, in
-``inline`` mode, and the item is printed as JSON instead of being exported.
+``inline`` mode, and the item is printed as JSON instead of being exported: the
+extraction's fields and the page's metadata (``published``, ``authors``, ``site_name``...,
+named by the ``MAINC_*_FIELD`` settings; ``--no-metadata`` leaves them out).
 """
 
 from __future__ import annotations
@@ -48,13 +50,20 @@ class Command(ScrapyCommand):
         return (
             "Fetch a URL (or a local HTML file) with the project's settings, run "
             "scrapy_mainc's extraction on it and print the fields the pipeline would "
-            "attach to an item, as JSON."
+            "attach to an item (text, HTML, title, publication date, authors and the page's "
+            "other metadata), as JSON."
         )
 
     def add_options(self, parser: ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--algorithm", choices=list(ALGORITHMS), help="use this algorithm for the page")
         parser.add_argument("--spider", help="use this project spider's settings and mainc_algorithm")
+        parser.add_argument(
+            "--no-metadata",
+            dest="metadata",
+            action="store_false",
+            help="skip the metadata stage (MAINC_METADATA_ENABLED = False)",
+        )
 
     def process_options(self, args: list[str], opts: Namespace) -> None:
         super().process_options(args, opts)
@@ -64,6 +73,8 @@ class Command(ScrapyCommand):
         settings.set("MAINC_WORKER_MODE", "inline", priority="cmdline")
         settings.set("ITEM_PIPELINES", {MaincPipeline: PIPELINE_ORDER}, priority="cmdline")
         settings.set("FEEDS", {}, priority="cmdline")
+        if not opts.metadata:
+            settings.set("MAINC_METADATA_ENABLED", False, priority="cmdline")
         if opts.algorithm:
             settings.set("MAINC_ALGORITHM", opts.algorithm, priority="cmdline")
             settings.set("MAINC_DOMAIN_ALGORITHMS", {}, priority="cmdline")

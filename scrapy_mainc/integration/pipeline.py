@@ -10,6 +10,11 @@ it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``), together wit
 URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
 skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
 fingerprints the text itself (stat ``mainc/dedup/fingerprinted``).
+
+The page's metadata (publication date, authors, site name, canonical URL, description,
+lead image, section, tags) goes into flat fields of their own, written only where the
+item's field is empty and optional on typed items: see ``_itemfields`` for the design,
+``_tally`` for the ``mainc/metadata/*`` stats, ``MAINC_METADATA_ENABLED`` to switch it off.
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
-from ._itemfields import ItemFields, MissingFieldError
+from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
-from ._tally import OutcomeTally
+from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
@@ -52,7 +57,8 @@ CLOSE_WAIT = 2.0
 
 
 class MaincPipeline:
-    """Attach ``main_text``, ``main_html``, ``title`` and ``mainc`` to every item."""
+    """Attach ``main_text``, ``main_html``, ``title``, ``mainc`` and the metadata fields
+    (``published``, ``authors``...) to every item."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.config = MaincConfig.from_settings(crawler.settings)
@@ -63,6 +69,8 @@ class MaincPipeline:
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
+        #: Item classes already told (at INFO) that they lack metadata fields.
+        self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm: str | None = None
         self.pool: WorkerPool | LoopProcessPool | None = None
@@ -96,23 +104,25 @@ class MaincPipeline:
         in_item = self.fields.page_in(adapter)
         page = in_item if in_item is not None else _page_of(attached)
         url = attached.url if attached else _item_url(adapter)
-        outcome = await self._extract(page, url)
-        self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
+        outcome = await self._extract(page, url, self.fields.takes_metadata(item))
+        found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
         if self.dedup.enabled:
             _hand_to_dedup(adapter, self.dedup, outcome, url)
         self._count(outcome, url)
+        self._count_metadata(item, found)
         if self.config.drop_empty and not outcome.extraction.text:
             self._inc("mainc/dropped")
             raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
         return item
 
-    async def _extract(self, page: str | bytes | None, url: str | None) -> ExtractionOutcome:
+    async def _extract(self, page: str | bytes | None, url: str | None, metadata: bool) -> ExtractionOutcome:
         task = ExtractionTask(
             page=page if page is not None else "",
             url=url,
             algorithm=self.config.algorithm_for(url, self.spider_algorithm),
             strip_comments=self.config.strip_comments,
+            metadata=metadata,
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
         )
         if page is None:
@@ -166,6 +176,15 @@ class MaincPipeline:
             extraction.milliseconds,
             f", {extraction.reason}" if extraction.reason else "",
         )
+
+    def _count_metadata(self, item: Any, found: tuple[str, ...]) -> None:
+        """The item's metadata stats; the INFO line for its class if it lacks fields."""
+        skipped = self.fields.skipped_metadata(item)
+        for key in metadata_stats(found, bool(skipped)):
+            self._inc(key)
+        if skipped and type(item) not in self.told_undeclared:
+            self.told_undeclared.add(type(item))
+            logger.info("%s", undeclared_metadata_message(type(item), skipped))
 
     def _inc(self, key: str, count: float = 1) -> None:
         if self.crawler.stats is not None:

@@ -22,7 +22,8 @@ class NewsSpider(scrapy.Spider):
     """Follow section and story links from the front page; one item per article.
 
     The item holds only what the spider itself knows (URL, headline, section); scrapy_mainc
-    adds ``main_text``, ``main_html``, ``title`` and ``mainc``. ``-a start_url=...`` sets
+    adds ``main_text``, ``main_html``, ``title``, ``mainc`` and the page's metadata
+    (``published``, ``authors``, ``description``...), but keeps the spider's own ``section``. ``-a start_url=...`` sets
     the front page; ``-a copies=N`` crawls N copies of the site (``/c0/`` .. ``/c<N-1>/``).
     """
 
