@@ -1,7 +1,7 @@
 """Scale of the Redis near-duplicate index: memory per fingerprint and ``assign`` throughput.
 
     python benchmarks/dedup_scale.py                      # 20,000 texts, about a minute
-    python benchmarks/dedup_scale.py --texts 200000       # the README's figures
+    python benchmarks/dedup_scale.py --texts 200000       # the figures of docs/benchmarks.md
     python benchmarks/dedup_scale.py --buckets 2048       # hashes per band (IndexParams.redis_buckets)
 
 Starts its own ``redis-server`` on a free loopback port (no persistence, default

@@ -31,8 +31,8 @@ algorithm) and the whole page text (every text node outside script and style). A
 is predicted a duplicate when the MinHash estimates reach the thresholds (exhaustively over
 all pairs), when the leader-clustering index puts both in one cluster,
 or when their SimHashes are at most 3 bits apart. Everything is seeded: reruns print the
-same figures. It prints markdown tables and writes them, with the README section of the
-feature, to ``--output``.
+same figures. It prints markdown tables and writes them, as the "Near-duplicates" section
+of docs/benchmarks.md, to ``--output``.
 """
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--datasets", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "datasets"
     )
     parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
-    parser.add_argument("--output", type=Path, default=Path("/tmp/readme_dedup_section.md"))
+    parser.add_argument("--output", type=Path, default=Path("/tmp/docs_neardup_section.md"))
     parser.add_argument("--threshold", type=float, default=IndexParams().threshold)
     parser.add_argument("--containment", type=float, default=IndexParams().containment)
     parser.add_argument("--min-size-ratio", type=float, default=IndexParams().min_size_ratio)

@@ -2,7 +2,9 @@
 
 Build it with ``python3 scripts/dev.py docs`` (warnings are errors, as in CI); the pages are
 Markdown (MyST) and reStructuredText, the API pages come from the docstrings (autodoc), the
-settings reference from the settings registry (``_ext/mainc_settings.py``).
+settings reference from the settings registry (``_ext/mainc_settings.py``). No napoleon: the
+docstrings have no Google or NumPy sections, and it read the ``#:`` comment of a field whose
+first line holds a colon ("Script guess: zh, ja...") as a type and a description.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ version = ".".join(release.split(".")[:2])
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "mainc_settings",
 ]
@@ -35,7 +36,8 @@ exclude_patterns = ["_build"]
 nitpicky = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "undoc-members": False}
+# members are listed where they are wanted (":members:"), not by default
+autodoc_default_options = {"undoc-members": False}
 intersphinx_mapping = {}  # no network at build time: no inventories are fetched
 html_theme = "alabaster"
 html_theme_options = {"description": "Main-content extraction for Scrapy crawlers", "fixed_sidebar": True}

@@ -21,6 +21,15 @@ from . import ALGORITHMS, extract
 from .evaluation._evaluate import Report, evaluate, format_report, load_dataset
 from .metadata import Metadata
 
+#: What ``mainc evaluate --help`` says a dataset is (the CLI page of the docs repeats it).
+DATASET_LAYOUT = """\
+a dataset is any directory holding:
+  html/<id>.html   one page per file, as fetched (bytes; the charset is detected)
+  gold.json        {"<id>": {"articleBody": "the expected text", "url": "https://..."}, ...}
+Every id of gold.json with an html/<id>.html file is a page; "url" is optional (the
+page's address: relative links are resolved against it and auto reads its slug).
+HTML files without an entry in gold.json, and entries without a file, are left out."""
+
 
 class CommandError(Exception):
     """A file that cannot be read or written: one line, exit status 2 (like argparse)."""
@@ -56,8 +65,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     extract_command.set_defaults(run=_run_extract)
 
-    evaluate_command = commands.add_parser("evaluate", help="score algorithms on a dataset")
-    evaluate_command.add_argument("dataset", help="directory with html/<id>.html and gold.json")
+    evaluate_command = commands.add_parser(
+        "evaluate",
+        help="score algorithms on a dataset",
+        description="Score algorithms on a dataset of pages with gold text: precision, recall\n"
+        "and F1 of 4-gram shingles averaged over pages, and milliseconds per page.",
+        epilog=DATASET_LAYOUT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    evaluate_command.add_argument("dataset", help="a dataset directory (layout below)")
     evaluate_command.add_argument("--algorithm", default="auto", choices=[*names, "all"])
     evaluate_command.add_argument("--json", dest="json_out", default=None, help="write results here")
     evaluate_command.add_argument("--worst", type=int, default=10, help="worst pages to list")

@@ -148,3 +148,36 @@ def test_evaluate_without_a_dataset_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "gold.json").write_text('{"a": {"articleBody": "x"}}', encoding="utf-8")
     line = _one_line_error(_run("evaluate", str(tmp_path)))
     assert line == f"mainc evaluate: error: no pages with gold text found in {tmp_path}"
+
+
+def test_evaluate_runs_on_any_directory_with_the_documented_layout(tmp_path: Path) -> None:
+    # A dataset anywhere (not the development data), run from another directory; "url" is
+    # optional; a file without a gold entry and an entry without a file are left out.
+    dataset = tmp_path / "my pages"
+    (dataset / "html").mkdir(parents=True)
+    (dataset / "html" / "story.html").write_bytes((DATA / "news_en.html").read_bytes())
+    (dataset / "html" / "stray.html").write_bytes(b"<p>no gold for this one</p>")
+    expected = (DATA / "news_en.txt").read_text(encoding="utf-8")
+    gold = {
+        "story": {"articleBody": expected, "url": "https://news.example/harbour-bridge-reopens"},
+        "missing": {"articleBody": "no file for this one"},
+    }
+    (dataset / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    completed = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "evaluate", str(dataset), "--worst", "1"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "F1=1.000" in completed.stdout and "pages=1 " in completed.stdout
+
+
+def test_evaluate_help_describes_the_dataset_layout() -> None:
+    completed = _run("evaluate", "--help")
+    assert completed.returncode == 0
+    help_text = completed.stdout.decode()
+    assert "html/<id>.html" in help_text and "gold.json" in help_text
+    assert '"articleBody"' in help_text and '"url"' in help_text

@@ -1,12 +1,20 @@
-"""The ``mainc-settings`` directive: a table of the registered ``MAINC_`` settings of a group.
+"""The ``mainc-settings`` directives: tables of the registered ``MAINC_`` settings.
 
 ::
 
     ```{mainc-settings} fields
     ```
 
+    ```{mainc-settings-others}
+    ```
+
 The rows come from ``scrapy_mainc.integration._settings.REGISTRY`` (name, type, default,
-meaning), so the reference cannot disagree with the code.
+meaning), so the reference cannot disagree with the code. ``mainc-settings GROUP`` renders
+one group; a group with no registered setting is an error that lists the groups there are
+(a typo, or a section whose settings were removed). ``mainc-settings-others`` renders,
+under a heading each, every group that no ``mainc-settings`` directive earlier on the same
+page rendered, and nothing when there is none: a group added to the registry is in the
+reference before anyone writes a section for it.
 """
 
 from __future__ import annotations
@@ -16,10 +24,14 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
-from scrapy_mainc.integration._settings import REGISTRY
+from scrapy_mainc.integration._settings import REGISTRY, Setting
 
 HEADERS = ("setting", "type", "default", "meaning")
 WIDTHS = (28, 12, 16, 44)
+
+
+#: ``env.temp_data`` key: the groups rendered so far on the page being read.
+_RENDERED = "mainc_settings_rendered"
 
 
 class SettingsTable(Directive):
@@ -32,6 +44,10 @@ class SettingsTable(Directive):
         if not rows:
             groups = sorted({setting.group for setting in REGISTRY})
             raise self.error(f"no settings in group {group!r}; groups: {', '.join(groups)}")
+        _rendered(self).add(group)
+        return [self._table(rows)]
+
+    def _table(self, rows: list[Setting]) -> nodes.table:
         table = nodes.table(classes=["mainc-settings"])
         tgroup = nodes.tgroup(cols=len(HEADERS))
         table += tgroup
@@ -51,7 +67,7 @@ class SettingsTable(Directive):
             body += self._row(cells[:3] + [cells[3:]])
             body.extend(messages)
         tgroup += body
-        return [table]
+        return table
 
     @staticmethod
     def _row(cells: list[Any]) -> nodes.row:
@@ -65,10 +81,33 @@ class SettingsTable(Directive):
         return row
 
 
+class OtherSettingsTables(SettingsTable):
+    """Every group not rendered earlier on the page, each under a heading of its name."""
+
+    required_arguments = 0
+
+    def run(self) -> list[nodes.Node]:
+        rendered = _rendered(self)
+        groups = list(dict.fromkeys(setting.group for setting in REGISTRY if setting.group not in rendered))
+        output: list[nodes.Node] = []
+        for group in groups:
+            rendered.add(group)
+            output.append(nodes.rubric(text=f"Group {group!r}"))
+            output.append(self._table([setting for setting in REGISTRY if setting.group == group]))
+        return output
+
+
+def _rendered(directive: Directive) -> set[str]:
+    temp_data = directive.state.document.settings.env.temp_data  # cleared for every page
+    groups: set[str] = temp_data.setdefault(_RENDERED, set())
+    return groups
+
+
 def _python(value: object) -> str:
     return repr(value).replace("'", '"')
 
 
 def setup(app: Any) -> dict[str, Any]:
     app.add_directive("mainc-settings", SettingsTable)
+    app.add_directive("mainc-settings-others", OtherSettingsTables)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,7 +11,12 @@ reader elsewhere unasked, and makes the fragment stand on its own:
   after entity decoding and with the whitespace and control characters browsers ignore
   taken out (``jav&#x09;ascript:``); with a page URL, relative URLs are made absolute;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
-  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first).
+  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
+* an element whose tag name holds a character that ends a name in HTML (whitespace, a
+  control character, a quote, ``/``, ``=``, ``<``, ``>``) becomes a ``<span>`` and such an
+  attribute is removed: the parser lets ``<p x\x05onclick=...>`` through as one attribute
+  name, and the control character, replaced by a space in the output, would make it an
+  event handler (``<script\x05src=...>`` a ``<script>``).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ _ABSOLUTE_RE = re.compile(r"https?://", re.I)
 #: Most URLs: http(s), or a relative path whose first segment has no ":" (no scheme).
 _PLAIN_URL_RE = re.compile(r"https?://|[/#?]|[\w.~%+-]+(?:[/#?]|\Z)")
 _DESCRIPTOR_RE = re.compile(r"\d+(?:\.\d+)?[wxh]")
+#: A character that cannot be part of a tag or attribute name as a browser reads it.
+_NOT_NAME_RE = re.compile("[\\x00-\\x20\\x7f\"'/<=>\\ufffe\\uffff\\ud800-\\udfff]")
 
 
 def sanitize(root: etree._Element, base_url: str | None = None) -> None:
@@ -58,9 +65,13 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
     etree.strip_elements(root, *UNSAFE_TAGS, with_tail=False)
     base = base_url if base_url and _ABSOLUTE_RE.match(base_url) else None
     for element in root.iter(etree.Element):  # cheaper than an XPath over attribute names
+        if _NOT_NAME_RE.search(element.tag):
+            element.tag = "span"
         attributes = element.attrib
         if not attributes:
             continue
+        if any(_NOT_NAME_RE.search(name) for name in attributes):
+            _drop_bad_names(attributes)
         for name, lowered in [(name, name.lower()) for name in attributes]:
             if lowered not in _CHECKED and not lowered.startswith("on"):
                 continue
@@ -75,6 +86,18 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
                 _set_or_drop(attributes, name, None if None in urls else " ".join(map(str, urls)))
             elif lowered == "style" and not is_safe_style(attributes[name]):
                 del attributes[name]
+
+
+def _drop_bad_names(attributes: etree._Attrib) -> None:
+    """Remove the attributes whose names a browser would read as something else."""
+    kept = [(name, xml_safe(value)) for name, value in attributes.items() if _settable_name(name)]
+    attributes.clear()  # not del: lxml cannot address every name the parser lets through
+    attributes.update(kept)
+
+
+def _settable_name(name: str) -> bool:
+    """A name browsers read as one attribute and lxml can set ("{x" is a namespace to it)."""
+    return bool(name) and not _NOT_NAME_RE.search(name) and "{" not in name and "}" not in name
 
 
 def is_safe_url(value: str) -> bool:
