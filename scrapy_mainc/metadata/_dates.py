@@ -1,13 +1,225 @@
-"""Publication and modification dates (to be written)."""
+"""Publication and modification dates of a page.
+
+Evidence is read from most to least trusted, and the first *plausible* date wins (not
+before 1995, not after tomorrow):
+
+1. JSON-LD of the page's own article (``datePublished``, else ``dateCreated``;
+   ``dateModified``); a page object (``WebPage``) when the article gives no date; any
+   dated object when the page has no article at all.
+2. Microdata: ``itemprop="datePublished"`` (``datetime``, ``content`` or text).
+3. Meta names: OpenGraph ``article:*``, Dublin Core, ``sailthru.date``, ``parsely-pub-date``,
+   ``citation_*`` and the other names in :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
+4. What the reader sees near the headline (:mod:`._dateline`): ``<time datetime>``,
+   then written dates, both labelled or not ("Updated ...").
+5. The URL: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
+
+``modified`` comes from the same sources (JSON-LD, microdata, meta, a labelled visible
+date); when it is earlier than ``published``, the page contradicts itself and
+``modified`` is dropped (``published`` is the better-attested claim: it came first).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from datetime import date, datetime, timedelta
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ._dateline import page_dates
+from ._datetext import parse_machine_date, url_date
+from ._evidence import jsonld_types
+from ._jsonld import text_of
 
 if TYPE_CHECKING:
     from ..core._types import Document
+    from ._evidence import Evidence
+
+#: No web page was published before this day.
+EARLIEST = "1995-01-01"
+
+#: Meta names and properties (lower-case) that state the publication date, best first:
+#: OpenGraph and its variants, schema.org microdata in ``<meta itemprop>``, news-platform
+#: names (Parse.ly, Sailthru, cXense, Outbrain, Shareaholic...), Dublin Core, Highwire
+#: ``citation_*`` and PRISM, then generic names.
+PUBLISHED_META = (
+    "article:published_time", "og:article:published_time", "article:published",
+    "og:published_time", "article:published_date", "date:published_time", "datepublished",
+    "parsely-pub-date", "sailthru.date", "cxenseparse:recs:publishtime", "cxenseparse:publishtime",
+    "bt:pubdate", "shareaholic:article_published_time", "outbrain-date", "og:release_date",
+    "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date",
+    "dcterms.date", "citation_publication_date", "citation_online_date", "citation_date",
+    "prism.publicationdate", "datecreated", "article.published", "published_time",
+    "publish_date", "publish-date", "publishdate", "publication_date", "pubdate", "pub_date",
+    "date", "created", "release_date", "original-publish-date", "og:pubdate",
+)  # fmt: skip
+#: Meta names and properties that state the last modification.
+MODIFIED_META = (
+    "article:modified_time", "og:article:modified_time", "article:modified", "article:updated_time",
+    "og:updated_time", "article:modified_date", "datemodified", "bt:moddate",
+    "shareaholic:article_modified_time", "dc.date.modified", "dcterms.modified", "modified",
+    "last_updated_date", "last-updated", "dateupdate", "updated", "revision_date",
+)  # fmt: skip
 
 
-def find_dates(document: Document) -> tuple[str, str]:
-    """(published, modified) of the page, ISO 8601, ``""`` when unknown."""
-    return "", ""
+def find_dates(document: Document, today: date | None = None) -> tuple[str, str]:
+    """(published, modified) of the page, ISO 8601, ``""`` when unknown.
+
+    ``today`` (the day of the crawl, default the local date) bounds plausible dates.
+    """
+    latest = ((today or date.today()) + timedelta(days=1)).isoformat()
+
+    def plausible(value: str) -> bool:
+        return EARLIEST <= value[:10] <= latest
+
+    evidence = document.evidence
+    published: list[str] = []
+    modified: list[str] = []
+    for source in (_jsonld_dates, _microdata_dates, _meta_dates):
+        claims = source(document, evidence)
+        published += _parsed(claims[0], plausible)
+        modified += _parsed(claims[1], plausible)
+    shown = shown_modified = ""
+    if _needs_page(published, modified):
+        shown, shown_modified = page_dates(document, plausible)
+    url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
+    chosen = _reconcile(published, modified, shown, url)
+    last = modified[0] if modified else shown_modified
+    if last and (not chosen or _earlier(last, chosen)):
+        last = ""
+    return chosen, last
+
+
+def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
+    """The values that read as plausible dates, as ISO 8601, in order."""
+    parsed = [parse_machine_date(value) for value in values if value]
+    return [value for value in parsed if value and plausible(value)]
+
+
+def _needs_page(published: list[str], modified: list[str]) -> bool:
+    """Whether the visible dateline is read: when the markup gives no publication date,
+    dates that disagree, or a time in UTC or without offset (whose day may not be the
+    page's own)."""
+    if not published:
+        return True
+    first = published[0]
+    if len(first) > 10 and (len(first) == 19 or first.endswith("+00:00")):
+        return True
+    return any(value[:10] != first[:10] for value in (*published, *modified))
+
+
+def _reconcile(published: list[str], modified: list[str], shown: str, url: str) -> str:
+    """The publication date from the markup's claims (best first), the dateline the
+    reader sees (``shown``) and the URL's date.
+
+    - No markup claim: the dateline, else the URL.
+    - The markup's first claim, unless the page shows the day of another claim it makes
+      (its modification date included: the page presents that day as its date), or it is a
+      time in UTC or without offset one day from the day the page shows (the page's own
+      time zone decides the day).
+    """
+    shown = shown or url
+    if not published:
+        return shown
+    first = published[0]
+    if not shown or shown[:10] == first[:10]:
+        return first
+    for value in (*published, *modified):
+        if value[:10] == shown[:10]:
+            return value
+    if _in_other_zone(first, shown[:10]):
+        return shown
+    return first
+
+
+def _in_other_zone(value: str, day: str) -> bool:
+    """Whether ``value``, a time in UTC or without offset, falls on ``day`` in some time
+    zone (UTC-12 to UTC+14): 2020-05-02T02:54:29+00:00 is 1 May in New York."""
+    if len(value) <= 10 or not (len(value) == 19 or value.endswith("+00:00")):
+        return False
+    hour = int(value[11:13])
+    days = (date.fromisoformat(day) - date.fromisoformat(value[:10])).days
+    return (days == -1 and hour < 12) or (days == 1 and hour >= 10)
+
+
+def _earlier(first: str, second: str) -> bool:
+    """Whether ISO value ``first`` is before ``second``: as moments when both have an
+    offset, else by their common precision (``2023-12-22`` is not before ``...T10:00``)."""
+    if len(first) > 19 and len(second) > 19:
+        return datetime.fromisoformat(first) < datetime.fromisoformat(second)
+    common = min(len(first), len(second), 19)
+    return first[:common] < second[:common]
+
+
+def _jsonld_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    """Dates of the page's article; of a page object when the article has none; of any
+    dated object when the page has no article (other articles are other stories)."""
+    article = document.article
+    objects = evidence.jsonld if evidence else []
+    if article is not None:
+        chosen = [article, *(obj for obj in objects if "WebPage" in jsonld_types(obj))]
+    else:
+        chosen = [obj for obj in objects if "datePublished" in obj or "dateCreated" in obj][:1]
+    published: list[str] = []
+    modified: list[str] = []
+    for obj in chosen:
+        published += [_jsonld_text(obj.get(key)) for key in ("datePublished", "dateCreated", "uploadDate")]
+        modified.append(_jsonld_text(obj.get("dateModified")))
+    return published, modified
+
+
+def _jsonld_text(value: Any) -> str:
+    return text_of(value) if value is not None else ""
+
+
+def _microdata_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    """``itemprop`` dates in the body, in document order (``<meta itemprop>`` is a meta)."""
+    published: list[str] = []
+    modified: list[str] = []
+    for prop, element in document.itemprops:
+        if prop in ("datepublished", "datecreated"):
+            published.append(_element_value(element))
+        elif prop == "datemodified":
+            modified.append(_element_value(element))
+    return published, modified
+
+
+def _element_value(element: Any) -> str:
+    """The machine value of a microdata element, else the start of its text."""
+    value = element.get("datetime") or element.get("content") or element.get("value")
+    if value:
+        return str(value)
+    text = element.text or ""
+    if len(text) < 80:
+        for piece in element.itertext():
+            text += piece
+            if len(text) >= 80:
+                break
+    return " ".join(text[:80].split())
+
+
+def _meta_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    if evidence is None:
+        return [], []
+    meta = evidence.meta
+    published = [value for name in PUBLISHED_META for value in meta.get(name, ())]
+    modified = [value for name in MODIFIED_META for value in meta.get(name, ())]
+    for value in meta.get("parsely-page", ()):
+        published.append(_parsely_date(value))
+    return published, modified
+
+
+def _parsely_date(value: str) -> str:
+    """``pub_date`` of Parse.ly's ``parsely-page`` meta (a JSON object)."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return ""
+    return str(data.get("pub_date") or "") if isinstance(data, dict) else ""
+
+
+def _page_urls(document: Document, evidence: Evidence | None) -> list[str]:
+    """The URL the page was fetched from, then its canonical and OpenGraph URLs."""
+    urls = list(document.urls)
+    if evidence is not None:
+        urls += evidence.links.get("canonical", [])[:1] + evidence.meta.get("og:url", [])[:1]
+    return urls
