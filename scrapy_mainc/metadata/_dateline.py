@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from ._datetext import find_text_dates, parse_machine_date
@@ -28,14 +28,25 @@ if TYPE_CHECKING:
 
 #: Elements read before the headline (pre-order), and after it.
 BEFORE_ELEMENTS = 12
-AFTER_ELEMENTS = 80
+AFTER_ELEMENTS = 60
+#: The headline's article is read to its end (its footer) when the windows show no date:
+#: the nearest ancestor with this many characters besides the headline, up to
+#: :data:`CONTAINER_CHARS` characters.
+CONTAINER_MIN_CHARS = 500
+CONTAINER_CHARS = 20_000
+CONTAINER_ELEMENTS = 1_000
+#: Elements read above the longest text block, when the page has no headline to start from.
+BLOCK_BEFORE = 40
 #: Characters of text read after the headline (a dateline is in its first lines).
-WINDOW_CHARS = 1500
+WINDOW_CHARS = 1000
 #: Characters besides a date in its text piece from which the piece is prose.
 PROSE_CHARS = 80
 #: Rank added to a date in prose: after any dateline of the window.
 _PROSE_PENALTY = 10 * WINDOW_CHARS
 
+#: Containers whose class or id name a comment thread or other stories: not read.
+_SKIP_RE = re.compile(r"comment|related|recommend|popular|most-?read", re.IGNORECASE)
+_CONTAINER_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "li", "article", "footer", "nav", "dl", "table"})
 #: Words that say the date after them is an update, not the publication.
 _MODIFIED_LABEL_RE = re.compile(
     r"(?:updated?|modified|last edited|aktualisiert|geändert|stand|mis à jour|actualizado|actualización"
@@ -55,6 +66,8 @@ class _Window(NamedTuple):
     start: int
     anchor: int
     stop: int
+    #: Characters of text read after the anchor.
+    chars: int = WINDOW_CHARS
 
 
 class _Text(NamedTuple):
@@ -71,10 +84,8 @@ class _Text(NamedTuple):
 
 
 def page_dates(document: Document, plausible: Callable[[str], bool]) -> tuple[str, str]:
-    """(published, modified) the reader sees near the headline, ISO 8601 or ``""``.
-
-    An update date is published too when it is the only date the window shows.
-    """
+    """(published, modified) the reader sees near the headline, ISO 8601 or ``""``: the
+    dates of the first window that shows any."""
     day_first = _day_first(document)
     for window in _windows(document):
         text = _window_text(document, window)
@@ -84,41 +95,94 @@ def page_dates(document: Document, plausible: Callable[[str], bool]) -> tuple[st
             if label != "copyright" and plausible(value):
                 (modified if label == "modified" else published).append((rank, value))
         if published or modified:
-            best_modified = min(modified)[1] if modified else ""
-            return (min(published)[1] if published else best_modified), best_modified
+            return (min(published)[1] if published else ""), (min(modified)[1] if modified else "")
     return "", ""
 
 
-def _windows(document: Document) -> list[_Window]:
-    """Windows to read, in turn: around the headline, around the first ``<h1>`` (the
-    headline when the page's title names the site only), at the article body."""
+def _windows(document: Document) -> Iterator[_Window]:
+    """Windows to read, in turn, each anchor found only when the ones before gave no
+    date: the headline; the first ``<h1>`` (the headline when the page's title names
+    only the site); the first element whose text is a headline the page states (pages
+    that set their headline in a table cell or a ``<b>``); the ``articleBody``; the
+    headline's article to its end; the longest text block, read mostly upwards (datelines
+    are above the text)."""
     stats = document.stats
-    anchors = [document.headline]
-    anchors.append(next((index for index, tag in enumerate(stats.tags) if tag == "h1"), -1))
-    if document.article_bodies:
-        anchors.append(stats.positions.get(document.article_bodies[0], -1))
     count = len(stats.nodes)
-    return [
-        _Window(max(0, anchor - BEFORE_ELEMENTS), anchor, min(count, anchor + AFTER_ELEMENTS))
-        for anchor in dict.fromkeys(anchors)
-        if anchor >= 0
-    ]
+    seen = set()
+    finders: tuple[Callable[[], int], ...] = (
+        lambda: document.headline,
+        lambda: next((index for index, tag in enumerate(stats.tags) if tag == "h1"), -1),
+        lambda: _headline_text(document),
+        lambda: stats.positions.get(document.article_bodies[0], -1) if document.article_bodies else -1,
+    )
+    for find in finders:
+        anchor = find()
+        if anchor >= 0 and anchor not in seen:
+            seen.add(anchor)
+            yield _Window(max(0, anchor - BEFORE_ELEMENTS), anchor, min(count, stats.end[anchor] + AFTER_ELEMENTS))
+    if document.headline >= 0:
+        container = _container(document, document.headline)
+        stop = min(stats.end[container], count, document.headline + CONTAINER_ELEMENTS)
+        yield _Window(document.headline, document.headline, stop, CONTAINER_CHARS)
+    block = _text_block(document)
+    if block >= 0 and block not in seen:
+        yield _Window(max(0, block - BLOCK_BEFORE), block, min(count, stats.end[block] + BEFORE_ELEMENTS))
+
+
+def _container(document: Document, headline: int) -> int:
+    """The headline's article: its nearest ancestor with :data:`CONTAINER_MIN_CHARS`
+    characters of text beside the headline's own (an entry whose date is in its footer,
+    after the text)."""
+    stats = document.stats
+    chars, parent = stats.chars, stats.parent
+    node = headline
+    while parent[node] >= 0 and chars[node] < chars[headline] + CONTAINER_MIN_CHARS:
+        node = parent[node]
+    return node
+
+
+def _headline_text(document: Document) -> int:
+    """The first element whose own text is one of the page's headlines, or part of one."""
+    headlines = [" ".join(headline.split()) for headline in document.headlines if len(headline) >= 6]
+    if not headlines:
+        return -1
+    for index, element in enumerate(document.stats.nodes):
+        text = element.text
+        if text and len(text) >= 6 and not text.isspace():
+            text = " ".join(text.split())
+            if any(text == headline or (len(text) >= 10 and text in headline) for headline in headlines):
+                return index
+    return -1
+
+
+def _text_block(document: Document) -> int:
+    """The element with the most text of its own (a paragraph of the article)."""
+    own_chars = document.stats.own_chars
+    return max(range(len(own_chars)), key=own_chars.__getitem__) if own_chars else -1
 
 
 def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
-    """(rank, ISO value, label) of every date in the window; lower ranks are better."""
+    """(rank, ISO value, label) of every date in the window; lower ranks are better.
+
+    A ``<time>`` element counts once, with its ``datetime``, unless its text shows
+    another day: the reader sees that one (``datetime`` in UTC, the text local time)."""
     found = []
-    for start, end, value, label in text.times:
-        found.append((_distance(text, start, end), value, label))
+    shown_in_time: dict[int, str] = {}
     for date in find_text_dates(text.text, day_first):
-        if any(start <= date.start < end for start, end, _, _ in text.times):
-            continue  # the text of a <time> element: its datetime was read
+        time = next((start for start, end, _, _ in text.times if start <= date.start < end), -1)
+        if time >= 0:
+            shown_in_time.setdefault(time, date.value)
+            continue
         piece = bisect_right(text.piece_starts, date.start) - 1
         piece_end = text.piece_starts[piece + 1] if piece + 1 < len(text.piece_starts) else len(text.text)
         rank = _distance(text, date.start, date.end)
         if piece_end - text.piece_starts[piece] - (date.end - date.start) > PROSE_CHARS:
             rank += _PROSE_PENALTY
         found.append((rank, date.value, _label(text.text[max(0, date.start - 40) : date.start])))
+    for start, end, value, label in text.times:
+        shown = shown_in_time.get(start, value)
+        value = value if shown[:10] == value[:10] else shown
+        found.append((_distance(text, start, end), value, label or _label(text.text[max(0, start - 40) : start])))
     return found
 
 
@@ -149,7 +213,9 @@ def _time_label(element: object) -> str:
 
 def _window_text(document: Document, window: _Window) -> _Text:
     """The text of the window in document order (an element's tail after its subtree),
-    pieces joined by spaces, with the ``<time datetime>`` elements in it."""
+    pieces joined by spaces, with the ``<time datetime>`` elements in it. Comment
+    threads and related-story boxes (:data:`_SKIP_RE` in a container's class or id) are
+    passed over, their tails kept."""
     stats = document.stats
     nodes, end, tags = stats.nodes, stats.end, stats.tags
     pieces: list[str] = []
@@ -159,7 +225,8 @@ def _window_text(document: Document, window: _Window) -> _Text:
     length = headline_start = 0
     headline_end = -1
     open_nodes: list[int] = []
-    for index in range(window.start, window.stop):
+    index = window.start
+    while index < window.stop:
         while open_nodes and end[open_nodes[-1]] <= index:
             closed = open_nodes.pop()
             if closed in open_times:
@@ -170,15 +237,20 @@ def _window_text(document: Document, window: _Window) -> _Text:
             length = _add(pieces, starts, length, nodes[closed].tail)
         if index == window.anchor:
             headline_start = length
-        elif headline_end >= 0 and length - headline_end > WINDOW_CHARS:
+        elif headline_end >= 0 and length - headline_end > window.chars:
             break
         element = nodes[index]
-        if tags[index] == "time":
+        tag = tags[index]
+        open_nodes.append(index)
+        if tag in _CONTAINER_TAGS and _SKIP_RE.search(f"{element.get('class', '')} {element.get('id', '')}"):
+            index = end[index]  # its subtree is not read; its tail is, when it closes
+            continue
+        if tag == "time":
             value = parse_machine_date(element.get("datetime") or "")
             if value:
                 open_times[index] = (length, value, _time_label(element))
         length = _add(pieces, starts, length, element.text)
-        open_nodes.append(index)
+        index += 1
     if headline_end < 0:
         headline_end = length
     for index, (start, value, label) in open_times.items():

@@ -82,7 +82,7 @@ def find_dates(document: Document, today: date | None = None) -> tuple[str, str]
     if _needs_page(published, modified):
         shown, shown_modified = page_dates(document, plausible)
     url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
-    chosen = _reconcile(published, modified, shown, url)
+    chosen = _reconcile(published, shown or url) or shown_modified
     last = modified[0] if modified else shown_modified
     if last and (not chosen or _earlier(last, chosen)):
         last = ""
@@ -107,23 +107,22 @@ def _needs_page(published: list[str], modified: list[str]) -> bool:
     return any(value[:10] != first[:10] for value in (*published, *modified))
 
 
-def _reconcile(published: list[str], modified: list[str], shown: str, url: str) -> str:
-    """The publication date from the markup's claims (best first), the dateline the
-    reader sees (``shown``) and the URL's date.
+def _reconcile(published: list[str], shown: str) -> str:
+    """The publication date from the markup's claims (best first) and the date the page
+    shows as its publication (the dateline, else the URL's date).
 
-    - No markup claim: the dateline, else the URL.
-    - The markup's first claim, unless the page shows the day of another claim it makes
-      (its modification date included: the page presents that day as its date), or it is a
-      time in UTC or without offset one day from the day the page shows (the page's own
-      time zone decides the day).
+    - No markup claim: the shown date.
+    - The markup's first claim, unless the page shows the day of another of its claims
+      of publication (not of modification: a page that shows only its update date is
+      still dated by its publication), or the first claim is a time one day from the day
+      shown (a time zone apart: the page's own day counts).
     """
-    shown = shown or url
     if not published:
         return shown
     first = published[0]
     if not shown or shown[:10] == first[:10]:
         return first
-    for value in (*published, *modified):
+    for value in published:
         if value[:10] == shown[:10]:
             return value
     if _in_other_zone(first, shown[:10]):
@@ -132,12 +131,18 @@ def _reconcile(published: list[str], modified: list[str], shown: str, url: str) 
 
 
 def _in_other_zone(value: str, day: str) -> bool:
-    """Whether ``value``, a time in UTC or without offset, falls on ``day`` in some time
-    zone (UTC-12 to UTC+14): 2020-05-02T02:54:29+00:00 is 1 May in New York."""
-    if len(value) <= 10 or not (len(value) == 19 or value.endswith("+00:00")):
+    """Whether time ``value`` may fall on ``day``, one day off, in the page's own time zone:
+    a UTC time when some zone (UTC-12 to UTC+14) puts it there (2020-05-02T02:54:29+00:00
+    is 1 May in New York), a time without offset always. A time with another offset
+    states its own zone."""
+    if len(value) <= 10:
+        return False
+    days = (date.fromisoformat(day) - date.fromisoformat(value[:10])).days
+    if len(value) == 19:
+        return abs(days) == 1
+    if not value.endswith("+00:00"):
         return False
     hour = int(value[11:13])
-    days = (date.fromisoformat(day) - date.fromisoformat(value[:10])).days
     return (days == -1 and hour < 12) or (days == 1 and hour >= 10)
 
 

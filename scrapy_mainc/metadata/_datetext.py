@@ -112,12 +112,13 @@ _YMD_RE = re.compile(
     _YEAR + r"\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d|\s?[-–~～]\s?\d)" + _TIME, re.IGNORECASE
 )
 _CJK_RE = re.compile(
-    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号]?(?:\s*(?:星期|周)[一二三四五六日天])?" + _TIME,
+    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})(?!\d|\s?[-–~～－至到]\s?\d)\s*[日일号]?"
+    r"(?:\s*(?:星期|周)[一二三四五六日天])?" + _TIME,
     re.IGNORECASE,
 )
 _DMY_RE = re.compile(r"(?<![\d.,/-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?" + _YEAR + r"(?![\d])" + _TIME, re.I)
-#: 22.12.23: a two-digit year, written with dots only (German, Finnish, Russian...).
-_DMY_SHORT_RE = re.compile(r"(?<![\d.,/-])(\d{1,2})\.(\d{1,2})\.(\d\d)(?![\d.]\d?)" + _TIME, re.I)
+#: 22.12.23 and 12/22/23: a two-digit year (German, Russian...; American).
+_DMY_SHORT_RE = re.compile(r"(?<![\d.,/-])(\d{1,2})([./])(\d{1,2})\2(\d\d)(?![\d.]\d?|/)" + _TIME, re.I)
 _WORD = r"([^\W\d_]{3,12})"
 _DAY_MONTH_RE = re.compile(
     r"(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|e|º|\.)?\s*(?:de\s+|of\s+)?" + _WORD
@@ -140,9 +141,16 @@ _TEXT_PATTERNS = (
     (_MONTH_DAY_RE, "ndy"),
     (_YEAR_MONTH_DAY_RE, "ynd"),
     (_DMY_RE, "d-my"),
-    (_DMY_SHORT_RE, "dmyy"),
+    (_DMY_SHORT_RE, "d-myy"),
     (_CTIME_RE, "ctime"),
 )
+
+#: Where a date can be: a year of four digits, or a day and month before a year of two.
+#: (ASCII digits: the plain scan is three times as fast as one with a look-behind.)
+_YEAR_SPOT_RE = re.compile(r"[0-9][0-9][0-9][0-9]|[0-9]([./])[0-9][0-9]?\1[0-9][0-9]")
+#: Characters read before and after a year for the rest of its date.
+_SPAN_BEFORE = 40
+_SPAN_AFTER = 40
 
 #: /2023/12/22/, /2023-12-22/, /20231222/, _2023_12_22 in a URL path.
 _URL_RE = re.compile(
@@ -195,21 +203,40 @@ def parse_machine_date(value: str, day_first: bool = True) -> str:
 def find_text_dates(text: str, day_first: bool = True) -> list[TextDate]:
     """The dates written in ``text``, in order of position, with the time that follows a
     date (``22.12.2023 10:30``) when there is one. ``day_first`` decides ``05/06/2023``
-    (both numbers possible months); ``13/06/2023`` and ``06/13/2023`` decide themselves."""
+    (both numbers possible months); ``13/06/2023`` and ``06/13/2023`` decide themselves.
+
+    Every date has a year: the patterns run only around the years in ``text``
+    (:data:`_YEAR_SPOT_RE`), so that a window of prose costs a scan for four digits."""
     found: list[TextDate] = []
     taken: list[tuple[int, int]] = []
-    for pattern, order in _TEXT_PATTERNS:
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(start < stop and begin < end for begin, stop in taken):
-                continue
-            date = _date_of(match, order, day_first)
-            if date:
-                time = "T{}:{}:{}".format(*match.groups()[2:5]) if order == "ctime" else _text_time(match)
-                found.append(TextDate(date + time, start, end))
-                taken.append((start, end))
+    for low, high in _year_spans(text):
+        for pattern, order in _TEXT_PATTERNS:
+            for match in pattern.finditer(text, low, high):
+                start, end = match.span()
+                if any(start < stop and begin < end for begin, stop in taken):
+                    continue
+                date = _date_of(match, order, day_first)
+                if date:
+                    time = "T{}:{}:{}".format(*match.groups()[2:5]) if order == "ctime" else _text_time(match)
+                    found.append(TextDate(date + time, start, end))
+                    taken.append((start, end))
     found.sort(key=lambda text_date: text_date.start)
     return found
+
+
+def _year_spans(text: str) -> list[tuple[int, int]]:
+    """Disjoint ranges of ``text`` around its years, wide enough for the rest of a date
+    before a year ("Wednesday, 22 de diciembre de") and its time after one."""
+    spans: list[tuple[int, int]] = []
+    for match in _YEAR_SPOT_RE.finditer(text):
+        if match.group()[:2] not in ("19", "20") and match.group()[1] not in "./":
+            continue
+        low, high = max(0, match.start() - _SPAN_BEFORE), match.end() + _SPAN_AFTER
+        if spans and low <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], high)
+        else:
+            spans.append((low, high))
+    return spans
 
 
 def url_date(url: str) -> str:
@@ -230,8 +257,9 @@ def _date_of(match: re.Match[str], order: str, day_first: bool) -> str:
         return iso_date(int(groups[0]), int(groups[1]), int(groups[2]))
     if order == "y-md":
         return iso_date(int(groups[0]), int(groups[2]), int(groups[3]))
-    if order == "d-my":
+    if order in ("d-my", "d-myy"):
         first, separator, second, year = int(groups[0]), groups[1], int(groups[2]), int(groups[3])
+        year += 2000 if year < 100 else 0
         if separator != "." and (second > 12 or (not day_first and first <= 12)):
             first, second = second, first  # month first: 12/22/2023, or so read on this page
         return iso_date(year, second, first)
@@ -241,8 +269,6 @@ def _date_of(match: re.Match[str], order: str, day_first: bool) -> str:
     if order == "ndy":
         month = MONTHS.get(groups[0].lower(), 0)
         return iso_date(int(groups[2]), month, int(groups[1])) if month else ""
-    if order == "dmyy":
-        return iso_date(2000 + int(groups[2]), int(groups[1]), int(groups[0]))
     if order == "ctime":
         month = MONTHS.get(groups[0].lower(), 0)
         return iso_date(int(groups[5]), month, int(groups[1])) if month else ""
