@@ -21,6 +21,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from lxml import etree
+
 from ._datetext import find_text_dates, parse_machine_date
 
 if TYPE_CHECKING:
@@ -35,14 +37,19 @@ AFTER_ELEMENTS = 60
 CONTAINER_MIN_CHARS = 500
 CONTAINER_CHARS = 20_000
 CONTAINER_ELEMENTS = 1_000
-#: Elements read above the longest text block, when the page has no headline to start from.
+#: Elements read above the container of the longest text block, when no window around a
+#: headline shows a date; the longest blocks tried (those in comment threads are not).
 BLOCK_BEFORE = 40
+_BLOCK_TRIES = 5
 #: Characters of text read after the headline (a dateline is in its first lines).
 WINDOW_CHARS = 1000
 #: Characters besides a date in its text piece from which the piece is prose.
 PROSE_CHARS = 80
 #: Rank added to a date in prose: after any dateline of the window.
 _PROSE_PENALTY = 10 * WINDOW_CHARS
+#: Rank taken from a date labelled as the publication ("Published", "发布日期"): as if
+#: that many characters nearer the headline.
+_LABEL_BONUS = 200
 
 #: Containers whose class or id name a comment thread or other stories: not read.
 _SKIP_RE = re.compile(r"comment|related|recommend|popular|most-?read", re.IGNORECASE)
@@ -52,6 +59,13 @@ _MODIFIED_LABEL_RE = re.compile(
     r"(?:updated?|modified|last edited|aktualisiert|geändert|stand|mis à jour|actualizado|actualización"
     r"|atualizado|aggiornato|bijgewerkt|päivitetty|uppdaterad|oppdatert|opdateret|zaktualizowano"
     r"|aktualizováno|ažurirano|güncelleme|обновлено|оновлено|更新|修改)\W{0,3}(?:\w+\W{1,3}){0,2}$",
+    re.IGNORECASE,
+)
+#: Words that say the date after them is the publication ("成文日期", the day a notice
+#: was signed, is not).
+_PUBLISHED_LABEL_RE = re.compile(
+    r"(?:publi|posted|erschienen|veröffentlicht|gepubliceerd|opublikowano|objavljeno|yayınlan|опубликовано"
+    r"|发布|發佈|發布|发表|發表|刊登|登载|公開)\w*\W{0,3}(?:\w+\W{1,3}){0,2}$",
     re.IGNORECASE,
 )
 _COPYRIGHT_RE = re.compile(r"(?:©|\(c\)|copyright|版权所有|版權所有)\W{0,3}(?:\w+\W{1,3}){0,2}$", re.IGNORECASE)
@@ -126,6 +140,7 @@ def _windows(document: Document) -> Iterator[_Window]:
         yield _Window(document.headline, document.headline, stop, CONTAINER_CHARS)
     block = _text_block(document)
     if block >= 0 and block not in seen:
+        block = max(0, stats.parent[block])  # the text around it is the article's
         yield _Window(max(0, block - BLOCK_BEFORE), block, min(count, stats.end[block] + BEFORE_ELEMENTS))
 
 
@@ -156,9 +171,24 @@ def _headline_text(document: Document) -> int:
 
 
 def _text_block(document: Document) -> int:
-    """The element with the most text of its own (a paragraph of the article)."""
-    own_chars = document.stats.own_chars
-    return max(range(len(own_chars)), key=own_chars.__getitem__) if own_chars else -1
+    """The element with the most text of its own (a paragraph of the article) outside
+    comment threads and related stories; -1 when there is none."""
+    stats = document.stats
+    own_chars, nodes, parent, tags = stats.own_chars, stats.nodes, stats.parent, stats.tags
+    for block in sorted(range(len(own_chars)), key=own_chars.__getitem__, reverse=True)[:_BLOCK_TRIES]:
+        if not own_chars[block]:
+            break
+        node = parent[block]
+        while node >= 0 and not (tags[node] in _CONTAINER_TAGS and _skipped(nodes[node])):
+            node = parent[node]
+        if node < 0:
+            return block
+    return -1
+
+
+def _skipped(element: etree._Element) -> bool:
+    """Whether a container holds comments or other stories, by its class or id."""
+    return bool(_SKIP_RE.search(f"{element.get('class', '')} {element.get('id', '')}"))
 
 
 def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
@@ -178,11 +208,14 @@ def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
         rank = _distance(text, date.start, date.end)
         if piece_end - text.piece_starts[piece] - (date.end - date.start) > PROSE_CHARS:
             rank += _PROSE_PENALTY
-        found.append((rank, date.value, _label(text.text[max(0, date.start - 40) : date.start])))
+        label = _label(text.text[max(0, date.start - 40) : date.start])
+        found.append((rank - _LABEL_BONUS if label == "published" else rank, date.value, label))
     for start, end, value, label in text.times:
         shown = shown_in_time.get(start, value)
         value = value if shown[:10] == value[:10] else shown
-        found.append((_distance(text, start, end), value, label or _label(text.text[max(0, start - 40) : start])))
+        label = label or _label(text.text[max(0, start - 40) : start])
+        rank = _distance(text, start, end)
+        found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label))
     return found
 
 
@@ -200,6 +233,8 @@ def _label(preceding: str) -> str:
         return "copyright"
     if _MODIFIED_LABEL_RE.search(preceding):
         return "modified"
+    if _PUBLISHED_LABEL_RE.search(preceding):
+        return "published"
     return ""
 
 
@@ -242,7 +277,7 @@ def _window_text(document: Document, window: _Window) -> _Text:
         element = nodes[index]
         tag = tags[index]
         open_nodes.append(index)
-        if tag in _CONTAINER_TAGS and _SKIP_RE.search(f"{element.get('class', '')} {element.get('id', '')}"):
+        if tag in _CONTAINER_TAGS and _skipped(element):
             index = end[index]  # its subtree is not read; its tail is, when it closes
             continue
         if tag == "time":

@@ -135,8 +135,8 @@ def _in_other_zone(value: str, day: str) -> bool:
     a UTC time when some zone (UTC-12 to UTC+14) puts it there (2020-05-02T02:54:29+00:00
     is 1 May in New York), a time without offset always. A time with another offset
     states its own zone."""
-    if len(value) <= 10:
-        return False
+    if len(value) <= 10 or value[10:19] == "T00:00:00":
+        return False  # a date, or a date given as its midnight
     days = (date.fromisoformat(day) - date.fromisoformat(value[:10])).days
     if len(value) == 19:
         return abs(days) == 1
