@@ -43,6 +43,8 @@ BLOCK_BEFORE = 40
 _BLOCK_TRIES = 5
 #: Characters of text read after the headline (a dateline is in its first lines).
 WINDOW_CHARS = 1000
+#: Days shown by datelines (not prose) that make a window away from the headline a list.
+LIST_DAYS = 5
 #: Characters besides a date in its text piece from which the piece is prose.
 PROSE_CHARS = 80
 #: Rank added to a date in prose: after any dateline of the window.
@@ -108,9 +110,17 @@ def page_dates(document: Document, plausible: Callable[[str], bool]) -> tuple[st
         for rank, value, label in _candidates(text, day_first):
             if label != "copyright" and plausible(value):
                 (modified if label == "modified" else published).append((rank, value))
+        if window.anchor != document.headline and _is_list(published):
+            continue
         if published or modified:
             return (min(published)[1] if published else ""), (min(modified)[1] if modified else "")
     return "", ""
+
+
+def _is_list(published: list[tuple[int, str]]) -> bool:
+    """Whether the dates of a window away from the page's headline are a list's (a home or
+    section page: teasers, each dated): :data:`LIST_DAYS` days among its datelines."""
+    return len({value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS}) >= LIST_DAYS
 
 
 def _windows(document: Document) -> Iterator[_Window]:

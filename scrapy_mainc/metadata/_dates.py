@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 from ._dateline import page_dates
 from ._datetext import parse_machine_date, url_date
 from ._evidence import jsonld_types
-from ._jsonld import text_of
+from ._jsonld import ARTICLE_TYPES, _url_key, text_of
 
 if TYPE_CHECKING:
     from ..core._types import Document
     from ._evidence import Evidence
 
+#: JSON-LD types of a story (not of a page or a medium).
+_STORY_TYPES = ARTICLE_TYPES - {"WebPage", "Blog", "MediaObject", "VideoObject"}
 #: No web page was published before this day.
 EARLIEST = "1995-01-01"
 
@@ -160,6 +162,8 @@ def _jsonld_dates(document: Document, evidence: Evidence | None) -> tuple[list[s
     dated object when the page has no article (other articles are other stories)."""
     article = document.article
     objects = evidence.jsonld if evidence else []
+    if article is not None and not _names_page(article, objects, document):
+        return [], []  # a list of stories (a home page's), none of them this page
     if article is not None:
         chosen = [article, *(obj for obj in objects if "WebPage" in jsonld_types(obj))]
     else:
@@ -170,6 +174,19 @@ def _jsonld_dates(document: Document, evidence: Evidence | None) -> tuple[list[s
         published += [_jsonld_text(obj.get(key)) for key in ("datePublished", "dateCreated", "uploadDate")]
         modified.append(_jsonld_text(obj.get("dateModified")))
     return published, modified
+
+
+def _names_page(article: dict[str, Any], objects: list[dict[str, Any]], document: Document) -> bool:
+    """Whether the JSON-LD article is this page's: the only story, or the one whose URL
+    or headline is the page's (:func:`main_article` falls back to the first of several)."""
+    stories = [obj for obj in objects if _STORY_TYPES.intersection(jsonld_types(obj))]
+    if len(stories) <= 1:
+        return True
+    urls = {_url_key(url) for url in document.urls}
+    if _url_key(text_of(article.get("url"))) in urls or _url_key(text_of(article.get("mainEntityOfPage"))) in urls:
+        return True
+    headlines = {" ".join(headline.split()).lower() for headline in document.headlines}
+    return " ".join(text_of(article.get("headline")).split()).lower() in headlines
 
 
 def _jsonld_text(value: Any) -> str:
