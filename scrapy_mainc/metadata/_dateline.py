@@ -40,11 +40,15 @@ CONTAINER_ELEMENTS = 1_000
 #: Elements read above the container of the longest text block, when no window around a
 #: headline shows a date; the longest blocks tried (those in comment threads are not).
 BLOCK_BEFORE = 40
+#: Characters a text block needs to anchor it (a paragraph, not a teaser's summary).
+BLOCK_MIN_CHARS = 40
 _BLOCK_TRIES = 5
 #: Characters of text read after the headline (a dateline is in its first lines).
 WINDOW_CHARS = 1000
-#: Days shown by datelines (not prose) that make a window away from the headline a list.
+#: Days shown by datelines (not prose) that make a window away from the headline a list;
+#: around a text block, whose window is narrower.
 LIST_DAYS = 5
+BLOCK_LIST_DAYS = 3
 #: Characters besides a date in its text piece from which the piece is prose.
 PROSE_CHARS = 80
 #: Rank added to a date in prose: after any dateline of the window.
@@ -84,6 +88,8 @@ class _Window(NamedTuple):
     stop: int
     #: Characters of text read after the anchor.
     chars: int = WINDOW_CHARS
+    #: Days shown by its datelines that make the window a list's, 0 for never.
+    list_days: int = LIST_DAYS
 
 
 class _Text(NamedTuple):
@@ -110,17 +116,16 @@ def page_dates(document: Document, plausible: Callable[[str], bool]) -> tuple[st
         for rank, value, label in _candidates(text, day_first):
             if label != "copyright" and plausible(value):
                 (modified if label == "modified" else published).append((rank, value))
-        if window.anchor != document.headline and _is_list(published):
-            continue
+        if window.list_days and _days(published) >= window.list_days:
+            continue  # a list (a home or section page: teasers, each dated)
         if published or modified:
             return (min(published)[1] if published else ""), (min(modified)[1] if modified else "")
     return "", ""
 
 
-def _is_list(published: list[tuple[int, str]]) -> bool:
-    """Whether the dates of a window away from the page's headline are a list's (a home or
-    section page: teasers, each dated): :data:`LIST_DAYS` days among its datelines."""
-    return len({value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS}) >= LIST_DAYS
+def _days(published: list[tuple[int, str]]) -> int:
+    """How many days the datelines (not the dates in prose) of a window show."""
+    return len({value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS})
 
 
 def _windows(document: Document) -> Iterator[_Window]:
@@ -132,6 +137,7 @@ def _windows(document: Document) -> Iterator[_Window]:
     are above the text)."""
     stats = document.stats
     count = len(stats.nodes)
+    headline = document.headline
     seen = set()
     finders: tuple[Callable[[], int], ...] = (
         lambda: document.headline,
@@ -143,15 +149,16 @@ def _windows(document: Document) -> Iterator[_Window]:
         anchor = find()
         if anchor >= 0 and anchor not in seen:
             seen.add(anchor)
-            yield _Window(max(0, anchor - BEFORE_ELEMENTS), anchor, min(count, stats.end[anchor] + AFTER_ELEMENTS))
-    if document.headline >= 0:
-        container = _container(document, document.headline)
-        stop = min(stats.end[container], count, document.headline + CONTAINER_ELEMENTS)
-        yield _Window(document.headline, document.headline, stop, CONTAINER_CHARS)
+            stop = min(count, stats.end[anchor] + AFTER_ELEMENTS)
+            yield _Window(max(0, anchor - BEFORE_ELEMENTS), anchor, stop, list_days=0 if anchor == headline else LIST_DAYS)
+    if headline >= 0:
+        stop = min(stats.end[_container(document, headline)], count, headline + CONTAINER_ELEMENTS)
+        yield _Window(headline, headline, stop, CONTAINER_CHARS, list_days=0)
     block = _text_block(document)
     if block >= 0 and block not in seen:
         block = max(0, stats.parent[block])  # the text around it is the article's
-        yield _Window(max(0, block - BLOCK_BEFORE), block, min(count, stats.end[block] + BEFORE_ELEMENTS))
+        stop = min(count, stats.end[block] + BEFORE_ELEMENTS)
+        yield _Window(max(0, block - BLOCK_BEFORE), block, stop, list_days=BLOCK_LIST_DAYS)
 
 
 def _container(document: Document, headline: int) -> int:
@@ -186,7 +193,7 @@ def _text_block(document: Document) -> int:
     stats = document.stats
     own_chars, nodes, parent, tags = stats.own_chars, stats.nodes, stats.parent, stats.tags
     for block in sorted(range(len(own_chars)), key=own_chars.__getitem__, reverse=True)[:_BLOCK_TRIES]:
-        if not own_chars[block]:
+        if own_chars[block] < BLOCK_MIN_CHARS:
             break
         node = parent[block]
         while node >= 0 and not (tags[node] in _CONTAINER_TAGS and _skipped(nodes[node])):

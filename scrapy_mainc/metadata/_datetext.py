@@ -112,7 +112,7 @@ _YMD_RE = re.compile(
     _YEAR + r"\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d|\s?[-–~～]\s?\d)" + _TIME, re.IGNORECASE
 )
 _CJK_RE = re.compile(
-    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})(?!\d|\s?[-–~～－至到]\s?\d)\s*[日일号]?"
+    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})(?!\d|\s?[-–~～－至到]\s?\d|\s*[日일号]\s?[-–~～－至到]\s?\d)\s*[日일号]?"
     r"(?:\s*(?:星期|周)[一二三四五六日天])?" + _TIME,
     re.IGNORECASE,
 )
@@ -260,7 +260,8 @@ def _date_of(match: re.Match[str], order: str, day_first: bool) -> str:
     if order in ("d-my", "d-myy"):
         first, separator, second, year = int(groups[0]), groups[1], int(groups[2]), int(groups[3])
         year += 2000 if year < 100 else 0
-        if separator != "." and (second > 12 or (not day_first and first <= 12)):
+        month_first = not day_first or bool(groups[-1])  # 7/5/2005 9:23:57 PM: the US order
+        if separator != "." and (second > 12 or (month_first and first <= 12)):
             first, second = second, first  # month first: 12/22/2023, or so read on this page
         return iso_date(year, second, first)
     if order == "dny":
