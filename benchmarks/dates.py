@@ -63,7 +63,7 @@ def _no_network() -> None:
             raise OSError(f"benchmarks/dates.py: no network ({host})")
         return connect(self, address)
 
-    socket.socket.connect = guarded  # type: ignore[method-assign]
+    socket.socket.connect = guarded  # type: ignore[method-assign,assignment]
 
 
 def dates_pages() -> list[Page]:
@@ -147,7 +147,9 @@ def _lxml_tree(html: bytes) -> Any:
     """The page as lxml.html parses it (the tree htmldate would be handed), not timed."""
     from lxml import html as lxml_html
 
-    return lxml_html.fromstring(decode_html(html).text.encode("utf-8"), parser=lxml_html.HTMLParser(encoding="utf-8"))
+    return lxml_html.fromstring(
+        decode_html(html).text.encode("utf-8"), parser=lxml_html.HTMLParser(encoding="utf-8")
+    )
 
 
 def score(finder: DateFinder, pages: list[Page]) -> tuple[float, float, list[str]]:
@@ -203,7 +205,9 @@ def stage_cost(pages: list[Page], rounds: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--rounds", type=int, default=5, help="timing rounds per page for the stage cost")
     parser.add_argument("--misses", action="store_true", help="list the pages scrapy_mainc gets wrong")
@@ -228,8 +232,13 @@ def main() -> int:
     sets = {name: gold_pages(name) for name in ("scrapinghub", "zh_news")}
     for name, finder in finders.items():
         accuracies = {key: score(finder, value)[0] for key, value in sets.items()}
-        both = sum(accuracies[key] * len(sets[key]) for key in sets) / sum(len(value) for value in sets.values())
-        print(f"| {name} | {accuracies['scrapinghub']:.3f} | {accuracies['zh_news']:.3f} | {both:.3f} |", flush=True)
+        both = sum(accuracies[key] * len(sets[key]) for key in sets) / sum(
+            len(value) for value in sets.values()
+        )
+        print(
+            f"| {name} | {accuracies['scrapinghub']:.3f} | {accuracies['zh_news']:.3f} | {both:.3f} |",
+            flush=True,
+        )
 
     print(f"\n## Metadata stage cost on scrapinghub ({args.rounds} rounds, fastest per page)\n")
     for label, value in stage_cost(sets["scrapinghub"], args.rounds).items():

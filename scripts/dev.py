@@ -26,7 +26,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 #: Which optional extras each job needs installed.
-EXTRAS = {"crawl": "", "test": "test", "bench": "test,peers", "bench-dates": "test,peers", "docs": "docs", "package": "build"}
+EXTRAS = {
+    "crawl": "",
+    "test": "test",
+    "bench": "test,peers",
+    "bench-dates": "test,peers",
+    "docs": "docs",
+    "package": "build",
+}
 
 
 def ensure_venv(extras: str) -> None:

@@ -8,16 +8,17 @@ from datetime import date
 import pytest
 
 from helpers import document
-
 from scrapy_mainc import extract
-from scrapy_mainc.metadata._datetext import find_text_dates, parse_machine_date, url_date
 from scrapy_mainc.metadata._dates import find_dates
+from scrapy_mainc.metadata._datetext import find_text_dates, parse_machine_date, url_date
 
 TODAY = date(2024, 1, 10)
 ARTICLE_TEXT = "<p>" + "The council met on Tuesday to discuss the budget for the coming year. " * 6 + "</p>"
 
 
-def page(head: str = "", body: str = "", title: str = "Bridge reopens after repairs", lang: str = "en") -> str:
+def page(
+    head: str = "", body: str = "", title: str = "Bridge reopens after repairs", lang: str = "en"
+) -> str:
     """A news page: ``head`` in <head>, then the headline, ``body`` and the article text."""
     return (
         f"<html lang='{lang}'><head><title>{title} | City News</title>{head}</head><body>"
@@ -66,7 +67,7 @@ def test_jsonld_without_article_uses_the_dated_object() -> None:
 
 
 def test_malformed_jsonld_is_passed_over_for_the_meta_date() -> None:
-    broken = "<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"datePublished\": </script>"
+    broken = '<script type=\'application/ld+json\'>{"@type": "NewsArticle", "datePublished": </script>'
     head = broken + meta("article:published_time", "2023-12-20T08:00:00+01:00", "property")
     assert dates(page(head)) == ("2023-12-20T08:00:00+01:00", "")
 
@@ -81,8 +82,18 @@ def test_several_jsonld_articles_the_one_of_this_url() -> None:
 
 def test_several_jsonld_articles_none_of_this_page_give_no_date() -> None:
     objects = [
-        {"@type": "NewsArticle", "url": "https://news.example/a", "headline": "A", "datePublished": "2023-11-01"},
-        {"@type": "NewsArticle", "url": "https://news.example/b", "headline": "B", "datePublished": "2023-11-02"},
+        {
+            "@type": "NewsArticle",
+            "url": "https://news.example/a",
+            "headline": "A",
+            "datePublished": "2023-11-01",
+        },
+        {
+            "@type": "NewsArticle",
+            "url": "https://news.example/b",
+            "headline": "B",
+            "datePublished": "2023-11-02",
+        },
     ]
     assert dates(page(jsonld(*objects)), url="https://news.example/bridge") == ("", "")
 
@@ -190,7 +201,9 @@ def test_chinese_page_without_heading_element() -> None:
     html = (
         "<html><head><title>春茶开采 茶农盼个好价钱--西岭资讯网</title></head><body><table><tr><td>"
         "<b>春茶开采 茶农盼个好价钱</b></td></tr><tr><td>2005年04月27日 14:32 来源：新华网</td></tr>"
-        "<tr><td>" + "今年春茶开采时间比往年提前了一周，茶农们忙着采摘新茶。" * 10 + "</td></tr></table></body></html>"
+        "<tr><td>"
+        + "今年春茶开采时间比往年提前了一周，茶农们忙着采摘新茶。" * 10
+        + "</td></tr></table></body></html>"
     )
     assert dates(html) == ("2005-04-27T14:32:00", "")
 
@@ -235,7 +248,9 @@ def test_utc_time_one_day_off_takes_the_day_the_page_shows() -> None:
     head = meta("article:published_time", "2023-12-23T03:10:00Z", "property")
     body = "<p class='date'>December 22, 2023</p>"
     assert dates(page(head, body)) == ("2023-12-22", "")
-    afternoon = meta("article:published_time", "2023-12-23T16:10:00Z", "property")  # no zone makes it the 22nd
+    afternoon = meta(
+        "article:published_time", "2023-12-23T16:10:00Z", "property"
+    )  # no zone makes it the 22nd
     assert dates(page(afternoon, body)) == ("2023-12-23T16:10:00+00:00", "")
 
 
@@ -276,7 +291,9 @@ def test_comment_dates_are_not_the_article_date() -> None:
         f"<div class='comment'><span>Reader {n}</span> <span>December {n}, 2023</span><p>Agreed.</p></div>"
         for n in (20, 21, 22)
     )
-    html = page(body="<p>By Ann Lee</p>").replace("</article>", f"</article><section id='comments'>{comments}</section>")
+    html = page(body="<p>By Ann Lee</p>").replace(
+        "</article>", f"</article><section id='comments'>{comments}</section>"
+    )
     assert dates(html) == ("", "")
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
 from lxml import etree
@@ -59,7 +60,9 @@ _LABEL_BONUS = 200
 
 #: Containers whose class or id name a comment thread or other stories: not read.
 _SKIP_RE = re.compile(r"comment|related|recommend|popular|most-?read", re.IGNORECASE)
-_CONTAINER_TAGS = frozenset({"div", "section", "aside", "ul", "ol", "li", "article", "footer", "nav", "dl", "table"})
+_CONTAINER_TAGS = frozenset(
+    {"div", "section", "aside", "ul", "ol", "li", "article", "footer", "nav", "dl", "table"}
+)
 #: Words that say the date after them is an update, not the publication.
 _MODIFIED_LABEL_RE = re.compile(
     r"(?:updated?|modified|last edited|aktualisiert|geändert|stand|mis à jour|actualizado|actualización"
@@ -74,9 +77,22 @@ _PUBLISHED_LABEL_RE = re.compile(
     r"|发布|發佈|發布|发表|發表|刊登|登载|公開)\w*\W{0,3}(?:\w+\W{1,3}){0,2}$",
     re.IGNORECASE,
 )
-_COPYRIGHT_RE = re.compile(r"(?:©|\(c\)|copyright|版权所有|版權所有)\W{0,3}(?:\w+\W{1,3}){0,2}$", re.IGNORECASE)
+_COPYRIGHT_RE = re.compile(
+    r"(?:©|\(c\)|copyright|版权所有|版權所有)\W{0,3}(?:\w+\W{1,3}){0,2}$", re.IGNORECASE
+)
 #: Regions of English that write the day first (05/06/2023 is 5 June there).
-_DAY_FIRST_ENGLISH = ("en-gb", "en-au", "en-nz", "en-ie", "en-in", "en-za", "en-sg", "en-ng", "en-ke", "en-pk")
+_DAY_FIRST_ENGLISH = (
+    "en-gb",
+    "en-au",
+    "en-nz",
+    "en-ie",
+    "en-in",
+    "en-za",
+    "en-sg",
+    "en-ng",
+    "en-ke",
+    "en-pk",
+)
 _DAY_FIRST_HOSTS = (".uk", ".au", ".nz", ".ie", ".in", ".za", ".sg", ".ng", ".ke", ".pk")
 
 
@@ -105,11 +121,11 @@ class _Text(NamedTuple):
     times: list[tuple[int, int, str, str]]
 
 
-def page_dates(document: Document, plausible: Callable[[str], bool]) -> tuple[str, str]:
+def page_dates(document: Document, plausible: Callable[[str], bool], windows: int = 6) -> tuple[str, str]:
     """(published, modified) the reader sees near the headline, ISO 8601 or ``""``: the
-    dates of the first window that shows any."""
+    dates of the first of ``windows`` windows (see :func:`_windows`) that shows any."""
     day_first = _day_first(document)
-    for window in _windows(document):
+    for window in islice(_windows(document), windows):
         text = _window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
@@ -150,7 +166,12 @@ def _windows(document: Document) -> Iterator[_Window]:
         if anchor >= 0 and anchor not in seen:
             seen.add(anchor)
             stop = min(count, stats.end[anchor] + AFTER_ELEMENTS)
-            yield _Window(max(0, anchor - BEFORE_ELEMENTS), anchor, stop, list_days=0 if anchor == headline else LIST_DAYS)
+            yield _Window(
+                max(0, anchor - BEFORE_ELEMENTS),
+                anchor,
+                stop,
+                list_days=0 if anchor == headline else LIST_DAYS,
+            )
     if headline >= 0:
         stop = min(stats.end[_container(document, headline)], count, headline + CONTAINER_ELEMENTS)
         yield _Window(headline, headline, stop, CONTAINER_CHARS, list_days=0)
@@ -305,7 +326,7 @@ def _window_text(document: Document, window: _Window) -> _Text:
         index += 1
     if headline_end < 0:
         headline_end = length
-    for index, (start, value, label) in open_times.items():
+    for start, value, label in open_times.values():
         times.append((start, length, value, label))
     return _Text(" ".join(pieces), starts, headline_start, headline_end, times)
 

@@ -21,8 +21,8 @@ date); when it is earlier than ``published``, the page contradicts itself and
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta
 from collections.abc import Callable
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ._dateline import page_dates
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 #: JSON-LD types of a story (not of a page or a medium).
 _STORY_TYPES = ARTICLE_TYPES - {"WebPage", "Blog", "MediaObject", "VideoObject"}
+#: Windows read to check the markup's date against the page (around the headline and the
+#: first <h1>): the later ones, reaching further, are for pages without markup.
+NEAR_WINDOWS = 2
 #: No web page was published before this day.
 EARLIEST = "1995-01-01"
 
@@ -82,7 +85,7 @@ def find_dates(document: Document, today: date | None = None) -> tuple[str, str]
         modified += _parsed(claims[1], plausible)
     shown = shown_modified = ""
     if _needs_page(published, modified):
-        shown, shown_modified = page_dates(document, plausible)
+        shown, shown_modified = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
     url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
     chosen = _reconcile(published, shown or url) or shown_modified
     last = modified[0] if modified else shown_modified
@@ -183,7 +186,10 @@ def _names_page(article: dict[str, Any], objects: list[dict[str, Any]], document
     if len(stories) <= 1:
         return True
     urls = {_url_key(url) for url in document.urls}
-    if _url_key(text_of(article.get("url"))) in urls or _url_key(text_of(article.get("mainEntityOfPage"))) in urls:
+    if (
+        _url_key(text_of(article.get("url"))) in urls
+        or _url_key(text_of(article.get("mainEntityOfPage"))) in urls
+    ):
         return True
     headlines = {" ".join(headline.split()).lower() for headline in document.headlines}
     return " ".join(text_of(article.get("headline")).split()).lower() in headlines

@@ -99,7 +99,10 @@ _TIME = (
     r"(?:\s*(?:,|um|at|à|às|alle|a las|kl\.?|klo|saat|-|–|—|\||/)?\s*"
     r"(?<!\d)([01]?\d|2[0-3])(?::|h(?=\d\d))([0-5]\d)(?::([0-5]\d))?(?!\d)\s*([ap]\.?m\.?)?)?"
 )
-_OFFSET = r"\s*(Z(?![a-z])|(?:UTC|GMT)?\s?[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)|(?:UTC|GMT)?[+-](?:1[0-4]|0?\d)(?![\d:])|UTC|GMT)?"
+_OFFSET = (
+    r"\s*(Z(?![a-z])|(?:UTC|GMT)?\s?[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)"
+    r"|(?:UTC|GMT)?[+-](?:1[0-4]|0?\d)(?![\d:])|UTC|GMT)?"
+)
 
 #: 2023-12-22, 2023/12/22, 2023.12.22 with an optional time and offset (machine values).
 _ISO_RE = re.compile(
@@ -112,13 +115,18 @@ _YMD_RE = re.compile(
     _YEAR + r"\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d|\s?[-–~～]\s?\d)" + _TIME, re.IGNORECASE
 )
 _CJK_RE = re.compile(
-    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})(?!\d|\s?[-–~～－至到]\s?\d|\s*[日일号]\s?[-–~～－至到]\s?\d)\s*[日일号]?"
+    _YEAR + r"\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})"
+    r"(?!\d|\s?[-–~～－至到]\s?\d|\s*[日일号]\s?[-–~～－至到]\s?\d)\s*[日일号]?"
     r"(?:\s*(?:星期|周)[一二三四五六日天])?" + _TIME,
     re.IGNORECASE,
 )
-_DMY_RE = re.compile(r"(?<![\d.,/-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?" + _YEAR + r"(?![\d])" + _TIME, re.I)
+_DMY_RE = re.compile(
+    r"(?<![\d.,/-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?" + _YEAR + r"(?![\d])" + _TIME, re.I
+)
 #: 22.12.23 and 12/22/23: a two-digit year (German, Russian...; American).
 _DMY_SHORT_RE = re.compile(r"(?<![\d.,/-])(\d{1,2})([./])(\d{1,2})\2(\d\d)(?![\d.]\d?|/)" + _TIME, re.I)
+#: A month name (a word starts a pattern only after a character that is not a letter:
+#: the engine then tries few places).
 _WORD = r"([^\W\d_]{3,12})"
 _DAY_MONTH_RE = re.compile(
     r"(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|e|º|\.)?\s*(?:de\s+|of\s+)?" + _WORD
@@ -126,30 +134,36 @@ _DAY_MONTH_RE = re.compile(
     re.IGNORECASE,
 )  # fmt: skip
 _MONTH_DAY_RE = re.compile(
-    _WORD + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR + r"(?!\d)" + _TIME, re.IGNORECASE
+    r"(?<![^\W\d_])" + _WORD + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR + r"(?!\d)" + _TIME,
+    re.IGNORECASE,
 )
 _YEAR_MONTH_DAY_RE = re.compile(_YEAR + r"\.?\s+" + _WORD + r"\.?\s+(\d{1,2})\.?(?!\d)" + _TIME, re.I)
 #: Tue Jan 28 15:28:56 CET 2020 (the C library's and Java's format).
 _CTIME_RE = re.compile(
-    _WORD + r"\s+(\d{1,2})\s+([01]?\d|2[0-3]):([0-5]\d):([0-5]\d)\s+(?:[A-Z]{3,5}\s+)?" + _YEAR + r"(?!\d)"
+    r"(?<![^\W\d_])"
+    + _WORD
+    + r"\s+(\d{1,2})\s+([01]?\d|2[0-3]):([0-5]\d):([0-5]\d)\s+(?:[A-Z]{3,5}\s+)?"
+    + _YEAR
+    + r"(?!\d)"
 )
-#: Field order of each pattern's first three groups ("y", "m", "d"; "n" is a month name).
+#: Each pattern, the field order of its first groups ("y", "m", "d"; "n" is a month name;
+#: "-" a separator), and characters one of which its text has (none: any text).
 _TEXT_PATTERNS = (
-    (_CJK_RE, "ymd"),
-    (_YMD_RE, "y-md"),
-    (_DAY_MONTH_RE, "dny"),
-    (_MONTH_DAY_RE, "ndy"),
-    (_YEAR_MONTH_DAY_RE, "ynd"),
-    (_DMY_RE, "d-my"),
-    (_DMY_SHORT_RE, "d-myy"),
-    (_CTIME_RE, "ctime"),
+    (_CJK_RE, "ymd", "年년"),
+    (_YMD_RE, "y-md", "-/."),
+    (_DAY_MONTH_RE, "dny", ""),
+    (_MONTH_DAY_RE, "ndy", ""),
+    (_YEAR_MONTH_DAY_RE, "ynd", ""),
+    (_DMY_RE, "d-my", "-/."),
+    (_DMY_SHORT_RE, "d-myy", "./"),
+    (_CTIME_RE, "ctime", ":"),
 )
 
 #: Where a date can be: a year of four digits, or a day and month before a year of two.
 #: (ASCII digits: the plain scan is three times as fast as one with a look-behind.)
 _YEAR_SPOT_RE = re.compile(r"[0-9][0-9][0-9][0-9]|[0-9]([./])[0-9][0-9]?\1[0-9][0-9]")
 #: Characters read before and after a year for the rest of its date.
-_SPAN_BEFORE = 40
+_SPAN_BEFORE = 30
 _SPAN_AFTER = 40
 
 #: /2023/12/22/, /2023-12-22/, /20231222/, _2023_12_22 in a URL path.
@@ -210,7 +224,10 @@ def find_text_dates(text: str, day_first: bool = True) -> list[TextDate]:
     found: list[TextDate] = []
     taken: list[tuple[int, int]] = []
     for low, high in _year_spans(text):
-        for pattern, order in _TEXT_PATTERNS:
+        span = text[low:high]
+        for pattern, order, needs in _TEXT_PATTERNS:
+            if needs and not any(character in span for character in needs):
+                continue
             for match in pattern.finditer(text, low, high):
                 start, end = match.span()
                 if any(start < stop and begin < end for begin, stop in taken):
@@ -304,5 +321,7 @@ def _iso_offset(offset: str | None) -> str:
         return "+00:00"
     offset = offset.lstrip("UTCGMutcgm ")
     sign, rest = offset[0], offset[1:]
-    hours, minutes = rest.split(":") if ":" in rest else (rest[:-2], rest[-2:]) if len(rest) > 2 else (rest, "00")
+    hours, minutes = (
+        rest.split(":") if ":" in rest else (rest[:-2], rest[-2:]) if len(rest) > 2 else (rest, "00")
+    )
     return f"{sign}{hours.zfill(2)}:{minutes}"
