@@ -105,6 +105,16 @@ def test_microdata_time_and_meta_itemprop() -> None:
     assert dates(page(head)) == ("2023-12-19", "2023-12-21")
 
 
+def test_microdata_nearest_the_headline() -> None:
+    teaser = (
+        "<div itemscope itemtype='https://schema.org/NewsArticle'><a href='/other'>Other story</a>"
+        "<time itemprop='datePublished' datetime='2023-11-01'>1 Nov</time></div>"
+    )
+    own = "<p>By Ann Lee <time itemprop='datePublished' datetime='2023-12-22'>22 Dec</time></p>"
+    html = page(body=own).replace("<article>", f"<div>{teaser}</div><article>")
+    assert dates(html) == ("2023-12-22", "")
+
+
 def test_microdata_text_value() -> None:
     body = "<span itemprop='datePublished'>December 22, 2023</span>"
     assert dates(page(body=body)) == ("2023-12-22", "")

@@ -121,9 +121,20 @@ class _Text(NamedTuple):
     times: list[tuple[int, int, str, str]]
 
 
-def page_dates(document: Document, plausible: Callable[[str], bool], windows: int = 6) -> tuple[str, str]:
-    """(published, modified) the reader sees near the headline, ISO 8601 or ``""``: the
-    dates of the first of ``windows`` windows (see :func:`_windows`) that shows any."""
+class PageDates(NamedTuple):
+    """What the reader sees near the headline."""
+
+    #: The dateline: the best-ranked publication date, ISO 8601, or ``""``.
+    published: str = ""
+    #: The best-ranked date labelled as an update, or ``""``.
+    modified: str = ""
+    #: Every day the window's datelines show (not the dates in its prose).
+    days: frozenset[str] = frozenset()
+
+
+def page_dates(document: Document, plausible: Callable[[str], bool], windows: int = 6) -> PageDates:
+    """The dates the reader sees in the first of ``windows`` windows (see :func:`_windows`)
+    that shows any."""
     day_first = _day_first(document)
     for window in islice(_windows(document), windows):
         text = _window_text(document, window)
@@ -132,16 +143,18 @@ def page_dates(document: Document, plausible: Callable[[str], bool], windows: in
         for rank, value, label in _candidates(text, day_first):
             if label != "copyright" and plausible(value):
                 (modified if label == "modified" else published).append((rank, value))
-        if window.list_days and _days(published) >= window.list_days:
+        days = _days(published)
+        if window.list_days and len(days) >= window.list_days:
             continue  # a list (a home or section page: teasers, each dated)
         if published or modified:
-            return (min(published)[1] if published else ""), (min(modified)[1] if modified else "")
-    return "", ""
+            best = min(published)[1] if published else ""
+            return PageDates(best, min(modified)[1] if modified else "", days)
+    return PageDates()
 
 
-def _days(published: list[tuple[int, str]]) -> int:
-    """How many days the datelines (not the dates in prose) of a window show."""
-    return len({value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS})
+def _days(published: list[tuple[int, str]]) -> frozenset[str]:
+    """The days the datelines (not the dates in prose) of a window show."""
+    return frozenset(value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS)
 
 
 def _windows(document: Document) -> Iterator[_Window]:

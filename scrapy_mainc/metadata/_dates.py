@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ._dateline import page_dates
+from ._dateline import PageDates, page_dates
 from ._datetext import parse_machine_date, url_date
 from ._evidence import jsonld_types
 from ._jsonld import ARTICLE_TYPES, _url_key, text_of
@@ -83,12 +83,12 @@ def find_dates(document: Document, today: date | None = None) -> tuple[str, str]
         claims = source(document, evidence)
         published += _parsed(claims[0], plausible)
         modified += _parsed(claims[1], plausible)
-    shown = shown_modified = ""
+    page = PageDates()
     if _needs_page(published, modified):
-        shown, shown_modified = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
+        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
     url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
-    chosen = _reconcile(published, shown or url) or shown_modified
-    last = modified[0] if modified else shown_modified
+    chosen = _reconcile(published, page.published or url, page.days) or page.modified
+    last = modified[0] if modified else page.modified
     if last and (not chosen or _earlier(last, chosen)):
         last = ""
     return chosen, last
@@ -112,20 +112,21 @@ def _needs_page(published: list[str], modified: list[str]) -> bool:
     return any(value[:10] != first[:10] for value in (*published, *modified))
 
 
-def _reconcile(published: list[str], shown: str) -> str:
+def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
     """The publication date from the markup's claims (best first) and the date the page
     shows as its publication (the dateline, else the URL's date).
 
     - No markup claim: the shown date.
-    - The markup's first claim, unless the page shows the day of another of its claims
-      of publication (not of modification: a page that shows only its update date is
-      still dated by its publication), or the first claim is a time one day from the day
-      shown (a time zone apart: the page's own day counts).
+    - The markup's first claim, unless the page's dateline is the day of another of its
+      claims of publication and no dateline near the headline shows the first claim's day
+      (``days``; a claim of modification does not count: a page that shows only its
+      update date is still dated by its publication), or the first claim is a time one
+      day from the day shown (a time zone apart: the page's own day counts).
     """
     if not published:
         return shown
     first = published[0]
-    if not shown or shown[:10] == first[:10]:
+    if not shown or shown[:10] == first[:10] or first[:10] in days:
         return first
     for value in published:
         if value[:10] == shown[:10]:
@@ -200,15 +201,21 @@ def _jsonld_text(value: Any) -> str:
 
 
 def _microdata_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
-    """``itemprop`` dates in the body, in document order (``<meta itemprop>`` is a meta)."""
-    published: list[str] = []
-    modified: list[str] = []
+    """``itemprop`` dates in the body (``<meta itemprop>`` is a meta), nearest to the
+    headline first, in elements, doubled above it (teasers of other stories carry their
+    own ``datePublished``)."""
+    published: list[tuple[int, str]] = []
+    modified: list[tuple[int, str]] = []
+    headline, positions = document.headline, document.stats.positions
     for prop, element in document.itemprops:
-        if prop in ("datepublished", "datecreated"):
-            published.append(_element_value(element))
-        elif prop == "datemodified":
-            modified.append(_element_value(element))
-    return published, modified
+        if prop in ("datepublished", "datecreated", "datemodified"):
+            position = positions.get(element, 0) - headline
+            distance = (position if position >= 0 else -2 * position) if headline >= 0 else 0
+            claims = modified if prop == "datemodified" else published
+            claims.append((distance, _element_value(element)))
+    published.sort(key=lambda claim: claim[0])  # stable: document order among equals
+    modified.sort(key=lambda claim: claim[0])
+    return [value for _, value in published], [value for _, value in modified]
 
 
 def _element_value(element: Any) -> str:
