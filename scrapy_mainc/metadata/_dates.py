@@ -1,21 +1,37 @@
 """Publication and modification dates of a page.
 
-Evidence is read from most to least trusted, and the first *plausible* date wins (not
-before 1995, not after tomorrow):
+Evidence, from most to least trusted (every value must be *plausible*: not before 1995,
+not after the day after ``today``):
 
 1. JSON-LD of the page's own article (``datePublished``, else ``dateCreated``;
    ``dateModified``); a page object (``WebPage``) when the article gives no date; any
-   dated object when the page has no article at all.
-2. Microdata: ``itemprop="datePublished"`` (``datetime``, ``content`` or text).
-3. Meta names: OpenGraph ``article:*``, Dublin Core, ``sailthru.date``, ``parsely-pub-date``,
-   ``citation_*`` and the other names in :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
-4. What the reader sees near the headline (:mod:`._dateline`): ``<time datetime>``,
-   then written dates, both labelled or not ("Updated ...").
+   dated object when the page has no article at all. Of several stories, one that is
+   not this page's (by URL or headline) gives no date: the page lists them.
+2. Microdata in the body: ``itemprop="datePublished"`` (``datetime``, ``content`` or
+   text), nearest the headline first.
+3. Meta names: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly,
+   Sailthru, cXense, Dublin Core, ``citation_*`` and the other names in
+   :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
+4. What the reader sees near the headline (:mod:`._dateline`): ``<time>`` elements and
+   written datelines in many languages.
 5. The URL: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
 
-``modified`` comes from the same sources (JSON-LD, microdata, meta, a labelled visible
-date); when it is earlier than ``published``, the page contradicts itself and
-``modified`` is dropped (``published`` is the better-attested claim: it came first).
+The markup's first claim is the publication date, except where the page contradicts it
+(:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
+the first's, or the first is a UTC time one day from the day shown (the day counts in the
+page's own time zone). The dateline is read only when the markup has no date, disagrees
+with itself, or gives a UTC time or one without offset; otherwise the stage costs two
+dictionary scans. ``modified`` comes from the markup, else from a visible "Updated ..."
+date; when it is earlier than ``published`` the page contradicts itself and ``modified``
+is dropped (``published`` is the better-attested claim).
+
+Written here rather than taken from htmldate, which accepts an lxml tree: measured with
+``benchmarks/dates.py`` in one run (2026-11-23), htmldate 1.11 with ``original_date=True``
+reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the 460-page dates set
+against 0.933 here, and 0.856 / 0.820 on the hand-annotated gold of scrapinghub and zh_news
+against 0.956 (it misses Chinese datelines and time zones); the targets are 0.92 and 0.95.
+Its time is no obstacle when it is handed a tree (median 0.14 / 0.15 ms a page, 1.2 /
+1.4 ms with its own parse, against 0.14 ms for :func:`find_dates`), the accuracy is.
 """
 
 from __future__ import annotations
