@@ -20,8 +20,8 @@ The markup's first claim is the publication date, except where the page contradi
 (:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
 the first's, or the first is a UTC time one day from the day shown (the day counts in the
 page's own time zone). The dateline is read only when the markup has no date, disagrees
-with itself, or gives a UTC time or one without offset; otherwise the stage costs two
-dictionary scans. ``modified`` comes from the markup, else from a visible "Updated ..."
+with itself, or gives a UTC time or one without offset; otherwise only the markup is
+read. ``modified`` comes from the markup, else from a visible "Updated ..."
 date; when it is earlier than ``published`` the page contradicts itself and ``modified``
 is dropped (``published`` is the better-attested claim).
 
