@@ -42,7 +42,7 @@ AFTER_ELEMENTS = 60
 #: :data:`CONTAINER_CHARS` characters.
 CONTAINER_MIN_CHARS = 500
 CONTAINER_CHARS = 20_000
-CONTAINER_ELEMENTS = 1_000
+CONTAINER_ELEMENTS = 500
 #: Elements read above the container of the longest text block, when no window around a
 #: headline shows a date; the longest blocks tried (those in comment threads are not).
 BLOCK_BEFORE = 40
@@ -196,7 +196,7 @@ def _windows(document: Document) -> Iterator[_Window]:
     block = _text_block(document)
     if block >= 0 and block not in seen:
         block = max(0, stats.parent[block])  # the text around it is the article's
-        stop = min(count, stats.end[block] + BEFORE_ELEMENTS)
+        stop = min(count, stats.end[block] + BEFORE_ELEMENTS, block + CONTAINER_ELEMENTS)
         yield _Window(max(0, block - BLOCK_BEFORE), block, stop, list_days=BLOCK_LIST_DAYS)
 
 
