@@ -29,7 +29,7 @@ Written here rather than taken from htmldate, which accepts an lxml tree: measur
 ``benchmarks/dates.py`` in one run (2026-11-23), htmldate 1.11.0 with ``original_date=True``
 reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the 460-page dates set
 against 0.933 here, and 0.856 / 0.820 on the hand-annotated gold of scrapinghub and zh_news
-against 0.956 (it misses Chinese datelines and time zones); the targets are 0.92 and 0.95.
+against 0.956 (0.739 / 0.580 against 0.928 on zh_news alone); the targets are 0.92 and 0.95.
 Its time is no obstacle when it is handed a tree (median 0.15 ms a page in both modes,
 1.25 / 1.36 ms with its own parse, against 0.15 ms for :func:`find_dates`), the accuracy is.
 """
