@@ -4,6 +4,7 @@
     python3 scripts/dev.py crawl     # serve the bundled news site and crawl it (example_project)
     python3 scripts/dev.py test      # run the test suite
     python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
+    python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
 
@@ -25,7 +26,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 #: Which optional extras each job needs installed.
-EXTRAS = {"crawl": "", "test": "test", "bench": "test,peers", "docs": "docs", "package": "build"}
+EXTRAS = {
+    "crawl": "",
+    "test": "test",
+    "bench": "test,peers",
+    "bench-dates": "test,peers",
+    "docs": "docs",
+    "package": "build",
+}
 
 
 def ensure_venv(extras: str) -> None:
@@ -60,6 +68,8 @@ def main(argv: list[str]) -> int:
         command = [*sphinx, "docs", str(ROOT / "docs" / "_build" / "html"), *rest]
     elif job == "package":
         command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
+    elif job == "bench-dates":
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
     else:
         command = [str(PYTHON), str(ROOT / "benchmarks" / "quality.py"), *rest]
     return subprocess.call(command, cwd=ROOT)

@@ -1,13 +1,276 @@
-"""Publication and modification dates (to be written)."""
+"""Publication and modification dates of a page.
+
+Evidence, from most to least trusted (every value must be *plausible*: not before 1995,
+not after the day after ``today``):
+
+1. JSON-LD of the page's own article (``datePublished``, else ``dateCreated``;
+   ``dateModified``); a page object (``WebPage``) when the article gives no date; any
+   dated object when the page has no article at all. Of several stories, one that is
+   not this page's (by URL or headline) gives no date: the page lists them.
+2. Microdata in the body: ``itemprop="datePublished"`` (``datetime``, ``content`` or
+   text), nearest the headline first.
+3. Meta names: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly,
+   Sailthru, cXense, Dublin Core, ``citation_*`` and the other names in
+   :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
+4. What the reader sees near the headline (:mod:`._dateline`): ``<time>`` elements and
+   written datelines in many languages.
+5. The URL: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
+
+The markup's first claim is the publication date, except where the page contradicts it
+(:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
+the first's, or the first is a UTC time one day from the day shown (the day counts in the
+page's own time zone). The dateline is read only when the markup has no date, disagrees
+with itself, or gives a UTC time or one without offset; otherwise only the markup is
+read. ``modified`` comes from the markup, else from a visible "Updated ..."
+date; when it is earlier than ``published`` the page contradicts itself and ``modified``
+is dropped (``published`` is the better-attested claim).
+
+Written here rather than taken from htmldate, which accepts an lxml tree: measured with
+``benchmarks/dates.py`` in one run (2026-11-23), htmldate 1.11.0 with ``original_date=True``
+reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the 460-page dates set
+against 0.933 here, and 0.856 / 0.820 on the hand-annotated gold of scrapinghub and zh_news
+against 0.956 (0.739 / 0.580 against 0.928 on zh_news alone); the targets are 0.92 and 0.95.
+Its time is no obstacle when it is handed a tree (median 0.15 ms a page in both modes,
+1.25 / 1.36 ms with its own parse, against 0.15 ms for :func:`find_dates`), the accuracy is.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ._dateline import PageDates, page_dates
+from ._datetext import parse_machine_date, url_date
+from ._evidence import jsonld_types
+from ._jsonld import ARTICLE_TYPES, _url_key, text_of
 
 if TYPE_CHECKING:
     from ..core._types import Document
+    from ._evidence import Evidence
+
+#: JSON-LD types of a story (not of a page or a medium).
+_STORY_TYPES = ARTICLE_TYPES - {"WebPage", "Blog", "MediaObject", "VideoObject"}
+#: Windows read to check the markup's date against the page (around the headline and the
+#: first <h1>): the later ones, reaching further, are for pages without markup.
+NEAR_WINDOWS = 2
+#: No web page was published before this day.
+EARLIEST = "1995-01-01"
+
+#: Meta names and properties (lower-case) that state the publication date, best first:
+#: OpenGraph and its variants, schema.org microdata in ``<meta itemprop>``, news-platform
+#: names (Parse.ly, Sailthru, cXense, Outbrain, Shareaholic...), Dublin Core, Highwire
+#: ``citation_*`` and PRISM, then generic names.
+PUBLISHED_META = (
+    "article:published_time", "og:article:published_time", "article:published",
+    "og:published_time", "article:published_date", "date:published_time", "datepublished",
+    "parsely-pub-date", "sailthru.date", "cxenseparse:recs:publishtime", "cxenseparse:publishtime",
+    "bt:pubdate", "shareaholic:article_published_time", "outbrain-date", "og:release_date",
+    "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date",
+    "dcterms.date", "citation_publication_date", "citation_online_date", "citation_date",
+    "prism.publicationdate", "datecreated", "article.published", "published_time",
+    "publish_date", "publish-date", "publishdate", "publication_date", "pubdate", "pub_date",
+    "date", "created", "release_date", "original-publish-date", "og:pubdate",
+)  # fmt: skip
+#: Meta names and properties that state the last modification.
+MODIFIED_META = (
+    "article:modified_time", "og:article:modified_time", "article:modified", "article:updated_time",
+    "og:updated_time", "article:modified_date", "datemodified", "bt:moddate",
+    "shareaholic:article_modified_time", "dc.date.modified", "dcterms.modified", "modified",
+    "last_updated_date", "last-updated", "dateupdate", "updated", "revision_date",
+)  # fmt: skip
 
 
-def find_dates(document: Document) -> tuple[str, str]:
-    """(published, modified) of the page, ISO 8601, ``""`` when unknown."""
-    return "", ""
+def find_dates(document: Document, today: date | None = None) -> tuple[str, str]:
+    """(published, modified) of the page, ISO 8601, ``""`` when unknown.
+
+    ``today`` (the day of the crawl, default the local date) bounds plausible dates.
+    """
+    latest = ((today or date.today()) + timedelta(days=1)).isoformat()
+
+    def plausible(value: str) -> bool:
+        return EARLIEST <= value[:10] <= latest
+
+    evidence = document.evidence
+    published: list[str] = []
+    modified: list[str] = []
+    for source in (_jsonld_dates, _microdata_dates, _meta_dates):
+        claims = source(document, evidence)
+        published += _parsed(claims[0], plausible)
+        modified += _parsed(claims[1], plausible)
+    page = PageDates()
+    if _needs_page(published, modified):
+        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
+    url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
+    chosen = _reconcile(published, page.published or url, page.days) or page.modified
+    last = modified[0] if modified else page.modified
+    if last and (not chosen or _earlier(last, chosen)):
+        last = ""
+    return chosen, last
+
+
+def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
+    """The values that read as plausible dates, as ISO 8601, in order."""
+    parsed = [parse_machine_date(value) for value in values if value]
+    return [value for value in parsed if value and plausible(value)]
+
+
+def _needs_page(published: list[str], modified: list[str]) -> bool:
+    """Whether the visible dateline is read: when the markup gives no publication date,
+    dates that disagree, or a time in UTC or without offset (whose day may not be the
+    page's own)."""
+    if not published:
+        return True
+    first = published[0]
+    if len(first) > 10 and (len(first) == 19 or first.endswith("+00:00")):
+        return True
+    return any(value[:10] != first[:10] for value in (*published, *modified))
+
+
+def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
+    """The publication date from the markup's claims (best first) and the date the page
+    shows as its publication (the dateline, else the URL's date).
+
+    - No markup claim: the shown date.
+    - The markup's first claim, unless the page's dateline is the day of another of its
+      claims of publication and no dateline near the headline shows the first claim's day
+      (``days``; a claim of modification does not count: a page that shows only its
+      update date is still dated by its publication), or the first claim is a time one
+      day from the day shown (a time zone apart: the page's own day counts).
+    """
+    if not published:
+        return shown
+    first = published[0]
+    if not shown or shown[:10] == first[:10] or first[:10] in days:
+        return first
+    for value in published:
+        if value[:10] == shown[:10]:
+            return value
+    if _in_other_zone(first, shown[:10]):
+        return shown
+    return first
+
+
+def _in_other_zone(value: str, day: str) -> bool:
+    """Whether time ``value`` may fall on ``day``, one day off, in the page's own time zone:
+    a UTC time when some zone (UTC-12 to UTC+14) puts it there (2020-05-02T02:54:29+00:00
+    is 1 May in New York), a time without offset always. A time with another offset
+    states its own zone."""
+    if len(value) <= 10 or value[10:19] == "T00:00:00":
+        return False  # a date, or a date given as its midnight
+    days = (date.fromisoformat(day) - date.fromisoformat(value[:10])).days
+    if len(value) == 19:
+        return abs(days) == 1
+    if not value.endswith("+00:00"):
+        return False
+    hour = int(value[11:13])
+    return (days == -1 and hour < 12) or (days == 1 and hour >= 10)
+
+
+def _earlier(first: str, second: str) -> bool:
+    """Whether ISO value ``first`` is before ``second``: as moments when both have an
+    offset, else by their common precision (``2023-12-22`` is not before ``...T10:00``)."""
+    if len(first) > 19 and len(second) > 19:
+        return datetime.fromisoformat(first) < datetime.fromisoformat(second)
+    common = min(len(first), len(second), 19)
+    return first[:common] < second[:common]
+
+
+def _jsonld_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    """Dates of the page's article; of a page object when the article has none; of any
+    dated object when the page has no article (other articles are other stories)."""
+    article = document.article
+    objects = evidence.jsonld if evidence else []
+    if article is not None and not _names_page(article, objects, document):
+        return [], []  # a list of stories (a home page's), none of them this page
+    if article is not None:
+        chosen = [article, *(obj for obj in objects if "WebPage" in jsonld_types(obj))]
+    else:
+        chosen = [obj for obj in objects if "datePublished" in obj or "dateCreated" in obj][:1]
+    published: list[str] = []
+    modified: list[str] = []
+    for obj in chosen:
+        published += [_jsonld_text(obj.get(key)) for key in ("datePublished", "dateCreated", "uploadDate")]
+        modified.append(_jsonld_text(obj.get("dateModified")))
+    return published, modified
+
+
+def _names_page(article: dict[str, Any], objects: list[dict[str, Any]], document: Document) -> bool:
+    """Whether the JSON-LD article is this page's: the only story, or the one whose URL
+    or headline is the page's (:func:`main_article` falls back to the first of several)."""
+    stories = [obj for obj in objects if _STORY_TYPES.intersection(jsonld_types(obj))]
+    if len(stories) <= 1:
+        return True
+    urls = {_url_key(url) for url in document.urls}
+    if (
+        _url_key(text_of(article.get("url"))) in urls
+        or _url_key(text_of(article.get("mainEntityOfPage"))) in urls
+    ):
+        return True
+    headlines = {" ".join(headline.split()).lower() for headline in document.headlines}
+    return " ".join(text_of(article.get("headline")).split()).lower() in headlines
+
+
+def _jsonld_text(value: Any) -> str:
+    return text_of(value) if value is not None else ""
+
+
+def _microdata_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    """``itemprop`` dates in the body (``<meta itemprop>`` is a meta), nearest to the
+    headline first, in elements, doubled above it (teasers of other stories carry their
+    own ``datePublished``)."""
+    published: list[tuple[int, str]] = []
+    modified: list[tuple[int, str]] = []
+    headline, positions = document.headline, document.stats.positions
+    for prop, element in document.itemprops:
+        if prop in ("datepublished", "datecreated", "datemodified"):
+            position = positions.get(element, 0) - headline
+            distance = (position if position >= 0 else -2 * position) if headline >= 0 else 0
+            claims = modified if prop == "datemodified" else published
+            claims.append((distance, _element_value(element)))
+    published.sort(key=lambda claim: claim[0])  # stable: document order among equals
+    modified.sort(key=lambda claim: claim[0])
+    return [value for _, value in published], [value for _, value in modified]
+
+
+def _element_value(element: Any) -> str:
+    """The machine value of a microdata element, else the start of its text."""
+    value = element.get("datetime") or element.get("content") or element.get("value")
+    if value:
+        return str(value)
+    text = element.text or ""
+    if len(text) < 80:
+        for piece in element.itertext():
+            text += piece
+            if len(text) >= 80:
+                break
+    return " ".join(text[:80].split())
+
+
+def _meta_dates(document: Document, evidence: Evidence | None) -> tuple[list[str], list[str]]:
+    if evidence is None:
+        return [], []
+    meta = evidence.meta
+    published = [value for name in PUBLISHED_META for value in meta.get(name, ())]
+    modified = [value for name in MODIFIED_META for value in meta.get(name, ())]
+    for value in meta.get("parsely-page", ()):
+        published.append(_parsely_date(value))
+    return published, modified
+
+
+def _parsely_date(value: str) -> str:
+    """``pub_date`` of Parse.ly's ``parsely-page`` meta (a JSON object)."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return ""
+    return str(data.get("pub_date") or "") if isinstance(data, dict) else ""
+
+
+def _page_urls(document: Document, evidence: Evidence | None) -> list[str]:
+    """The URL the page was fetched from, then its canonical and OpenGraph URLs."""
+    urls = list(document.urls)
+    if evidence is not None:
+        urls += evidence.links.get("canonical", [])[:1] + evidence.meta.get("og:url", [])[:1]
+    return urls
