@@ -132,7 +132,7 @@ def _extract_tree(
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
     xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
     title, lang, reason = document.title, document.lang, selection.reason
-    page_metadata = extract_metadata(document) if metadata else Metadata()
+    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(

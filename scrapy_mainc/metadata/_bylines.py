@@ -1,0 +1,232 @@
+"""The visible byline: the credit a reader sees near the headline, at the start of the
+chosen text, or at its end (where Chinese papers credit their reporters).
+
+Only a few places are looked at: the elements just after the headline (NCE's title search
+found it), those around the start of the chosen text, and those around its end. There an
+element is a byline candidate when
+
+- its own text starts with a credit label ("By", "Written by", "Von", "Par", "Текст:",
+  "作者：", "文/"...), or its tail does ("<span>Photo</span> By <a>A</a>"): an *author
+  label*, the strongest evidence;
+- its own text starts with a reporter label ("记者 张三", "本报记者 张三") or holds a
+  Chinese reporter credit ("（记者 张三）", "张三/文"), or it is named as a byline
+  (``class``/``id`` with ``author``, ``byline``, ``writer``, ``reporter``;
+  ``rel="author"``) and reads as names only;
+- it holds a poster's credit ("由张三张贴", "张三 发表于"), or the chosen text closes with a
+  credit in brackets ("……。（张三 李四）"): the weakest.
+
+The strongest candidate wins, the earliest among equals (headline first). A byline naming
+only organisations ("By Reuters") says the page has no person author. The credit's text
+is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", not
+"A Opinion"), then cleaned by :func:`._names.read_credit`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ._names import Context, Credit, read_credit
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ..core._stats import DomStats
+    from ..core._types import Document
+
+#: Longest text read as a byline.
+MAX_BYLINE_CHARS = 160
+#: Where bylines are looked for, as (first, last) offsets from an anchor element: the
+#: headline, the first chosen element, the last element of the chosen text.
+HEADLINE_WINDOW = (-3, 30)
+START_WINDOW = (-15, 25)
+END_WINDOW = (-20, 10)
+#: Characters of the chosen text's last blocks read for a closing credit.
+CLOSING_CHARS = 40
+#: Evidence strengths.
+AUTHOR_LABEL, REPORTER_CREDIT, POSTER_CREDIT = 3, 2, 1
+
+#: An author label at the start of a text.
+_AUTHOR_LABEL_RE = re.compile(
+    r"^[\W_]{0,3}(?:(?:written|posted|reported|analysis|story|words|text|commentary|"
+    r"published|photos and text)\s+by\b|by\b(?:\s*:)?(?:\s|$)|von\s+[A-ZÄÖÜ]|par\s+[A-Z]|"
+    r"por\s*:?\s+[A-Z]|publicado\s+por|escrito\s+por|door\s+[A-Z]|texto?\s*:|текст\s*:|"
+    r"автор\s*:|autor(?:in)?\s*:|author\s*:|作\s*者\s*[:：]|文\s*[/／]|撰文|执笔人?\s*[:：])",
+    re.I,
+)
+#: An author label inside a text ("05/10/2018 - Publicado por: A - Categoria: ...").
+_INNER_LABEL_RE = re.compile(r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?", re.I)
+#: Class and id words of byline elements, and of author boxes that are not the byline.
+_BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
+_NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
+_HAN = "\u3400-\u9fff"
+#: One to six Han names separated by spaces or enumeration commas.
+_HAN_NAMES = rf"[{_HAN}]{{2,4}}(?:[ \u3000、，,]+[{_HAN}]{{2,4}})*"
+#: Chinese reporter credits; the names in group 1.
+_REPORTER_RES = (
+    # （记者 张三）, 据新华社拉萨电（记者 格桑边觉）, （本报记者 张三 李四）
+    re.compile(rf"[（(][^（）()]{{0,12}}记者\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]"),
+    # 光明日报记者 王建宏 张文攀; 本报记者罗科苏盈发自北京; 记者马俊峰/文
+    re.compile(
+        rf"记者(?:\s+({_HAN_NAMES})(?=\s*(?:$|[/／]|发自|报道|摄|[）)]|\s))"
+        rf"|({_HAN_NAMES})(?=\s*(?:[/／]\s*文|发自|报道|摄)))"
+    ),
+    # 马俊峰/文
+    re.compile(rf"({_HAN_NAMES})\s*[/／]\s*文"),
+)
+#: Poster credits of blogs and forums; the name in group 1.
+_POSTER_RES = (
+    re.compile(r"由\s*([^\s\d]{2,20}?)\s*(?:张贴|于\S{0,30}发表)"),
+    re.compile(r"^([^\s\d:：]{2,20}(?:\d*))\s*发表于"),
+)
+#: A closing credit of the chosen text: "……。（张三 李四）", "（张三 上海报道）".
+_CLOSING_RE = re.compile(
+    rf"[。！？”\s][（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$|"
+    rf"^[（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$"
+)
+_HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表")
+#: Two-character Chinese surnames, and the commonest one-character ones: four characters
+#: run together are two names when both halves start with a surname ("罗科苏盈").
+_COMPOUND_SURNAMES = frozenset(
+    "欧阳 司马 上官 诸葛 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤 南宫 西门".split()
+)
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+    "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+
+
+def find_byline(document: Document, content: tuple[int, ...], context: Context) -> Credit:
+    """The strongest visible byline near the headline or the chosen text (empty if none)."""
+    stats = document.stats
+    if not stats.tags:
+        return Credit()
+    best, best_strength = Credit(), 0
+    seen: set[int] = set()
+    for start, stop in _windows(document, content, len(stats.tags)):
+        for node in range(start, stop):
+            if node in seen:
+                continue
+            seen.add(node)
+            strength, credit = _candidate(stats, node, context)
+            if strength > best_strength:
+                best, best_strength = credit, strength
+                if strength == AUTHOR_LABEL:
+                    return best
+    if not best_strength and content:
+        return _closing_credit(stats, content, context)
+    return best
+
+
+def _windows(document: Document, content: tuple[int, ...], count: int) -> list[tuple[int, int]]:
+    anchors = []
+    if document.headline >= 0:
+        anchors.append((document.headline, HEADLINE_WINDOW))
+    if content:
+        anchors.append((content[0], START_WINDOW))
+        last = max(document.stats.end[node] for node in content) - 1
+        anchors.append((last, END_WINDOW))
+    return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
+
+
+def _candidate(stats: DomStats, node: int, context: Context) -> tuple[int, Credit]:
+    """The strength and the credit of ``node`` as a byline (0 when it is none)."""
+    element = stats.nodes[node]
+    own = (element.text or "").strip()
+    tail = (element.tail or "").strip()
+    if own and _AUTHOR_LABEL_RE.match(own) or tail and _AUTHOR_LABEL_RE.match(tail):
+        holder = node if own and _AUTHOR_LABEL_RE.match(own) else stats.parent[node]
+        text = _pieces(stats.nodes[holder]) if holder >= 0 else ""
+        if tail and holder != node:  # the credit starts at the tail's label
+            text = text[text.find(tail[:12]) :] if tail[:12] in text else text
+        credit = read_credit(text, _visible(context))
+        if credit.persons or credit.organisations:
+            return AUTHOR_LABEL, credit
+    if own and _INNER_LABEL_RE.search(own) and stats.chars[node] <= MAX_BYLINE_CHARS:
+        text = _pieces(element)
+        match = _INNER_LABEL_RE.search(text)
+        credit = read_credit(text[match.end() :], _visible(context)) if match else Credit()
+        if credit.persons:
+            return AUTHOR_LABEL, credit
+    if (own or tail) and _HAN_HINT_RE.search(f"{own} {tail}"):
+        strength, credit = _han_credit(stats, node, context)
+        if strength:
+            return strength, credit
+    if stats.chars[node] <= MAX_BYLINE_CHARS and _named_byline(element):
+        credit = read_credit(_pieces(element), context)
+        if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
+            return REPORTER_CREDIT, credit
+    return 0, Credit()
+
+
+def _pieces(element: etree._Element) -> str:
+    """The text of ``element`` with its pieces joined by `` | `` (a separator of names)."""
+    pieces = [" ".join(piece.split()) for piece in element.itertext()]
+    return " | ".join(piece for piece in pieces if piece)[: 2 * MAX_BYLINE_CHARS]
+
+
+def _named_byline(element: etree._Element) -> bool:
+    """Whether the element is named or marked as a byline."""
+    if element.get("rel", "").lower() == "author":
+        return True
+    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
+
+
+def _full_name(name: str) -> bool:
+    """A name of several words, or in a script written without spaces."""
+    return " " in name or not name.isascii()
+
+
+def _han_credit(stats: DomStats, node: int, context: Context) -> tuple[int, Credit]:
+    if stats.chars[node] > MAX_BYLINE_CHARS:
+        return 0, Credit()
+    text = " ".join(" ".join(stats.nodes[node].itertext()).split())
+    visible = _visible(context)
+    for strength, patterns in ((REPORTER_CREDIT, _REPORTER_RES), (POSTER_CREDIT, _POSTER_RES)):
+        for pattern in patterns:
+            match = pattern.search(text)
+            names = next((group for group in match.groups() if group), "") if match else ""
+            credit = read_credit(_split_run(names), visible) if names else Credit()
+            if credit.persons:
+                return strength, credit
+    return 0, Credit()
+
+
+def _split_run(names: str) -> str:
+    """Four Han characters without a space are two names when both halves start with a
+    common surname and the first half is not a two-character surname ("罗科苏盈")."""
+    names = names.strip()
+    if (
+        len(names) == 4
+        and names[0] in _SURNAMES
+        and names[2] in _SURNAMES
+        and names[:2] not in _COMPOUND_SURNAMES
+    ):
+        return f"{names[:2]} {names[2:]}"
+    return names
+
+
+def _closing_credit(stats: DomStats, content: tuple[int, ...], context: Context) -> Credit:
+    """A credit in brackets closing one of the chosen text's last three blocks."""
+    last = max(stats.end[node] for node in content) - 1
+    chars, nodes, tags = stats.chars, stats.nodes, stats.tags
+    checked = 0
+    for node in range(last, content[0] - 1, -1):
+        if chars[node] and tags[node] in ("p", "div", "td", "font", "span"):
+            tail = " ".join("".join(nodes[node].itertext()).split())[-CLOSING_CHARS:]
+            match = _CLOSING_RE.search(tail)
+            if match:
+                names = next(group for group in match.groups() if group)
+                credit = read_credit(_split_run(names), _visible(context))
+                if credit.persons:
+                    return credit
+            checked += 1
+            if checked == 3:
+                break
+    return Credit()
+
+
+def _visible(context: Context) -> Context:
+    """The context for a visible credit, where user names are people (forum posters)."""
+    return Context(site_keys=context.site_keys, accounts_are_people=True)
