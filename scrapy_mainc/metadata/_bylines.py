@@ -39,8 +39,10 @@ MAX_BYLINE_CHARS = 160
 #: Where bylines are looked for, as (first, last) offsets from an anchor element: the
 #: headline, the first chosen element, the last element of the chosen text.
 HEADLINE_WINDOW = (-3, 30)
-START_WINDOW = (-15, 25)
+START_WINDOW = (-90, 50)
 END_WINDOW = (-20, 10)
+#: Most characters before a label in a tail ("<span>Photo</span> By <a>A</a>").
+MAX_LEAD_CHARS = 30
 #: Characters of the chosen text's last blocks read for a closing credit.
 CLOSING_CHARS = 40
 #: Evidence strengths.
@@ -49,13 +51,14 @@ AUTHOR_LABEL, REPORTER_CREDIT, POSTER_CREDIT = 3, 2, 1
 #: An author label at the start of a text.
 _AUTHOR_LABEL_RE = re.compile(
     r"^[\W_]{0,3}(?:(?:written|posted|reported|analysis|story|words|text|commentary|"
-    r"published|photos and text)\s+by\b|by\b(?:\s*:)?(?:\s|$)|von\s+[A-ZÄÖÜ]|par\s+[A-Z]|"
-    r"por\s*:?\s+[A-Z]|publicado\s+por|escrito\s+por|door\s+[A-Z]|texto?\s*:|текст\s*:|"
+    r"published|photos and text)\s+by\b|by\b(?:\s*:)?(?:\s+(?=(?-i:[^a-z]))|$)|von\s+(?-i:[A-ZÄÖÜ])|"
+    r"par\s+(?-i:[A-Z])|por\s*:?\s+(?-i:[A-Z])|publicado\s+por|escrito\s+por|door\s+(?-i:[A-Z])|"
+    r"texto?\s*:|текст\s*:|"
     r"автор\s*:|autor(?:in)?\s*:|author\s*:|作\s*者\s*[:：]|文\s*[/／]|撰文|执笔人?\s*[:：])",
     re.I,
 )
 #: An author label inside a text ("05/10/2018 - Publicado por: A - Categoria: ...").
-_INNER_LABEL_RE = re.compile(r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?", re.I)
+_INNER_LABEL_RE = re.compile(r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I)
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
 _NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
@@ -93,6 +96,9 @@ _COMPOUND_SURNAMES = frozenset(
 _SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
     "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    "常乔赖文庞樊兰殷施洪翟安颜倪牛温季俞章鲁葛伍申尤毕聂焦柳邢路岳齐梅庄辛管祝左涂谷祁时舒耿詹关苗凌费"
+    "纪靳盛童欧项曲成游阳裴席卫屈鲍霍翁隋甘景单包司柏宁柯阮桂闵解强柴华车冉边吉饶戚古米池滕晋苑宫全褚简"
+    "娄符穆党燕郎冀谈姬屠连晏栾郁商蒙喻窦迟卓艾蓝巩仲乐虞卞封楚佟栗匡宗应巫鞠桑荆岑胥"
 )
 
 
@@ -134,11 +140,14 @@ def _candidate(stats: DomStats, node: int, context: Context) -> tuple[int, Credi
     element = stats.nodes[node]
     own = (element.text or "").strip()
     tail = (element.tail or "").strip()
-    if own and _AUTHOR_LABEL_RE.match(own) or tail and _AUTHOR_LABEL_RE.match(tail):
-        holder = node if own and _AUTHOR_LABEL_RE.match(own) else stats.parent[node]
-        text = _pieces(stats.nodes[holder]) if holder >= 0 else ""
-        if tail and holder != node:  # the credit starts at the tail's label
-            text = text[text.find(tail[:12]) :] if tail[:12] in text else text
+    labelled = bool(own) and _AUTHOR_LABEL_RE.match(own) is not None
+    if labelled or tail and _AUTHOR_LABEL_RE.match(tail):
+        holder = node if labelled else stats.parent[node]
+        short = holder >= 0 and stats.chars[holder] <= MAX_BYLINE_CHARS
+        text = _pieces(stats.nodes[holder]) if short else ""
+        if holder != node:  # the credit starts at the tail's label, near the holder's start
+            position = text.find(tail[:12])
+            text = text[position:] if 0 <= position <= MAX_LEAD_CHARS else ""
         credit = read_credit(text, _visible(context))
         if credit.persons or credit.organisations:
             return AUTHOR_LABEL, credit
@@ -160,9 +169,19 @@ def _candidate(stats: DomStats, node: int, context: Context) -> tuple[int, Credi
 
 
 def _pieces(element: etree._Element) -> str:
-    """The text of ``element`` with its pieces joined by `` | `` (a separator of names)."""
-    pieces = [" ".join(piece.split()) for piece in element.itertext()]
-    return " | ".join(piece for piece in pieces if piece)[: 2 * MAX_BYLINE_CHARS]
+    """The text of ``element`` with its pieces joined by `` | `` (a separator of names),
+    except where a word goes on in the next piece ("Molly Woo<span>d</span>")."""
+    text = ""
+    for piece in element.itertext():
+        if not piece or piece.isspace():
+            continue
+        glued = (
+            text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
+        )
+        text = f"{text}{piece}" if glued or not text else f"{text} | {piece}"
+        if len(text) > 2 * MAX_BYLINE_CHARS:
+            break
+    return " ".join(text.split())
 
 
 def _named_byline(element: etree._Element) -> bool:
@@ -187,6 +206,8 @@ def _han_credit(stats: DomStats, node: int, context: Context) -> tuple[int, Cred
         for pattern in patterns:
             match = pattern.search(text)
             names = next((group for group in match.groups() if group), "") if match else ""
+            if names and text[match.end() :].lstrip().startswith("报道") and " " in names:
+                names = names.rsplit(None, 1)[0]  # "彭冲 山东冠县报道": the last is a place
             credit = read_credit(_split_run(names), visible) if names else Credit()
             if credit.persons:
                 return strength, credit
@@ -217,14 +238,19 @@ def _closing_credit(stats: DomStats, content: tuple[int, ...], context: Context)
             tail = " ".join("".join(nodes[node].itertext()).split())[-CLOSING_CHARS:]
             match = _CLOSING_RE.search(tail)
             if match:
-                names = next(group for group in match.groups() if group)
-                credit = read_credit(_split_run(names), _visible(context))
-                if credit.persons:
+                names = _split_run(next(group for group in match.groups() if group))
+                reporter = "记者" in match.group()
+                credit = read_credit(names, _visible(context))
+                if credit.persons and (reporter or all(_surname_first(name) for name in credit.persons)):
                     return credit
             checked += 1
             if checked == 3:
                 break
     return Credit()
+
+
+def _surname_first(name: str) -> bool:
+    return name[:1] in _SURNAMES or name[:2] in _COMPOUND_SURNAMES
 
 
 def _visible(context: Context) -> Context:

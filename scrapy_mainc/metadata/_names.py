@@ -19,7 +19,8 @@ from html import unescape
 
 #: Leading labels of a credit line, any language the datasets show and the usual others.
 _LABEL_RE = re.compile(
-    r"^(?:(?:written|posted|reported|analysis|story|words|text|reporting|compiled|published|"
+    r"^[\W_]{0,3}(?:(?:publicado|escrito)\s+por\b|"
+    r"(?:written|posted|reported|analysis|story|words|text|reporting|compiled|published|"
     r"commentary|opinion|column|review|interview|article)\s+by\b|by\b|von\b|par\b|por\b|"
     r"door\b|av\b|af\b|autor(?:in|es)?\b|authors?\b|auteur\b|text\b|texto\b|текст\b|автор\b|"
     r"publicado\s+por\b|escrito\s+por\b|reporter\b|"
@@ -29,14 +30,15 @@ _LABEL_RE = re.compile(
 )
 #: Things in a credit that are never names.
 _NOISE_RE = re.compile(
-    r"\S+@\S+\.\w+|https?://\S+|www\.\S+|@\w+|\([^)]*@[^)]*\)|[<>«»\[\]【】〔〕（）()]|\u200b"
+    r"\S+@\S+\.\w+|https?://\S+|www\.\S+|@\w+|[\w.-]+\.(?:com|net|org|co)/\S*|\([^)]*@[^)]*\)|[<>«»\[\]【】〔〕（）()]|\u200b"
 )
 #: Where a credit's names end: a date, a time, "on <date>", "updated", a pipe.
 _TAIL_RE = re.compile(
     r"\s+(?:on|at|am|le|el|il|em|updated|published|posted|last|aktualisiert|发表于|发布于|"
     r"于|时间|日期|来源|编辑|责任编辑)\b.*$|"
     r"\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d.*$|\d.*$|"
-    r"\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$|\s[|•·—–-]\s.*$",
+    r"\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$|\s[•·—–-]\s.*$|"
+    r"\s+[^\s:：|]+[:：].*$",
     re.I,
 )
 #: Separators between names. "/" splits too: "文/张三" lost its label already.
@@ -60,6 +62,12 @@ _HAN_NOT_NAMES = frozenset(
     "图片 摄影 供图 作者 记者 本报 通讯员 实习生 报道 综合 整理 专访 获悉 近日 日前 网友 楼主 管理员".split()
 )
 _HAN_NOT_NAME_END_RE = re.compile(r"(?:报道|发自|电|讯|摄|供图|整理|编译)$")
+_CONJUNCTIONS = frozenset("and und & y e et en og och i и with".split())
+#: Words of links and buttons next to a byline ("View More Articles", "Follow").
+UI_WORDS = frozenset(
+    """view more articles article read follow profile email e-mail twitter facebook contact
+    all posts stories subscribe share comments comment bio see latest about""".split()
+)
 #: Job titles and affiliations: a part holding one of these words is not a name.
 JOB_WORDS = frozenset(
     """writer writers reporter reporters correspondent correspondents editor editors
@@ -129,9 +137,12 @@ def read_credit(raw: str, context: Context) -> Credit:
         parts = [part for part in _SPLIT_RE.split(text) if part]
     for part in parts:
         part = _strip_part(part)
-        if not part or _CREDENTIAL_RE.match(part):
+        if not part or _CREDENTIAL_RE.match(part) or part.casefold() in _CONJUNCTIONS:
             continue
         kind = classify(part, context)
+        if not kind and context.accounts_are_people and " " in part:
+            part = part.split()[0]  # a poster and what the forum says about them
+            kind = classify(part, context)
         if kind == "person":
             credit.persons.append(part)
         elif kind == "organisation":
@@ -160,6 +171,8 @@ def _strip_part(part: str) -> str:
     "Science X staff") is kept whole: it is an organisation."""
     part = _LABEL_RE.sub("", part.strip(" .:：-–—'\"“”‘’")).strip()
     tokens = part.split()
+    if len(tokens) > 1 and all(len(token) == 1 and _HAN_RE.match(token) for token in tokens):
+        return "".join(tokens)  # "赵 培": a name spaced out to the width of longer ones
     if len(tokens) > 1 and (tokens[-1].casefold() in DESK_WORDS or tokens[0].casefold() == "the"):
         return part
     trailing = 0
@@ -189,39 +202,47 @@ def classify(name: str, context: Context) -> str:
     key = _key(name)
     if not key:
         return ""
-    if key in context.site_keys or (" " not in name and any(key in site for site in context.site_keys if len(key) >= 4)):
-        return "organisation"
+    if key in context.site_keys or (
+        " " not in name and len(key) >= 4 and any(key in site for site in context.site_keys)
+    ):
+        return "organisation"  # the site's own name: "LinkNaija", "AppleInsider"
     if _HAN_RE.match(name):
-        if name in _HAN_NOT_NAMES or _HAN_NOT_NAME_END_RE.search(name):
-            return ""
-        if _HAN_ORG_RE.search(name):
-            return "organisation"
-        return "person" if _HAN_NAME_RE.match(name) else ""
+        return _han_kind(name)
     if _HANGUL_RE.match(name):
         return "person"
     tokens = name.split()
     lowered = [token.casefold().strip(".,") for token in tokens]
+    if len(tokens) == 1:
+        if lowered[0] in ORG_WORDS or "." in name and _looks_like_domain(name):
+            return "organisation"
+        return _single_word(name, lowered[0], context)
+    if name[0].isascii() and name[0].islower():
+        return ""  # "the Chinese government"
     if any(token in ORG_WORDS for token in lowered) or "." in name and _looks_like_domain(name):
         return "organisation"
-    if len(tokens) > 1 and lowered[0] == "the":
+    if lowered[0] == "the":
         return "organisation"  # "The Water Coolest"
-    if any(token in JOB_WORDS for token in lowered):
+    if any(token in JOB_WORDS or token in UI_WORDS for token in lowered):
         return ""
-    if len(tokens) == 1:
-        return _single_word(name, lowered[0], context)
     if len(tokens) > 5 or not all(_NAME_TOKEN_RE.match(token) for token in tokens):
         return ""
     capitalised = [token for token, low in zip(tokens, lowered) if low not in _PARTICLES]
-    if capitalised and all(token[0].isupper() for token in capitalised):
-        return "person"
-    return ""
+    return "person" if capitalised and all(token[0].isupper() for token in capitalised) else ""
+
+
+def _han_kind(name: str) -> str:
+    if name in _HAN_NOT_NAMES or _HAN_NOT_NAME_END_RE.search(name):
+        return ""
+    if _HAN_ORG_RE.search(name):
+        return "organisation"
+    return "person" if _HAN_NAME_RE.match(name) else ""
 
 
 def _single_word(name: str, lowered: str, context: Context) -> str:
     if lowered in ACCOUNT_WORDS or lowered.endswith("admin"):
         return "organisation"
     if context.accounts_are_people:
-        return "person" if len(name) >= 2 and not _CJK_PUNCT_RE.search(name) else ""
+        return "person" if _ACCOUNT_RE.match(name) else ""
     if not _NAME_TOKEN_RE.match(name) or not name[0].isupper() or "_" in name:
         return "organisation"  # a user name: "gto", "kei_eno"
     if name.isupper() and len(name) > 3:
@@ -231,7 +252,8 @@ def _single_word(name: str, lowered: str, context: Context) -> str:
     return "person"
 
 
-_CJK_PUNCT_RE = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]")
+#: A user name: letters, digits and a few joiners ("cjy52191", "放飞&心情").
+_ACCOUNT_RE = re.compile(r"^[^\W_][\w.&\-]{1,19}$")
 
 
 def _looks_like_domain(name: str) -> bool:
