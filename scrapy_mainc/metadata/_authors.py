@@ -58,12 +58,13 @@ def find_authors(document: Document, content: tuple[int, ...] = ()) -> tuple[str
     if evidence is None:
         return ()
     context = page_context(document)
-    visible = find_byline(document, content, context)
+    markup = markup_credit(document, context)
+    visible = find_byline(document, content, context, named=not markup.persons)
     if visible.persons:
         return _distinct(visible.persons)
     if visible.organisations:
         return ()
-    return _distinct(markup_credit(document, context).persons)
+    return _distinct(markup.persons)
 
 
 def page_context(document: Document) -> Context:

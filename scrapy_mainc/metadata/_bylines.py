@@ -39,8 +39,10 @@ MAX_BYLINE_CHARS = 160
 #: Where bylines are looked for, as (first, last) offsets from an anchor element: the
 #: headline, the first chosen element, the last element of the chosen text.
 HEADLINE_WINDOW = (-3, 30)
-START_WINDOW = (-90, 50)
+START_WINDOW = (-40, 50)
 END_WINDOW = (-20, 10)
+#: Most words of a byline found by its element's name (a few names and a job title).
+MAX_NAMED_WORDS = 16
 #: Most characters before a label in a tail ("<span>Photo</span> By <a>A</a>").
 MAX_LEAD_CHARS = 30
 #: Characters of the chosen text's last blocks read for a closing credit.
@@ -54,7 +56,7 @@ _AUTHOR_LABEL_RE = re.compile(
     r"published|photos and text)\s+by\b|by\b(?:\s*:)?(?:\s+(?=(?-i:[^a-z]))|$)|von\s+(?-i:[A-ZÄÖÜ])|"
     r"par\s+(?-i:[A-Z])|por\s*:?\s+(?-i:[A-Z])|publicado\s+por|escrito\s+por|door\s+(?-i:[A-Z])|"
     r"texto?\s*:|текст\s*:|"
-    r"автор\s*:|autor(?:in)?\s*:|author\s*:|作\s*者\s*[:：]|文\s*[/／]|撰文|执笔人?\s*[:：])",
+    r"автор\s*:|autor(?:in)?\s*:|author\s*:|作\s*者\s*[:：]|文\s*[/／:：]|撰文|执笔人?\s*[:：])",
     re.I,
 )
 #: An author label inside a text ("05/10/2018 - Publicado por: A - Categoria: ...").
@@ -79,7 +81,7 @@ _REPORTER_RES = (
 )
 #: Poster credits of blogs and forums; the name in group 1.
 _POSTER_RES = (
-    re.compile(r"由\s*([^\s\d]{2,20}?)\s*(?:张贴|于\S{0,30}发表)"),
+    re.compile(r"由\s*\|?\s*([^\s\d|]{2,20}?)\s*\|?\s*(?:张贴|于.{0,40}?发表)"),
     re.compile(r"^([^\s\d:：]{2,20}(?:\d*))\s*发表于"),
 )
 #: A closing credit of the chosen text: "……。（张三 李四）", "（张三 上海报道）".
@@ -102,24 +104,37 @@ _SURNAMES = frozenset(
 )
 
 
-def find_byline(document: Document, content: tuple[int, ...], context: Context) -> Credit:
-    """The strongest visible byline near the headline or the chosen text (empty if none)."""
+def find_byline(
+    document: Document, content: tuple[int, ...], context: Context, named: bool = True
+) -> Credit:
+    """The strongest visible byline near the headline or the chosen text (empty if none).
+
+    ``named`` looks at elements named as bylines too (the caller leaves them out when the
+    markup names the authors already: they mostly repeat it, and reading every short
+    element's names is the costliest part of the search).
+    """
     stats = document.stats
     if not stats.tags:
         return Credit()
     best, best_strength = Credit(), 0
     seen: set[int] = set()
+    chars, parent, tags, words, link_words = stats.chars, stats.parent, stats.tags, stats.words, stats.link_words
     for start, stop in _windows(document, content, len(stats.tags)):
         for node in range(start, stop):
-            if node in seen:
-                continue
+            up = parent[node]
+            if node in seen or up >= 0 and chars[up] > MAX_BYLINE_CHARS and (
+                not 0 < chars[node] <= MAX_BYLINE_CHARS or tags[up] == "p"
+            ):
+                continue  # its tail is in a long text, and it is empty, long or in a paragraph
             seen.add(node)
-            strength, credit = _candidate(stats, node, context)
+            if not named and words[node] and link_words[node] == words[node]:
+                continue  # a link (a menu item, a name linked after its label): no label of its own
+            strength, credit = _candidate(stats, node, context, named)
             if strength > best_strength:
                 best, best_strength = credit, strength
                 if strength == AUTHOR_LABEL:
                     return best
-    if not best_strength and content:
+    if not best_strength and content and document.lang:
         return _closing_credit(stats, content, context)
     return best
 
@@ -130,42 +145,61 @@ def _windows(document: Document, content: tuple[int, ...], count: int) -> list[t
         anchors.append((document.headline, HEADLINE_WINDOW))
     if content:
         anchors.append((content[0], START_WINDOW))
-        last = max(document.stats.end[node] for node in content) - 1
-        anchors.append((last, END_WINDOW))
+        if document.lang:  # Chinese, Japanese and Korean papers credit at the end
+            last = max(document.stats.end[node] for node in content) - 1
+            anchors.append((last, END_WINDOW))
     return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
 
 
-def _candidate(stats: DomStats, node: int, context: Context) -> tuple[int, Credit]:
+def _candidate(stats: DomStats, node: int, context: Context, named: bool) -> tuple[int, Credit]:
     """The strength and the credit of ``node`` as a byline (0 when it is none)."""
     element = stats.nodes[node]
-    own = (element.text or "").strip()
-    tail = (element.tail or "").strip()
-    labelled = bool(own) and _AUTHOR_LABEL_RE.match(own) is not None
-    if labelled or tail and _AUTHOR_LABEL_RE.match(tail):
-        holder = node if labelled else stats.parent[node]
-        short = holder >= 0 and stats.chars[holder] <= MAX_BYLINE_CHARS
-        text = _pieces(stats.nodes[holder]) if short else ""
-        if holder != node:  # the credit starts at the tail's label, near the holder's start
-            position = text.find(tail[:12])
-            text = text[position:] if 0 <= position <= MAX_LEAD_CHARS else ""
-        credit = read_credit(text, _visible(context))
-        if credit.persons or credit.organisations:
-            return AUTHOR_LABEL, credit
-    if own and _INNER_LABEL_RE.search(own) and stats.chars[node] <= MAX_BYLINE_CHARS:
-        text = _pieces(element)
-        match = _INNER_LABEL_RE.search(text)
-        credit = read_credit(text[match.end() :], _visible(context)) if match else Credit()
-        if credit.persons:
-            return AUTHOR_LABEL, credit
-    if (own or tail) and _HAN_HINT_RE.search(f"{own} {tail}"):
-        strength, credit = _han_credit(stats, node, context)
+    own = (element.text or "")[:MAX_BYLINE_CHARS].strip()
+    tail = (element.tail or "")[:MAX_BYLINE_CHARS].strip()
+    up = stats.parent[node]
+    short = stats.chars[node] <= MAX_BYLINE_CHARS
+    for piece, holders in ((own, (node, up)), (tail, (up,))):
+        if piece:
+            match = _AUTHOR_LABEL_RE.match(piece)
+            inner = match is None and (short or piece is tail)
+            match = _INNER_LABEL_RE.search(piece) if inner else match
+            if match is not None:
+                credit = _labelled_credit(stats, piece[match.start() :], holders, inner, context)
+                if credit.persons or credit.organisations:
+                    return AUTHOR_LABEL, credit
+    if not short:
+        return 0, Credit()
+    cjk = stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]
+    if cjk and (_HAN_HINT_RE.search(own) or _HAN_HINT_RE.search(tail)):
+        strength, credit = _han_credit(stats, node if _HAN_HINT_RE.search(own) else up, context)
         if strength:
             return strength, credit
-    if stats.chars[node] <= MAX_BYLINE_CHARS and _named_byline(element):
+    if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
             return REPORTER_CREDIT, credit
     return 0, Credit()
+
+
+def _labelled_credit(
+    stats: DomStats, labelled: str, holders: tuple[int, ...], inner: bool, context: Context
+) -> Credit:
+    """The credit that starts at a label: read in the first short holder (the element
+    whose text or tail holds the label, or its parent: "<b>作者：</b><a>A</a>"), from the
+    label on; else in the labelled text alone ("文：张三" in a long text). A label that
+    starts a text must be near the holder's start ("<span>Photo</span> By <a>A</a>")."""
+    visible = _visible(context)
+    for holder in holders:
+        if holder < 0 or stats.chars[holder] > MAX_BYLINE_CHARS:
+            continue
+        text = _pieces(stats.nodes[holder])
+        position = text.find(labelled[:12])
+        if position < 0 or not inner and position > MAX_LEAD_CHARS:
+            continue
+        credit = read_credit(text[position:], visible)
+        if credit.persons or credit.organisations:
+            return credit
+    return read_credit(labelled, visible)
 
 
 def _pieces(element: etree._Element) -> str:
@@ -198,7 +232,7 @@ def _full_name(name: str) -> bool:
 
 
 def _han_credit(stats: DomStats, node: int, context: Context) -> tuple[int, Credit]:
-    if stats.chars[node] > MAX_BYLINE_CHARS:
+    if node < 0 or stats.chars[node] > MAX_BYLINE_CHARS:
         return 0, Credit()
     text = " ".join(" ".join(stats.nodes[node].itertext()).split())
     visible = _visible(context)

@@ -24,7 +24,7 @@ _LABEL_RE = re.compile(
     r"commentary|opinion|column|review|interview|article)\s+by\b|by\b|von\b|par\b|por\b|"
     r"door\b|av\b|af\b|autor(?:in|es)?\b|authors?\b|auteur\b|text\b|texto\b|текст\b|автор\b|"
     r"publicado\s+por\b|escrito\s+por\b|reporter\b|"
-    r"作者|撰文|执笔人?|文\s*[/／|]|本报(?:实习|特约)?记者|(?:实习|特约|首席)?记者|通讯员|报道员|"
+    r"作者|撰文|执笔人?|文\s*[/／|:：]|本报(?:实习|特约)?记者|(?:实习|特约|首席)?记者|通讯员|报道员|"
     r"供稿|整理|原创|楼主|发帖人|发表人|发布人|署名)\s*[:：/／|]?\s*",
     re.I,
 )
@@ -66,7 +66,8 @@ _CONJUNCTIONS = frozenset("and und & y e et en og och i и with".split())
 #: Words of links and buttons next to a byline ("View More Articles", "Follow").
 UI_WORDS = frozenset(
     """view more articles article read follow profile email e-mail twitter facebook contact
-    all posts stories subscribe share comments comment bio see latest about""".split()
+    all posts stories subscribe share comments comment bio biography see latest about
+    publish published updated""".split()
 )
 #: Job titles and affiliations: a part holding one of these words is not a name.
 JOB_WORDS = frozenset(
@@ -135,14 +136,18 @@ def read_credit(raw: str, context: Context) -> Credit:
         parts = text.split()
     else:
         parts = [part for part in _SPLIT_RE.split(text) if part]
+    first = True
     for part in parts:
         part = _strip_part(part)
         if not part or _CREDENTIAL_RE.match(part) or part.casefold() in _CONJUNCTIONS:
             continue
         kind = classify(part, context)
-        if not kind and context.accounts_are_people and " " in part:
+        if not kind and first and context.accounts_are_people and " " in part:
             part = part.split()[0]  # a poster and what the forum says about them
             kind = classify(part, context)
+        if kind == "person" and not first and " " not in part and part.isascii():
+            kind = ""  # one word after the names: "Futurism", "Biography", "Follow"
+        first = False
         if kind == "person":
             credit.persons.append(part)
         elif kind == "organisation":
@@ -215,7 +220,7 @@ def classify(name: str, context: Context) -> str:
     if len(tokens) == 1:
         if lowered[0] in ORG_WORDS or "." in name and _looks_like_domain(name):
             return "organisation"
-        return _single_word(name, lowered[0], context)
+        return "" if lowered[0] in UI_WORDS else _single_word(name, lowered[0], context)
     if name[0].isascii() and name[0].islower():
         return ""  # "the Chinese government"
     if any(token in ORG_WORDS for token in lowered) or "." in name and _looks_like_domain(name):
