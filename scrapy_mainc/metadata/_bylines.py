@@ -67,7 +67,8 @@ _NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more
 _HAN = "\u3400-\u9fff"
 #: One to six Han names separated by spaces or enumeration commas.
 _HAN_NAMES = rf"[{_HAN}]{{2,4}}(?:[ \u3000、，,]+[{_HAN}]{{2,4}})*"
-#: Chinese reporter credits; the names in group 1.
+_HANGUL_NAME = "[\uac00-\ud7af]{2,4}"
+#: Chinese and Korean reporter credits; the names in group 1.
 _REPORTER_RES = (
     # （记者 张三）, 据新华社拉萨电（记者 格桑边觉）, （本报记者 张三 李四）
     re.compile(rf"[（(][^（）()]{{0,12}}记者\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]"),
@@ -78,6 +79,11 @@ _REPORTER_RES = (
     ),
     # 马俊峰/文
     re.compile(rf"({_HAN_NAMES})\s*[/／]\s*文"),
+    # 2004年7月16日08:19 [ 黄宇 ] 来源：
+    re.compile(rf"[\[【]\s*({_HAN_NAMES})\s*[\]】]\s*来源"),
+    # 칼럼니스트 박생강, 정덕현 칼럼니스트, 홍길동 기자
+    re.compile(rf"(?:칼럼니스트|기자|특파원)\s+({_HANGUL_NAME})(?![\uac00-\ud7af])"),
+    re.compile(rf"(?<![\uac00-\ud7af])({_HANGUL_NAME})\s*(?:칼럼니스트|기자|특파원)(?![\uac00-\ud7af])"),
 )
 #: Poster credits of blogs and forums; the name in group 1.
 _POSTER_RES = (
@@ -89,7 +95,7 @@ _CLOSING_RE = re.compile(
     rf"[。！？”\s][（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$|"
     rf"^[（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$"
 )
-_HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表")
+_HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表|来源|칼럼니스트|기자|특파원")
 #: Two-character Chinese surnames, and the commonest one-character ones: four characters
 #: run together are two names when both halves start with a surname ("罗科苏盈").
 _COMPOUND_SURNAMES = frozenset(
@@ -119,13 +125,16 @@ def find_byline(
     best, best_strength = Credit(), 0
     seen: set[int] = set()
     chars, parent, tags, words, link_words = stats.chars, stats.parent, stats.tags, stats.words, stats.link_words
+    cjk_page = bool(document.lang)
     for start, stop in _windows(document, content, len(stats.tags)):
         for node in range(start, stop):
             up = parent[node]
+            size = chars[node]
             if node in seen or up >= 0 and chars[up] > MAX_BYLINE_CHARS and (
-                not 0 < chars[node] <= MAX_BYLINE_CHARS or tags[up] == "p"
+                size > MAX_BYLINE_CHARS or tags[up] == "p" or not size and not cjk_page
             ):
-                continue  # its tail is in a long text, and it is empty, long or in a paragraph
+                continue  # its tail is in a long text, and it is long, in a paragraph, or empty
+            # (on a CJK page an empty element's tail may hold "记者 张三" inside a long text)
             seen.add(node)
             if not named and words[node] and link_words[node] == words[node]:
                 continue  # a link (a menu item, a name linked after its label): no label of its own
@@ -169,9 +178,9 @@ def _candidate(stats: DomStats, node: int, context: Context, named: bool) -> tup
                     return AUTHOR_LABEL, credit
     if not short:
         return 0, Credit()
-    cjk = stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]
-    if cjk and (_HAN_HINT_RE.search(own) or _HAN_HINT_RE.search(tail)):
-        strength, credit = _han_credit(stats, node if _HAN_HINT_RE.search(own) else up, context)
+    if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
+        text = _hinted_text(stats, node, own, tail)
+        strength, credit = _han_credit(text, context) if text else (0, Credit())
         if strength:
             return strength, credit
     if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
@@ -231,10 +240,21 @@ def _full_name(name: str) -> bool:
     return " " in name or not name.isascii()
 
 
-def _han_credit(stats: DomStats, node: int, context: Context) -> tuple[int, Credit]:
-    if node < 0 or stats.chars[node] > MAX_BYLINE_CHARS:
-        return 0, Credit()
-    text = " ".join(" ".join(stats.nodes[node].itertext()).split())
+def _hinted_text(stats: DomStats, node: int, own: str, tail: str) -> str:
+    """The text to read for a CJK credit whose hint word is in ``own`` (the element's
+    text) or in ``tail`` (then its parent's text, or the tail alone in a long text)."""
+    if own and _HAN_HINT_RE.search(own):
+        return " ".join(" ".join(stats.nodes[node].itertext()).split())
+    if tail and _HAN_HINT_RE.search(tail):
+        up = stats.parent[node]
+        if up >= 0 and stats.chars[up] <= MAX_BYLINE_CHARS:
+            return " ".join(" ".join(stats.nodes[up].itertext()).split())
+        return tail
+    return ""
+
+
+def _han_credit(text: str, context: Context) -> tuple[int, Credit]:
+    """A reporter's or a poster's credit in CJK ``text``, with its strength."""
     visible = _visible(context)
     for strength, patterns in ((REPORTER_CREDIT, _REPORTER_RES), (POSTER_CREDIT, _POSTER_RES)):
         for pattern in patterns:
