@@ -6,6 +6,7 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
+from html import unescape
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
@@ -15,7 +16,7 @@ from lxml import etree
 from ..algorithms import Algorithm, get_algorithm
 from ..metadata import Metadata, extract_metadata
 from ..metadata._evidence import collect_evidence
-from ..metadata._jsonld import main_article
+from ..metadata._jsonld import main_article, text_of
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
@@ -23,7 +24,7 @@ from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
-from ._title import find_headline, find_titles
+from ._title import find_headline, find_titles, read_page_titles
 from ._types import Document, Extraction, Selection
 
 
@@ -122,7 +123,7 @@ def _extract_tree(
     before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
     time, before the extraction's time is taken.
     """
-    document = build_document(tree.pop(), url, metadata=metadata)
+    document = build_document(tree.pop(), url)
     stats = document.stats
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
@@ -149,15 +150,14 @@ def _extract_tree(
     )
 
 
-def build_document(root: etree._Element, url: str | None = None, *, metadata: bool = True) -> Document:
-    """Prepare a private tree (modified in place) and compute its shared statistics;
-    ``metadata`` collects the page's metadata evidence before preparation removes it."""
-    titles = find_titles(root)
+def build_document(root: etree._Element, url: str | None = None) -> Document:
+    """Prepare a private tree (modified in place) and compute its shared statistics."""
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
-    evidence = collect_evidence(root) if metadata else None
+    evidence = collect_evidence(root)  # the title reads it too (og:title, the JSON-LD headline)
     urls = (url,) if url else ()
-    article = main_article(evidence.jsonld, urls, titles.headlines) if evidence else None
+    article = main_article(evidence.jsonld, urls, read_page_titles(root).headlines)
+    titles = find_titles(root, _jsonld_headlines(article))
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)
@@ -176,6 +176,14 @@ def build_document(root: etree._Element, url: str | None = None, *, metadata: bo
         itemprops=itemprops,
         article=article,
     )
+
+
+def _jsonld_headlines(article: dict[str, Any] | None) -> tuple[str, ...]:
+    """The JSON-LD article's ``headline`` (or ``name``), as a headline string."""
+    if not article:
+        return ()
+    headline = text_of(article.get("headline") or article.get("name"))
+    return (unescape(headline),) if "&" in headline else (headline,) if headline else ()
 
 
 _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")

@@ -10,18 +10,26 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from ._tags import HEADING_TAGS
-from ._text import measure, normalize_space
+from ._text import CJK_RE, measure, normalize_space
 
 if TYPE_CHECKING:
     from ._stats import DomStats
 
 _TOKEN_RE = re.compile(r"\w+")
 #: Separators between a headline and the site name in ``<title>``.
-_SITE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*")
+_SITE_SEPARATOR_RE = re.compile(
+    r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*|(?<=[\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e])-(?=[\u4e00-\u9fff])"
+)
 #: ``<meta>`` names and properties that carry the headline.
 _TITLE_META = frozenset({"og:title", "twitter:title"})
-#: Share of an ``<h1>``'s tokens that must occur in the page title for it to be the headline.
+#: Share of an ``<h1>``'s tokens that must occur in the page's headline strings for it to be
+#: the headline.
 H1_TITLE_AGREEMENT = 0.6
+#: The same for an ``<h2>``: pages with a logo or a section name in ``<h1>`` put the headline
+#: in an ``<h2>``, which must then say what the metadata says nearly word for word.
+H2_TITLE_AGREEMENT = 0.9
+#: Headings read, by tag.
+_MAX_HEADINGS = {"h1": 5, "h2": 10}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +39,26 @@ class Titles:
     #: The best headline (:func:`find_title`).
     title: str
     #: Distinct headline strings, best first: the headline, ``og:title`` and
-    #: ``twitter:title``, and ``<title>`` without the site name.
+    #: ``twitter:title``, the JSON-LD headline, and ``<title>`` without the site name.
     headlines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PageTitles:
+    """What the page's ``<head>`` says its headline is."""
+
+    #: ``og:title`` and ``twitter:title`` values, in page order.
+    meta: tuple[str, ...]
+    #: ``<title>``, whitespace collapsed.
+    page: str
+    #: ``<title>`` without the site name.
+    stripped: str
+    #: ``og:site_name`` and the parts of ``<title>`` other than the headline.
+    site_names: tuple[str, ...]
+
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(text for text in (*self.meta, self.stripped) if text))
 
 
 def find_title(root: etree._Element) -> str:
@@ -40,31 +66,140 @@ def find_title(root: etree._Element) -> str:
     return find_titles(root).title
 
 
-def find_titles(root: etree._Element) -> Titles:
-    """The headline and the headline strings of the page at ``root`` (a full, unprepared tree)."""
+def read_page_titles(root: etree._Element) -> PageTitles:
+    """The headline strings of the page's metadata (``root``: a full, unprepared tree)."""
     head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
-    meta_titles = [
-        normalize_space(meta.get("content") or "")
-        for meta in (head if head is not None and len(head) else root).iter("meta")
-        if meta.get("property") in _TITLE_META or meta.get("name") in _TITLE_META
-    ]
+    meta_titles, site_names = [], []
+    for meta in (head if head is not None and len(head) else root).iter("meta"):
+        key = meta.get("property") or meta.get("name")
+        if key in _TITLE_META:
+            meta_titles.append(normalize_space(meta.get("content") or ""))
+        elif key == "og:site_name":
+            site_names.append(normalize_space(meta.get("content") or ""))
     title_element = next(root.iter("title"), None)
     page_title = normalize_space(title_element.text or "") if title_element is not None else ""
-    reference = " ".join(filter(None, [*meta_titles[:1], page_title]))
-    headings = [normalize_space("".join(h1.itertext())) for h1 in _first(root.iter("h1"), 5)]
-    headings = [heading for heading in headings if heading]
-    stripped = _strip_site_name(page_title) if page_title else ""
-    agreeing = (
-        heading for heading in headings if reference and _agreement(heading, reference) >= H1_TITLE_AGREEMENT
-    )
-    title = next(agreeing, "")
-    if not title:
-        title = (
-            meta_titles[0]
-            if meta_titles and meta_titles[0]
-            else stripped or (headings[0] if headings else "")
-        )
-    return Titles(title, tuple(dict.fromkeys(text for text in (title, *meta_titles, stripped) if text)))
+    meta_titles = [title for title in meta_titles if title]
+    parts = _title_parts(page_title)
+    stripped = _headline_part(parts, meta_titles, site_names) if parts else page_title
+    if len(parts) > 1 and parts[-1] != stripped and parts[-1] not in meta_titles:
+        site_names.append(parts[-1])  # "Headline | Section | Site"
+    return PageTitles(tuple(meta_titles), page_title, stripped, tuple(filter(None, site_names)))
+
+
+def _headline_part(parts: list[str], meta_titles: list[str], site_names: list[str]) -> str:
+    """The part of ``<title>`` that is the headline: one ``og:title`` repeats, else the
+    longest that is not the site name."""
+    for part in parts:
+        if part in meta_titles:
+            return part
+    others = [part for part in parts if part not in site_names] or parts
+    return max(others, key=len)
+
+
+def find_titles(root: etree._Element, more_headlines: tuple[str, ...] = ()) -> Titles:
+    """The headline and the headline strings of the page at ``root`` (a full, unprepared
+    tree); ``more_headlines`` are further statements of it (the JSON-LD headline).
+
+    The headline is the ``<h1>`` (or an ``<h2>`` that says it nearly word for word) that
+    agrees best with what the metadata says, leaving out headings that only repeat the
+    site name; else the page's only headline-like ``<h1>``; else ``og:title`` or
+    ``<title>`` without the site name.
+    """
+    page = read_page_titles(root)
+    headings = _headings(root)
+    page = _with_visible_part(page, headings)
+    references = [text for text in (*page.meta, *more_headlines, page.page) if text]
+    site_tokens = {token for name in page.site_names for token in _tokens(name)}
+    title = _agreeing_heading(headings, references, site_tokens) or _fallback(page, headings, site_tokens)
+    return Titles(title, tuple(dict.fromkeys(text for text in (title, *page.meta, *more_headlines, page.stripped) if text)))
+
+
+def _with_visible_part(page: PageTitles, headings: list[tuple[str, str, etree._Element]]) -> PageTitles:
+    """``page`` with the part of ``<title>`` a heading shows as its headline, when one
+    does ("金锺国 - 维基百科，自由的百科全书" with ``<h1>金锺国</h1>``)."""
+    texts = {text for _, text, _ in headings}
+    parts = _title_parts(page.page)
+    shown = next((part for part in parts if part in texts and part not in page.site_names[:1]), "")
+    if not shown or shown == page.stripped:
+        return page
+    site_names = tuple(name for name in page.site_names if name != shown) + (page.stripped,)
+    return PageTitles(page.meta, page.page, shown, site_names)
+
+
+def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:
+    """(tag, text, element) of the first ``<h1>`` and ``<h2>`` elements, in page order."""
+    found = []
+    counts = {"h1": 0, "h2": 0}
+    for element in root.iter("h1", "h2"):
+        tag = element.tag
+        if counts[tag] < _MAX_HEADINGS[tag]:
+            counts[tag] += 1
+            text = normalize_space("".join(element.itertext()))
+            if text:
+                found.append((tag, text, element))
+    return found
+
+
+def _agreeing_heading(
+    headings: list[tuple[str, str, etree._Element]], references: list[str], site_tokens: set[str]
+) -> str:
+    """The heading that agrees with the metadata's headlines (an ``<h1>`` at
+    ``H1_TITLE_AGREEMENT``, an ``<h2>`` at ``H2_TITLE_AGREEMENT``) and covers most of one
+    of them; ``""`` if none agrees."""
+    if not references:
+        return ""
+    reference = " ".join(references)
+    reference_tokens = [set(_tokens(text)) for text in references]
+    best, best_rank = "", (0.0, False)
+    for tag, text, _ in headings:
+        if _site_like(text, site_tokens):
+            continue
+        score = _agreement(text, reference)
+        if score < (H1_TITLE_AGREEMENT if tag == "h1" else H2_TITLE_AGREEMENT):
+            continue
+        tokens = set(_tokens(text))
+        coverage = max((len(tokens & wanted) / len(wanted) for wanted in reference_tokens if wanted), default=0.0)
+        rank = (score * max(coverage, 1.0 if len(tokens) == 1 and len(text) > 8 else coverage), tag == "h1")
+        if rank > best_rank:
+            best, best_rank = text, rank
+    return best
+
+
+def _fallback(page: PageTitles, headings: list[tuple[str, str, etree._Element]], site_tokens: set[str]) -> str:
+    """No heading agrees with the metadata: the page's only headline-like ``<h1>`` (the
+    visible headline differs from the one the page gives search engines), else
+    ``og:title``, ``<title>`` without the site name, or the first heading."""
+    plausible = [
+        text
+        for tag, text, element in headings
+        if tag == "h1" and _headline_like(text) and not _site_like(text, site_tokens) and not _home_link(element)
+    ]
+    if len(plausible) == 1:
+        return plausible[0]
+    if page.meta:
+        return page.meta[0]
+    return page.stripped or (headings[0][1] if headings else "")
+
+
+def _headline_like(text: str) -> bool:
+    """Long enough for a headline: three words, or six CJK characters."""
+    return len(text.split()) >= 3 or len(CJK_RE.findall(text)) >= 6
+
+
+def _site_like(text: str, site_tokens: set[str]) -> bool:
+    """A heading that only repeats the site's name ("The Spokesman-Review")."""
+    tokens = _tokens(text)
+    return bool(tokens) and bool(site_tokens) and all(token in site_tokens for token in tokens)
+
+
+def _home_link(element: etree._Element) -> bool:
+    """A heading that links to the site's home page (a logo)."""
+    link = next(element.iter("a"), None)
+    href = (link.get("href") or "").strip() if link is not None else ""
+    if not href:
+        return False
+    path = href.split("://", 1)[-1].split("/", 1)[1] if "://" in href else href.lstrip("/")
+    return path in ("", "index.html", "index.php", "#")
 
 
 def find_headline(stats: DomStats, title: str) -> int:
@@ -109,6 +244,6 @@ def _agreement(heading: str, reference: str) -> float:
     return sum(token in reference_tokens for token in heading_tokens) / len(heading_tokens)
 
 
-def _strip_site_name(title: str) -> str:
-    parts = [part.strip() for part in _SITE_SEPARATOR_RE.split(title) if part.strip()]
-    return max(parts, key=len) if parts else title
+def _title_parts(title: str) -> list[str]:
+    """The parts of ``<title>`` between site-name separators."""
+    return [part.strip() for part in _SITE_SEPARATOR_RE.split(title) if part.strip()] if title else []
