@@ -16,6 +16,7 @@ from lxml import etree
 from ..algorithms import Algorithm, get_algorithm
 from ..metadata import Metadata, extract_metadata
 from ..metadata._evidence import collect_evidence
+from ..metadata._fields import canonical_url
 from ..metadata._jsonld import main_article, text_of
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
@@ -155,8 +156,10 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     evidence = collect_evidence(root)  # the title reads it too (og:title, the JSON-LD headline)
-    urls = (url,) if url else ()
+    urls = tuple(dict.fromkeys(filter(None, (url, canonical_url(evidence, {}, base_url or "")))))
     article = main_article(evidence.jsonld, urls, read_page_titles(root).headlines)
+    if article and len(urls) < 2:  # the JSON-LD article's own URL is the canonical one
+        urls = tuple(dict.fromkeys(filter(None, (*urls, canonical_url(evidence, article, base_url or "")))))
     titles = find_titles(root, _jsonld_headlines(article))
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
