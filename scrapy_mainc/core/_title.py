@@ -18,8 +18,12 @@ if TYPE_CHECKING:
 _TOKEN_RE = re.compile(r"\w+")
 #: Separators between a headline and the site name in ``<title>``.
 _SITE_SEPARATOR_RE = re.compile(
-    r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*|(?<=[\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e])-(?=[\u4e00-\u9fff])"
+    r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*|(?<=[\u2018-\u201d\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e])-(?=[\u4e00-\u9fff])"
 )
+#: Icon-font glyphs (Unicode private use area), never text.
+_PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff]")
+#: A label before a forum thread's title, and the dashes a blog puts after one.
+_HEADING_LABEL_RE = re.compile(r"^(?:主\s*题|标\s*题|subject|topic)\s*[:：]\s*|\s*(?:-\s*){2,}$", re.I)
 #: ``<meta>`` names and properties that carry the headline.
 _TITLE_META = frozenset({"og:title", "twitter:title"})
 #: Share of an ``<h1>``'s tokens that must occur in the page's headline strings for it to be
@@ -126,6 +130,23 @@ def _with_visible_part(page: PageTitles, headings: list[tuple[str, str, etree._E
     return PageTitles(page.meta, page.page, shown, site_names)
 
 
+def heading_text(element: etree._Element) -> str:
+    """The text of a heading as a reader sees it: line breaks as spaces, without a
+    forum's "主题:" label or icon-font characters (private use area)."""
+    if next(element.iter("br"), None) is None:
+        text = "".join(element.itertext())
+    else:
+        pieces = []
+        for event, node in etree.iterwalk(element, events=("start", "end")):
+            if event == "start":
+                pieces.append(" " if node.tag == "br" else node.text or "")
+            elif node is not element:
+                pieces.append(node.tail or "")
+        text = "".join(pieces)
+    text = _PRIVATE_USE_RE.sub("", text) if not text.isascii() else text
+    return _HEADING_LABEL_RE.sub("", normalize_space(text))
+
+
 def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:
     """(tag, text, element) of the first ``<h1>`` and ``<h2>`` elements, in page order."""
     found = []
@@ -134,7 +155,7 @@ def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:
         tag = element.tag
         if counts[tag] < _MAX_HEADINGS[tag]:
             counts[tag] += 1
-            text = normalize_space("".join(element.itertext()))
+            text = heading_text(element)
             if text:
                 found.append((tag, text, element))
     return found
@@ -178,7 +199,7 @@ def _fallback(page: PageTitles, headings: list[tuple[str, str, etree._Element]],
         return plausible[0]
     if page.meta:
         return page.meta[0]
-    return page.stripped or (headings[0][1] if headings else "")
+    return page.stripped or next((text for _, text, _ in headings if _headline_like(text)), "")
 
 
 def _headline_like(text: str) -> bool:
