@@ -25,7 +25,7 @@ from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
-from ._title import find_headline, find_titles, read_page_titles
+from ._title import find_headline, find_titles, read_page_titles, visible_title
 from ._types import Document, Extraction, Selection
 
 
@@ -130,11 +130,14 @@ def _extract_tree(
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
+    title, lang, reason = document.title, document.lang, selection.reason
+    if document.headline < 0:  # the title is not a heading of the page: what does it show?
+        title = visible_title(stats, selection.nodes, title, document.headlines)
+    # the metadata stage reads the tree as parsed: before rendering, which edits it
+    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     text = render_text(stats, selection.nodes, selection.excluded)
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
     xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
-    title, lang, reason = document.title, document.lang, selection.reason
-    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
