@@ -255,7 +255,11 @@ def stage_time(name: str, repeat: int) -> str:
     for page in pages:
         text, utf8, _ = _page_text(page.html)
         document = build_document(parse_html(text, utf8), page.url or None)
-        for finder_name, finder in (("dates", find_dates), ("authors", find_authors), ("fields", find_fields)):
+        for finder_name, finder in (
+            ("dates", find_dates),
+            ("authors", find_authors),
+            ("fields", find_fields),
+        ):
             times = []
             for _ in range(repeat):
                 started = perf_counter()
@@ -273,7 +277,9 @@ def stage_time(name: str, repeat: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", nargs="+", default=list(DEFAULT_DATASETS))
     parser.add_argument("--only", nargs="+", default=None, help="only these extractors")
     parser.add_argument("--no-peers", action="store_true")

@@ -160,10 +160,11 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     evidence = collect_evidence(root)  # the title reads it too (og:title, the JSON-LD headline)
     urls = tuple(dict.fromkeys(filter(None, (url, canonical_url(evidence, {}, base_url or "")))))
-    article = main_article(evidence.jsonld, urls, read_page_titles(root).headlines)
+    page_titles = read_page_titles(root, evidence.meta)
+    article = main_article(evidence.jsonld, urls, page_titles.headlines)
     if article and len(urls) < 2:  # the JSON-LD article's own URL is the canonical one
         urls = tuple(dict.fromkeys(filter(None, (*urls, canonical_url(evidence, article, base_url or "")))))
-    titles = find_titles(root, _jsonld_headlines(article))
+    titles = find_titles(root, _jsonld_headlines(article), page_titles)
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)

@@ -70,16 +70,12 @@ def find_title(root: etree._Element) -> str:
     return find_titles(root).title
 
 
-def read_page_titles(root: etree._Element) -> PageTitles:
-    """The headline strings of the page's metadata (``root``: a full, unprepared tree)."""
-    head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
-    meta_titles, site_names = [], []
-    for meta in (head if head is not None and len(head) else root).iter("meta"):
-        key = meta.get("property") or meta.get("name")
-        if key in _TITLE_META:
-            meta_titles.append(normalize_space(meta.get("content") or ""))
-        elif key == "og:site_name":
-            site_names.append(normalize_space(meta.get("content") or ""))
+def read_page_titles(root: etree._Element, meta: dict[str, list[str]] | None = None) -> PageTitles:
+    """The headline strings of the page's metadata (``root``: a full, unprepared tree);
+    ``meta`` holds its meta tags already read (:attr:`Evidence.meta`), if they were."""
+    meta = _read_meta(root) if meta is None else meta
+    meta_titles = [*meta.get("og:title", ()), *meta.get("twitter:title", ())]
+    site_names = list(meta.get("og:site_name", ()))
     title_element = next(root.iter("title"), None)
     page_title = normalize_space(title_element.text or "") if title_element is not None else ""
     meta_titles = [title for title in meta_titles if title]
@@ -88,6 +84,17 @@ def read_page_titles(root: etree._Element) -> PageTitles:
     if len(parts) > 1 and parts[-1] != stripped and parts[-1] not in meta_titles:
         site_names.append(parts[-1])  # "Headline | Section | Site"
     return PageTitles(tuple(meta_titles), page_title, stripped, tuple(filter(None, site_names)))
+
+
+def _read_meta(root: etree._Element) -> dict[str, list[str]]:
+    """The title and site-name meta tags of ``<head>`` (of the page, when it lost it)."""
+    head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
+    meta: dict[str, list[str]] = {}
+    for element in (head if head is not None and len(head) else root).iter("meta"):
+        key = (element.get("property") or element.get("name") or "").lower()
+        if key in _TITLE_META or key == "og:site_name":
+            meta.setdefault(key, []).append(normalize_space(element.get("content") or ""))
+    return meta
 
 
 def _headline_part(parts: list[str], meta_titles: list[str], site_names: list[str]) -> str:
@@ -100,22 +107,28 @@ def _headline_part(parts: list[str], meta_titles: list[str], site_names: list[st
     return max(others, key=len)
 
 
-def find_titles(root: etree._Element, more_headlines: tuple[str, ...] = ()) -> Titles:
+def find_titles(
+    root: etree._Element, more_headlines: tuple[str, ...] = (), page: PageTitles | None = None
+) -> Titles:
     """The headline and the headline strings of the page at ``root`` (a full, unprepared
     tree); ``more_headlines`` are further statements of it (the JSON-LD headline).
 
     The headline is the ``<h1>`` (or an ``<h2>`` that says it nearly word for word) that
     agrees best with what the metadata says, leaving out headings that only repeat the
     site name; else the page's only headline-like ``<h1>``; else ``og:title`` or
-    ``<title>`` without the site name.
+    ``<title>`` without the site name. ``page`` is :func:`read_page_titles` of ``root``,
+    when the caller has it.
     """
-    page = read_page_titles(root)
+    page = read_page_titles(root) if page is None else page
     headings = _headings(root)
     page = _with_visible_part(page, headings)
     references = [text for text in (*page.meta, *more_headlines, page.page) if text]
     site_tokens = {token for name in page.site_names for token in _tokens(name)}
     title = _agreeing_heading(headings, references, site_tokens) or _fallback(page, headings, site_tokens)
-    return Titles(title, tuple(dict.fromkeys(text for text in (title, *page.meta, *more_headlines, page.stripped) if text)))
+    return Titles(
+        title,
+        tuple(dict.fromkeys(text for text in (title, *page.meta, *more_headlines, page.stripped) if text)),
+    )
 
 
 def _with_visible_part(page: PageTitles, headings: list[tuple[str, str, etree._Element]]) -> PageTitles:
@@ -171,29 +184,37 @@ def _agreeing_heading(
         return ""
     reference = " ".join(references)
     reference_tokens = [set(_tokens(text)) for text in references]
+    every_token = set().union(*reference_tokens)
     best, best_rank = "", (0.0, False)
     for tag, text, _ in headings:
         if _site_like(text, site_tokens):
             continue
-        score = _agreement(text, reference)
+        score = _agreement(text, reference, every_token)
         if score < (H1_TITLE_AGREEMENT if tag == "h1" else H2_TITLE_AGREEMENT):
             continue
         tokens = set(_tokens(text))
-        coverage = max((len(tokens & wanted) / len(wanted) for wanted in reference_tokens if wanted), default=0.0)
+        coverage = max(
+            (len(tokens & wanted) / len(wanted) for wanted in reference_tokens if wanted), default=0.0
+        )
         rank = (score * max(coverage, 1.0 if len(tokens) == 1 and len(text) > 8 else coverage), tag == "h1")
         if rank > best_rank:
             best, best_rank = text, rank
     return best
 
 
-def _fallback(page: PageTitles, headings: list[tuple[str, str, etree._Element]], site_tokens: set[str]) -> str:
+def _fallback(
+    page: PageTitles, headings: list[tuple[str, str, etree._Element]], site_tokens: set[str]
+) -> str:
     """No heading agrees with the metadata: the page's only headline-like ``<h1>`` (the
     visible headline differs from the one the page gives search engines), else
     ``og:title``, ``<title>`` without the site name, or the first heading."""
     plausible = [
         text
         for tag, text, element in headings
-        if tag == "h1" and _headline_like(text) and not _site_like(text, site_tokens) and not _home_link(element)
+        if tag == "h1"
+        and _headline_like(text)
+        and not _site_like(text, site_tokens)
+        and not _home_link(element)
     ]
     if len(plausible) == 1:
         return plausible[0]
@@ -242,24 +263,15 @@ def find_headline(stats: DomStats, title: str) -> int:
     return -1
 
 
-def _first(iterator, count: int) -> list[etree._Element]:  # type: ignore[no-untyped-def]
-    found = []
-    for element in iterator:
-        found.append(element)
-        if len(found) == count:
-            break
-    return found
-
-
 def _tokens(text: str) -> list[str]:
     return [token.lower() for token in _TOKEN_RE.findall(text)]
 
 
-def _agreement(heading: str, reference: str) -> float:
+def _agreement(heading: str, reference: str, reference_tokens: set[str]) -> float:
+    """Share of the heading's tokens in ``reference`` (whose tokens are ``reference_tokens``)."""
     heading_tokens = _tokens(heading)
     if not heading_tokens:
         return 0.0
-    reference_tokens = set(_tokens(reference))
     if len(heading_tokens) == 1 and len(heading) > 8:  # an unsegmented CJK headline
         return 1.0 if heading in reference else 0.0
     return sum(token in reference_tokens for token in heading_tokens) / len(heading_tokens)

@@ -60,7 +60,9 @@ _AUTHOR_LABEL_RE = re.compile(
     re.I,
 )
 #: An author label inside a text ("05/10/2018 - Publicado por: A - Categoria: ...").
-_INNER_LABEL_RE = re.compile(r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I)
+_INNER_LABEL_RE = re.compile(
+    r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I
+)
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
 _NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
@@ -110,9 +112,7 @@ _SURNAMES = frozenset(
 )
 
 
-def find_byline(
-    document: Document, content: tuple[int, ...], context: Context, named: bool = True
-) -> Credit:
+def find_byline(document: Document, content: tuple[int, ...], context: Context, named: bool = True) -> Credit:
     """The strongest visible byline near the headline or the chosen text (empty if none).
 
     ``named`` looks at elements named as bylines too (the caller leaves them out when the
@@ -124,14 +124,23 @@ def find_byline(
         return Credit()
     best, best_strength = Credit(), 0
     seen: set[int] = set()
-    chars, parent, tags, words, link_words = stats.chars, stats.parent, stats.tags, stats.words, stats.link_words
+    chars, parent, tags, words, link_words = (
+        stats.chars,
+        stats.parent,
+        stats.tags,
+        stats.words,
+        stats.link_words,
+    )
     cjk_page = bool(document.lang)
     for start, stop in _windows(document, content, len(stats.tags)):
         for node in range(start, stop):
             up = parent[node]
             size = chars[node]
-            if node in seen or up >= 0 and chars[up] > MAX_BYLINE_CHARS and (
-                size > MAX_BYLINE_CHARS or tags[up] == "p" or not size and not cjk_page
+            if (
+                node in seen
+                or up >= 0
+                and chars[up] > MAX_BYLINE_CHARS
+                and (size > MAX_BYLINE_CHARS or tags[up] == "p" or not size and not cjk_page)
             ):
                 continue  # its tail is in a long text, and it is long, in a paragraph, or empty
             # (on a CJK page an empty element's tail may hold "记者 张三" inside a long text)
@@ -218,9 +227,7 @@ def _pieces(element: etree._Element) -> str:
     for piece in element.itertext():
         if not piece or piece.isspace():
             continue
-        glued = (
-            text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
-        )
+        glued = text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
         text = f"{text}{piece}" if glued or not text else f"{text} | {piece}"
         if len(text) > 2 * MAX_BYLINE_CHARS:
             break
@@ -260,9 +267,11 @@ def _han_credit(text: str, context: Context) -> tuple[int, Credit]:
         for pattern in patterns:
             match = pattern.search(text)
             names = next((group for group in match.groups() if group), "") if match else ""
-            if names and text[match.end() :].lstrip().startswith("报道") and " " in names:
+            if not match or not names:
+                continue
+            if text[match.end() :].lstrip().startswith("报道") and " " in names:
                 names = names.rsplit(None, 1)[0]  # "彭冲 山东冠县报道": the last is a place
-            credit = read_credit(_split_run(names), visible) if names else Credit()
+            credit = read_credit(_split_run(names), visible)
             if credit.persons:
                 return strength, credit
     return 0, Credit()

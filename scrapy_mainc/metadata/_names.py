@@ -91,8 +91,8 @@ ORG_WORDS = frozenset(
     sports admin administrator webmaster reports report team publishers publishing
     insider international global world leader courier chronicle observer register star
     sun examiner inquirer independent guardian telegraph mirror express standard globe
-    mail record dispatch bulletin enquirer monitor cnn bbc cbs nbc abc fox msnbc npr pbs wsj nyt usa today club editors
-    redaktion redacción redação rédaction""".split()
+    mail record dispatch bulletin enquirer monitor cnn bbc cbs nbc abc fox msnbc npr pbs wsj
+    nyt usa today club editors redaktion redacción redação rédaction""".split()
 )  # fmt: skip
 #: Last words of a desk or staff credit: the whole credit is an organisation.
 DESK_WORDS = frozenset("staff team desk bureau editorial editors reports newsroom redaktion wire".split())
@@ -100,7 +100,9 @@ DESK_WORDS = frozenset("staff team desk bureau editorial editors reports newsroo
 ACCOUNT_WORDS = frozenset("admin administrator webmaster editor editorial staff guest anonymous user".split())
 #: Credentials after a name ("Rachael Link, MS, RD").
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z]{2,5}|Ph\.?D\.?|M\.?D\.?|Dr\.?|MSc|MBA|RDN|CPT|CSCS|Esq\.?)$")
-_PARTICLES = frozenset("de da di del della der den van von la le du dos das bin ibn al el y e zu ter ten".split())
+_PARTICLES = frozenset(
+    "de da di del della der den van von la le du dos das bin ibn al el y e zu ter ten".split()
+)
 _NAME_TOKEN_RE = re.compile(r"^(?:[^\W\d_][\w'’.\-]*|[A-Z]\.)$")
 
 
@@ -184,8 +186,9 @@ def _strip_part(part: str) -> str:
     while len(tokens) - trailing > 2 and _is_trailing_title(tokens[-1 - trailing]):
         trailing += 1
     removed = [token.casefold().strip(".") for token in tokens[len(tokens) - trailing :]]
+    # "Tom Davies Associated Press" loses its agency, "European Space Agency" keeps its word
     if trailing and (trailing > 1 or removed[0] in JOB_WORDS or _is_title_word(tokens[-1])):
-        tokens = tokens[: len(tokens) - trailing]  # "Tom Davies Associated Press", not "European Space Agency"
+        tokens = tokens[: len(tokens) - trailing]
     if len(tokens) == 2 and _is_trailing_title(tokens[-1]) and not tokens[0].isascii():
         tokens.pop()  # "정덕현 칼럼니스트"
     return " ".join(tokens)
@@ -261,8 +264,11 @@ def _single_word(name: str, lowered: str, context: Context) -> str:
 _ACCOUNT_RE = re.compile(r"^[^\W_][\w.&\-]{1,19}$")
 
 
+_DOMAIN_RE = re.compile(r"\w\.(?:com|net|org|info|co|cn|de|uk|ru|fr|it|es|br|in|jp|kr|io|news|tv)\b", re.I)
+
+
 def _looks_like_domain(name: str) -> bool:
-    return re.search(r"\w\.(?:com|net|org|info|co|cn|de|uk|ru|fr|it|es|br|in|jp|kr|io|news|tv)\b", name, re.I) is not None
+    return _DOMAIN_RE.search(name) is not None
 
 
 def _key(name: str) -> str:
