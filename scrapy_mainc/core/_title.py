@@ -288,6 +288,8 @@ def _agreement(heading: str, reference: str, reference_tokens: set[str]) -> floa
         return 0.0
     if len(heading_tokens) == 1 and len(heading) > 8:  # an unsegmented CJK headline
         return 1.0 if heading in reference else 0.0
+    if " " in heading and CJK_RE.search(heading) and "".join(heading.split()) in "".join(reference.split()):
+        return 1.0  # a CJK headline broken over two lines, run together in <title>
     return sum(token in reference_tokens for token in heading_tokens) / len(heading_tokens)
 
 

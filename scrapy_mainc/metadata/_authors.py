@@ -23,6 +23,7 @@ person author, whatever the markup says. Each credit is cleaned by :mod:`._names
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -40,6 +41,9 @@ AUTHOR_META = (
     "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator",
     "sailthru.author", "parsely-author", "citation_author", "byl", "byline",
 )  # fmt: skip
+#: Meta names that write a name family name first ("Doe, Jane", library style).
+_INVERTED_NAME_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
+_SURNAME_FIRST_RE = re.compile(r"^([^\W\d_][\w'’.\-]*(?: [^\W\d_][\w'’.\-]*)?),\s*([^\W\d_][\w'’.\- ]*)$")
 #: Class or ``itemtype`` words of reader-comment containers.
 _COMMENT_WORDS = ("comment", "reply", "respons", "review")
 #: How far up from a microdata author element a comment container is looked for.
@@ -140,6 +144,8 @@ def _meta_credit(document: Document, context: Context) -> Credit:
     for name in AUTHOR_META:
         for value in evidence.meta.get(name, ()):
             if value and not value.startswith(("http://", "https://", "//", "www.")):
+                if name in _INVERTED_NAME_META:
+                    value = _SURNAME_FIRST_RE.sub(r"\2 \1", value)
                 _add(credit, read_credit(value, context))
         if credit.persons:
             return credit

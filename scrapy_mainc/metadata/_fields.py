@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from html import unescape
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from ._jsonld import text_of
 
@@ -134,6 +134,10 @@ def absolute_url(value: str, base: str) -> str:
         if not _ABSOLUTE_RE.match(value):
             return ""
     if any(char in value for char in '<>"\\'):
+        return ""
+    try:
+        urlsplit(value).port  # noqa: B018 - raises ValueError on an invalid host or port
+    except ValueError:
         return ""
     return "%20".join(value.split()) if " " in value else value
 
