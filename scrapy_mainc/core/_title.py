@@ -303,8 +303,9 @@ def _title_parts(title: str) -> list[str]:
 VISIBLE_WINDOW = (-45, 30)
 #: Where the title is looked for among the elements before replacing it.
 SHOWN_WINDOW = (-120, 30)
-#: Longest text (characters) read as a headline.
-MAX_HEADLINE_CHARS = 150
+#: Longest text read as a headline, in words (a CJK character is a word; the statistics'
+#: word counts are used because the algorithms have computed them already).
+MAX_HEADLINE_WORDS = 60
 #: Class and id words of headline elements ("title", "headline", "bt_title", "tit2").
 _TITLE_NAME_RE = re.compile(r"title|headline|heading|subject|(?:^|[\W_])(?:bt|tit\d?)(?:$|[\W_])", re.I)
 _STRONG_TAGS = frozenset({"h1", "h2", "h3"})
@@ -341,12 +342,13 @@ def _showing(stats: DomStats, first: int, title: str) -> int:
     wanted = "".join(title.split()).lower()
     if not wanted:
         return -1
-    chars, parent, nodes = stats.chars, stats.parent, stats.nodes
-    longest = 2 * len(wanted) + 10
-    start, stop = max(first + SHOWN_WINDOW[0], 0), min(first + SHOWN_WINDOW[1], len(chars))
+    words, parent, nodes = stats.words, stats.parent, stats.nodes
+    least = measure(title)[1]
+    longest = 2 * least + 5
+    start, stop = max(first + SHOWN_WINDOW[0], 0), min(first + SHOWN_WINDOW[1], len(words))
     for node in range(start, stop):
-        size = chars[node]
-        if len(wanted) <= size <= longest and not (parent[node] >= 0 and chars[parent[node]] == size):
+        size = words[node]
+        if least <= size <= longest and not (parent[node] >= 0 and words[parent[node]] == size):
             if wanted in "".join("".join(nodes[node].itertext()).split()).lower():
                 return node
     return -1
@@ -356,14 +358,14 @@ def _title_candidates(stats: DomStats, first: int) -> list[tuple[int, str, int]]
     """(node, text, style) of the short elements near ``first``, outermost for each
     text; style 3 for a heading or an element named as a title, 2 for bold or large
     text, 0 otherwise."""
-    chars, parent, nodes, tags = stats.chars, stats.parent, stats.nodes, stats.tags
+    parent, nodes, tags = stats.parent, stats.nodes, stats.tags
     words, link_words = stats.words, stats.link_words
     start, stop = max(first + VISIBLE_WINDOW[0], 0), min(first + VISIBLE_WINDOW[1], len(tags))
     found = []
     for node in range(start, stop):
-        size = chars[node]
+        size = words[node]
         up = parent[node]
-        if not 2 <= size <= MAX_HEADLINE_CHARS or up >= 0 and chars[up] == size:
+        if not 1 <= size <= MAX_HEADLINE_WORDS or up >= 0 and words[up] == size:
             continue  # empty, long, or the same text as its parent
         style = _title_style(stats, node)
         if not style and link_words[node] * 2 > words[node]:
@@ -376,10 +378,10 @@ def _title_candidates(stats: DomStats, first: int) -> list[tuple[int, str, int]]
 
 def _title_style(stats: DomStats, node: int) -> int:
     """How headline-like an element looks, counting the descendants holding all its text."""
-    chars, nodes, tags = stats.chars, stats.nodes, stats.tags
-    size, style = chars[node], 0
+    words, nodes, tags = stats.words, stats.nodes, stats.tags
+    size, style = words[node], 0
     for inner in range(node, stats.end[node]):
-        if chars[inner] != size:
+        if words[inner] != size:
             continue
         tag = tags[inner]
         element = nodes[inner]

@@ -24,6 +24,7 @@ is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", no
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._names import Context, Credit, read_credit
@@ -34,12 +35,18 @@ if TYPE_CHECKING:
     from ..core._stats import DomStats
     from ..core._types import Document
 
-#: Longest text read as a byline.
+#: Longest text read as a byline, in words (a CJK character is a word). The statistics'
+#: word counts are used because the algorithms have computed them already.
+MAX_BYLINE_WORDS = 40
+#: The same on a CJK page, where a credit often opens a paragraph of a hundred characters.
+MAX_BYLINE_WORDS_CJK = 100
+#: Characters of an element's text or tail read for a label.
 MAX_BYLINE_CHARS = 160
 #: Where bylines are looked for, as (first, last) offsets from an anchor element: the
 #: headline, the first chosen element, the last element of the chosen text.
 HEADLINE_WINDOW = (-3, 30)
 START_WINDOW = (-40, 50)
+NEAR_START_WINDOW = (-15, 25)
 END_WINDOW = (-20, 10)
 #: Most words of a byline found by its element's name (a few names and a job title).
 MAX_NAMED_WORDS = 16
@@ -124,30 +131,25 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
         return Credit()
     best, best_strength = Credit(), 0
     seen: set[int] = set()
-    chars, parent, tags, words, link_words = (
-        stats.chars,
-        stats.parent,
-        stats.tags,
-        stats.words,
-        stats.link_words,
-    )
+    parent, tags, words, link_words = stats.parent, stats.tags, stats.words, stats.link_words
     cjk_page = bool(document.lang)
-    for start, stop in _windows(document, content, len(stats.tags)):
+    scan = _Scan(stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS)
+    for start, stop in _windows(document, content, len(stats.tags), named):
         for node in range(start, stop):
             up = parent[node]
-            size = chars[node]
+            size = words[node]
             if (
                 node in seen
                 or up >= 0
-                and chars[up] > MAX_BYLINE_CHARS
-                and (size > MAX_BYLINE_CHARS or tags[up] == "p" or not size and not cjk_page)
+                and words[up] > scan.limit
+                and (size > scan.limit or tags[up] == "p" or not size and not cjk_page)
             ):
                 continue  # its tail is in a long text, and it is long, in a paragraph, or empty
             # (on a CJK page an empty element's tail may hold "记者 张三" inside a long text)
             seen.add(node)
             if not named and words[node] and link_words[node] == words[node]:
                 continue  # a link (a menu item, a name linked after its label): no label of its own
-            strength, credit = _candidate(stats, node, context, named)
+            strength, credit = _candidate(scan, node)
             if strength > best_strength:
                 best, best_strength = credit, strength
                 if strength == AUTHOR_LABEL:
@@ -157,38 +159,54 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
     return best
 
 
-def _windows(document: Document, content: tuple[int, ...], count: int) -> list[tuple[int, int]]:
+def _windows(document: Document, content: tuple[int, ...], count: int, named: bool) -> list[tuple[int, int]]:
+    """Where to look: after the headline; around the start of the chosen text (only near
+    it when the markup names the authors: a byline listing more of them sits by the
+    headline); around its end on CJK pages."""
     anchors = []
     if document.headline >= 0:
         anchors.append((document.headline, HEADLINE_WINDOW))
-    if content:
-        anchors.append((content[0], START_WINDOW))
-        if document.lang:  # Chinese, Japanese and Korean papers credit at the end
-            last = max(document.stats.end[node] for node in content) - 1
-            anchors.append((last, END_WINDOW))
+    if content and (named or document.headline < 0):
+        anchors.append((content[0], START_WINDOW if named else NEAR_START_WINDOW))
+    if content and document.lang:  # Chinese, Japanese and Korean papers credit at the end
+        last = max(document.stats.end[node] for node in content) - 1
+        anchors.append((last, END_WINDOW))
     return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
 
 
-def _candidate(stats: DomStats, node: int, context: Context, named: bool) -> tuple[int, Credit]:
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """What the search for a byline reads with."""
+
+    stats: DomStats
+    context: Context
+    #: Whether elements named as bylines are read.
+    named: bool
+    #: Most words of a text read as a credit.
+    limit: int
+
+
+def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
     """The strength and the credit of ``node`` as a byline (0 when it is none)."""
+    stats, context, named = scan.stats, scan.context, scan.named
     element = stats.nodes[node]
     own = (element.text or "")[:MAX_BYLINE_CHARS].strip()
     tail = (element.tail or "")[:MAX_BYLINE_CHARS].strip()
     up = stats.parent[node]
-    short = stats.chars[node] <= MAX_BYLINE_CHARS
+    short = stats.words[node] <= scan.limit
     for piece, holders in ((own, (node, up)), (tail, (up,))):
         if piece:
             match = _AUTHOR_LABEL_RE.match(piece)
             inner = match is None and (short or piece is tail)
             match = _INNER_LABEL_RE.search(piece) if inner else match
             if match is not None:
-                credit = _labelled_credit(stats, piece[match.start() :], holders, inner, context)
+                credit = _labelled_credit(scan, piece[match.start() :], holders, inner)
                 if credit.persons or credit.organisations:
                     return AUTHOR_LABEL, credit
     if not short:
         return 0, Credit()
     if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
-        text = _hinted_text(stats, node, own, tail)
+        text = _hinted_text(scan, node, own, tail)
         strength, credit = _han_credit(text, context) if text else (0, Credit())
         if strength:
             return strength, credit
@@ -199,16 +217,14 @@ def _candidate(stats: DomStats, node: int, context: Context, named: bool) -> tup
     return 0, Credit()
 
 
-def _labelled_credit(
-    stats: DomStats, labelled: str, holders: tuple[int, ...], inner: bool, context: Context
-) -> Credit:
+def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
     """The credit that starts at a label: read in the first short holder (the element
     whose text or tail holds the label, or its parent: "<b>作者：</b><a>A</a>"), from the
     label on; else in the labelled text alone ("文：张三" in a long text). A label that
     starts a text must be near the holder's start ("<span>Photo</span> By <a>A</a>")."""
-    visible = _visible(context)
+    stats, visible = scan.stats, _visible(scan.context)
     for holder in holders:
-        if holder < 0 or stats.chars[holder] > MAX_BYLINE_CHARS:
+        if holder < 0 or stats.words[holder] > scan.limit:
             continue
         text = _pieces(stats.nodes[holder])
         position = text.find(labelled[:12])
@@ -247,14 +263,15 @@ def _full_name(name: str) -> bool:
     return " " in name or not name.isascii()
 
 
-def _hinted_text(stats: DomStats, node: int, own: str, tail: str) -> str:
+def _hinted_text(scan: _Scan, node: int, own: str, tail: str) -> str:
     """The text to read for a CJK credit whose hint word is in ``own`` (the element's
     text) or in ``tail`` (then its parent's text, or the tail alone in a long text)."""
+    stats = scan.stats
     if own and _HAN_HINT_RE.search(own):
         return " ".join(" ".join(stats.nodes[node].itertext()).split())
     if tail and _HAN_HINT_RE.search(tail):
         up = stats.parent[node]
-        if up >= 0 and stats.chars[up] <= MAX_BYLINE_CHARS:
+        if up >= 0 and stats.words[up] <= scan.limit:
             return " ".join(" ".join(stats.nodes[up].itertext()).split())
         return tail
     return ""
@@ -294,10 +311,10 @@ def _split_run(names: str) -> str:
 def _closing_credit(stats: DomStats, content: tuple[int, ...], context: Context) -> Credit:
     """A credit in brackets closing one of the chosen text's last three blocks."""
     last = max(stats.end[node] for node in content) - 1
-    chars, nodes, tags = stats.chars, stats.nodes, stats.tags
+    words, nodes, tags = stats.words, stats.nodes, stats.tags
     checked = 0
     for node in range(last, content[0] - 1, -1):
-        if chars[node] and tags[node] in ("p", "div", "td", "font", "span"):
+        if words[node] and tags[node] in ("p", "div", "td", "font", "span"):
             tail = " ".join("".join(nodes[node].itertext()).split())[-CLOSING_CHARS:]
             match = _CLOSING_RE.search(tail)
             if match:
