@@ -17,7 +17,7 @@ from ..algorithms import Algorithm, get_algorithm
 from ..metadata import Metadata, extract_metadata
 from ..metadata._evidence import collect_evidence
 from ..metadata._fields import canonical_url
-from ..metadata._jsonld import main_article, text_of
+from ..metadata._jsonld import main_article, names_page, text_of
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
@@ -162,9 +162,10 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     urls = tuple(dict.fromkeys(filter(None, (url, canonical_url(evidence, {}, base_url or "")))))
     page_titles = read_page_titles(root, evidence.meta)
     article = main_article(evidence.jsonld, urls, page_titles.headlines)
-    if article and len(urls) < 2:  # the JSON-LD article's own URL is the canonical one
-        urls = tuple(dict.fromkeys(filter(None, (*urls, canonical_url(evidence, article, base_url or "")))))
-    titles = find_titles(root, _jsonld_headlines(article), page_titles)
+    # the JSON-LD headline states the page's headline only when that article is the page's
+    # (not the first of several stories, which main_article falls back to)
+    own = names_page(article, evidence.jsonld, urls, page_titles.headlines)
+    titles = find_titles(root, _jsonld_headlines(article) if own else (), page_titles)
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)

@@ -29,23 +29,48 @@ def main_article(
     one whose ``url``/``mainEntityOfPage`` is one of ``urls`` or whose ``headline`` is one
     of ``headlines``, else the first.
     """
-    stories = [obj for obj in objects if ARTICLE_TYPES.intersection(jsonld_types(obj))]
-    strong = [obj for obj in stories if not _WEAK_TYPES.issuperset(jsonld_types(obj))]
-    candidates = strong or stories
+    candidates = _story_candidates(objects)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
+    return _matching(candidates, urls, headlines) or candidates[0]
+
+
+def names_page(
+    article: dict[str, Any] | None,
+    objects: list[dict[str, Any]],
+    urls: tuple[str, ...],
+    headlines: tuple[str, ...],
+) -> bool:
+    """Whether ``article`` (:func:`main_article`'s choice) is known to be the page's own:
+    the only story, or the one that matched the page's URL or headline (not the first of
+    several by default)."""
+    if article is None:
+        return False
+    candidates = _story_candidates(objects)
+    return len(candidates) <= 1 or _matching(candidates, urls, headlines) is article
+
+
+def _story_candidates(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    stories = [obj for obj in objects if ARTICLE_TYPES.intersection(jsonld_types(obj))]
+    strong = [obj for obj in stories if not _WEAK_TYPES.issuperset(jsonld_types(obj))]
+    return strong or stories
+
+
+def _matching(
+    candidates: list[dict[str, Any]], urls: tuple[str, ...], headlines: tuple[str, ...]
+) -> dict[str, Any] | None:
     wanted_urls = {_url_key(url) for url in urls}
-    wanted_headlines = {" ".join(headline.split()).lower() for headline in headlines}
     for obj in candidates:
         if (
             _url_key(text_of(obj.get("url"))) in wanted_urls
             or _url_key(text_of(obj.get("mainEntityOfPage"))) in wanted_urls
         ):
             return obj
+    wanted_headlines = {" ".join(headline.split()).lower() for headline in headlines}
     for obj in candidates:
         if " ".join(text_of(obj.get("headline")).split()).lower() in wanted_headlines:
             return obj
-    return candidates[0]
+    return None
 
 
 def text_of(value: Any) -> str:
