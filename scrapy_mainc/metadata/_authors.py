@@ -18,6 +18,13 @@ the reader sees, so it wins when it names people (it lists every author where th
 markup often holds the first only, and a CMS account or the publisher where the page
 credits a writer); when it names only organisations (an agency byline) the page has no
 person author, whatever the markup says. Each credit is cleaned by :mod:`._names`.
+
+Measured with ``benchmarks/metadata.py`` on the hand-annotated gold (250 pages), authors
+F1 (mean of the page F1s): 0.989 on scrapinghub and 0.754 on zh_news (0.924 overall),
+where trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and newspaper4k 0.616 /
+0.314; neither library reads Chinese bylines or tells agencies from people, so the stage
+is written here. extruct was not measured: the evidence it would give (JSON-LD, microdata)
+is read already by :mod:`._evidence` in one pass over three tags.
 """
 
 from __future__ import annotations

@@ -106,6 +106,12 @@ _PARTICLES = frozenset(
 _NAME_TOKEN_RE = re.compile(r"^(?:[^\W\d_][\w'’.\-]*|[A-Z]\.)$")
 
 
+#: A credit that is a name as it stands: two to four capitalised words of letters.
+_PLAIN_NAME_RE = re.compile(r"^[A-Z][a-z'’]+(?: (?:[A-Z]\.|[A-Z][a-z'’]+)){1,3}$")
+#: First words that are labels, not names ("By Jane", "Von Anna").
+_LABEL_WORDS = frozenset("by von par por door av af text texto autor author posted written".split())
+
+
 @dataclass(slots=True)
 class Credit:
     """What one credit says: person names, and organisations it names instead."""
@@ -131,6 +137,10 @@ class Context:
 def read_credit(raw: str, context: Context) -> Credit:
     """The person names and the organisations of one credit string."""
     credit = Credit()
+    plain = _PLAIN_NAME_RE.match(raw) and raw.split(None, 1)[0].casefold() not in _LABEL_WORDS
+    if plain and classify(raw, context) == "person":
+        credit.persons.append(raw)  # "Jane Doe": nothing to clean, split or strip
+        return credit
     text = _clean(raw)
     if not text:
         return credit
@@ -205,7 +215,7 @@ def _is_title_word(token: str) -> bool:
 
 def classify(name: str, context: Context) -> str:
     """``person``, ``organisation`` or ``""`` (neither: a title, a date, a sentence)."""
-    if len(name) > 60 or any(char.isdigit() for char in name) and not context.accounts_are_people:
+    if len(name) > 60 or not context.accounts_are_people and _DIGIT_RE.search(name):
         return ""
     key = _key(name)
     if not key:
@@ -272,7 +282,11 @@ def _looks_like_domain(name: str) -> bool:
 
 
 def _key(name: str) -> str:
-    return "".join(char for char in name.casefold() if char.isalnum())
+    return _NOT_ALNUM_RE.sub("", name.casefold())
+
+
+_NOT_ALNUM_RE = re.compile(r"[\W_]+")
+_DIGIT_RE = re.compile(r"\d")
 
 
 def site_keys(*names: str) -> frozenset[str]:
