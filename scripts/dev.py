@@ -5,6 +5,7 @@
     python3 scripts/dev.py test      # run the test suite
     python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
+    python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
 
@@ -31,6 +32,7 @@ EXTRAS = {
     "test": "test",
     "bench": "test,peers",
     "bench-dates": "test,peers",
+    "bench-metadata": "test,peers",
     "docs": "docs",
     "package": "build",
 }
@@ -70,6 +72,8 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
     elif job == "bench-dates":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
+    elif job == "bench-metadata":
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "metadata.py"), *rest]
     else:
         command = [str(PYTHON), str(ROOT / "benchmarks" / "quality.py"), *rest]
     return subprocess.call(command, cwd=ROOT)

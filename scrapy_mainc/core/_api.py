@@ -6,6 +6,7 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
+from html import unescape
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
@@ -15,7 +16,8 @@ from lxml import etree
 from ..algorithms import Algorithm, get_algorithm
 from ..metadata import Metadata, extract_metadata
 from ..metadata._evidence import collect_evidence
-from ..metadata._jsonld import main_article
+from ..metadata._fields import canonical_url
+from ..metadata._jsonld import main_article, names_page, text_of
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
@@ -23,7 +25,7 @@ from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
 from ._stats import DomStats
-from ._title import find_headline, find_titles
+from ._title import find_headline, find_titles, read_page_titles, visible_title
 from ._types import Document, Extraction, Selection
 
 
@@ -122,17 +124,20 @@ def _extract_tree(
     before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
     time, before the extraction's time is taken.
     """
-    document = build_document(tree.pop(), url, metadata=metadata)
+    document = build_document(tree.pop(), url)
     stats = document.stats
     selection = chosen.select(document, params)
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
+    title, lang, reason = document.title, document.lang, selection.reason
+    if document.headline < 0:  # the title is not a heading of the page: what does it show?
+        title = visible_title(stats, selection.nodes, title, document.headlines)
+    # the metadata stage reads the tree as parsed: before rendering, which edits it
+    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     text = render_text(stats, selection.nodes, selection.excluded)
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
     xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
-    title, lang, reason = document.title, document.lang, selection.reason
-    page_metadata = extract_metadata(document) if metadata else Metadata()
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
@@ -149,15 +154,18 @@ def _extract_tree(
     )
 
 
-def build_document(root: etree._Element, url: str | None = None, *, metadata: bool = True) -> Document:
-    """Prepare a private tree (modified in place) and compute its shared statistics;
-    ``metadata`` collects the page's metadata evidence before preparation removes it."""
-    titles = find_titles(root)
+def build_document(root: etree._Element, url: str | None = None) -> Document:
+    """Prepare a private tree (modified in place) and compute its shared statistics."""
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
-    evidence = collect_evidence(root) if metadata else None
-    urls = (url,) if url else ()
-    article = main_article(evidence.jsonld, urls, titles.headlines) if evidence else None
+    evidence = collect_evidence(root)  # the title reads it too (og:title, the JSON-LD headline)
+    urls = tuple(dict.fromkeys(filter(None, (url, canonical_url(evidence, {}, base_url or "")))))
+    page_titles = read_page_titles(root, evidence.meta)
+    article = main_article(evidence.jsonld, urls, page_titles.headlines)
+    # the JSON-LD headline states the page's headline only when that article is the page's
+    # (not the first of several stories, which main_article falls back to)
+    own = names_page(article, evidence.jsonld, urls, page_titles.headlines)
+    titles = find_titles(root, _jsonld_headlines(article) if own else (), page_titles)
     body, itemprops = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)
@@ -176,6 +184,14 @@ def build_document(root: etree._Element, url: str | None = None, *, metadata: bo
         itemprops=itemprops,
         article=article,
     )
+
+
+def _jsonld_headlines(article: dict[str, Any] | None) -> tuple[str, ...]:
+    """The JSON-LD article's ``headline`` (or ``name``), as a headline string."""
+    if not article:
+        return ()
+    headline = text_of(article.get("headline") or article.get("name"))
+    return (unescape(headline),) if "&" in headline else (headline,) if headline else ()
 
 
 _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")

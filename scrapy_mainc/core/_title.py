@@ -10,18 +10,34 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from ._tags import HEADING_TAGS
-from ._text import measure, normalize_space
+from ._text import CJK_RE, measure, normalize_space
 
 if TYPE_CHECKING:
     from ._stats import DomStats
 
 _TOKEN_RE = re.compile(r"\w+")
 #: Separators between a headline and the site name in ``<title>``.
-_SITE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*")
+_SITE_SEPARATOR_RE = re.compile(
+    r"\s+[|\-–—:»·]\s+|_+|-{2,}|\s*｜\s*|\s*–\s*|(?<=[\u2018-\u201d\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e])-(?=[\u4e00-\u9fff])"
+)
+#: Icon-font glyphs (Unicode private use area), never text.
+_PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff]")
+#: A label before a forum thread's title, and the dashes a blog puts after one.
+_HEADING_LABEL_RE = re.compile(r"^(?:主\s*题|标\s*题|subject|topic)\s*[:：]\s*|\s*(?:-\s*){2,}$", re.I)
 #: ``<meta>`` names and properties that carry the headline.
 _TITLE_META = frozenset({"og:title", "twitter:title"})
-#: Share of an ``<h1>``'s tokens that must occur in the page title for it to be the headline.
+#: Share of an ``<h1>``'s tokens that must occur in the page's headline strings for it to be
+#: the headline.
 H1_TITLE_AGREEMENT = 0.6
+#: The same for an ``<h2>``: pages with a logo or a section name in ``<h1>`` put the headline
+#: in an ``<h2>``, which must then say what the metadata says nearly word for word.
+H2_TITLE_AGREEMENT = 0.9
+#: The share of its words an ``<h1>`` that does not agree must still share with the
+#: metadata to be the headline when it is the page's only one (a third of the words:
+#: the scrapinghub pages whose visible headline is worded differently share 0.33 to 0.53).
+FALLBACK_H1_AGREEMENT = 0.25
+#: Headings read, by tag.
+_MAX_HEADINGS = {"h1": 5, "h2": 10}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +47,26 @@ class Titles:
     #: The best headline (:func:`find_title`).
     title: str
     #: Distinct headline strings, best first: the headline, ``og:title`` and
-    #: ``twitter:title``, and ``<title>`` without the site name.
+    #: ``twitter:title``, the JSON-LD headline, and ``<title>`` without the site name.
     headlines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PageTitles:
+    """What the page's ``<head>`` says its headline is."""
+
+    #: ``og:title`` and ``twitter:title`` values, in page order.
+    meta: tuple[str, ...]
+    #: ``<title>``, whitespace collapsed.
+    page: str
+    #: ``<title>`` without the site name.
+    stripped: str
+    #: ``og:site_name`` and the parts of ``<title>`` other than the headline.
+    site_names: tuple[str, ...]
+
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(text for text in (*self.meta, self.stripped) if text))
 
 
 def find_title(root: etree._Element) -> str:
@@ -40,31 +74,188 @@ def find_title(root: etree._Element) -> str:
     return find_titles(root).title
 
 
-def find_titles(root: etree._Element) -> Titles:
-    """The headline and the headline strings of the page at ``root`` (a full, unprepared tree)."""
-    head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
-    meta_titles = [
-        normalize_space(meta.get("content") or "")
-        for meta in (head if head is not None and len(head) else root).iter("meta")
-        if meta.get("property") in _TITLE_META or meta.get("name") in _TITLE_META
-    ]
+def read_page_titles(root: etree._Element, meta: dict[str, list[str]] | None = None) -> PageTitles:
+    """The headline strings of the page's metadata (``root``: a full, unprepared tree);
+    ``meta`` holds its meta tags already read (:attr:`Evidence.meta`), if they were."""
+    meta = _read_meta(root) if meta is None else meta
+    meta_titles = [*meta.get("og:title", ()), *meta.get("twitter:title", ())]
+    site_names = list(meta.get("og:site_name", ()))
     title_element = next(root.iter("title"), None)
     page_title = normalize_space(title_element.text or "") if title_element is not None else ""
-    reference = " ".join(filter(None, [*meta_titles[:1], page_title]))
-    headings = [normalize_space("".join(h1.itertext())) for h1 in _first(root.iter("h1"), 5)]
-    headings = [heading for heading in headings if heading]
-    stripped = _strip_site_name(page_title) if page_title else ""
-    agreeing = (
-        heading for heading in headings if reference and _agreement(heading, reference) >= H1_TITLE_AGREEMENT
+    meta_titles = [title for title in meta_titles if title]
+    parts = _title_parts(page_title)
+    stripped = _headline_part(parts, meta_titles, site_names) if parts else page_title
+    if len(parts) > 1 and parts[-1] != stripped and parts[-1] not in meta_titles:
+        site_names.append(parts[-1])  # "Headline | Section | Site"
+    return PageTitles(tuple(meta_titles), page_title, stripped, tuple(filter(None, site_names)))
+
+
+def _read_meta(root: etree._Element) -> dict[str, list[str]]:
+    """The title and site-name meta tags of ``<head>`` (of the page, when it lost it)."""
+    head = root.find("head")  # metadata lives in <head>, unless a broken page lost it
+    meta: dict[str, list[str]] = {}
+    for element in (head if head is not None and len(head) else root).iter("meta"):
+        key = (element.get("property") or element.get("name") or "").lower()
+        if key in _TITLE_META or key == "og:site_name":
+            meta.setdefault(key, []).append(normalize_space(element.get("content") or ""))
+    return meta
+
+
+def _headline_part(parts: list[str], meta_titles: list[str], site_names: list[str]) -> str:
+    """The part of ``<title>`` that is the headline: one ``og:title`` repeats, else the
+    longest that is not the site name."""
+    for part in parts:
+        if part in meta_titles:
+            return part
+    others = [part for part in parts if part not in site_names] or parts
+    return max(others, key=len)
+
+
+def find_titles(
+    root: etree._Element, more_headlines: tuple[str, ...] = (), page: PageTitles | None = None
+) -> Titles:
+    """The headline and the headline strings of the page at ``root`` (a full, unprepared
+    tree); ``more_headlines`` are further statements of it (the JSON-LD headline).
+
+    The headline is the ``<h1>`` (or an ``<h2>`` that says it nearly word for word) that
+    agrees best with what the metadata says, leaving out headings that only repeat the
+    site name; else the page's only headline-like ``<h1>``; else ``og:title`` or
+    ``<title>`` without the site name. ``page`` is :func:`read_page_titles` of ``root``,
+    when the caller has it.
+    """
+    page = read_page_titles(root) if page is None else page
+    headings = _headings(root)
+    page = _with_visible_part(page, headings)
+    references = [text for text in (*page.meta, *more_headlines, page.page) if text]
+    site_tokens = {token for name in page.site_names for token in _tokens(name)}
+    title = _agreeing_heading(headings, references, site_tokens) or _fallback(
+        page, headings, references, site_tokens
     )
-    title = next(agreeing, "")
-    if not title:
-        title = (
-            meta_titles[0]
-            if meta_titles and meta_titles[0]
-            else stripped or (headings[0] if headings else "")
+    return Titles(
+        title,
+        tuple(dict.fromkeys(text for text in (title, *page.meta, *more_headlines, page.stripped) if text)),
+    )
+
+
+def _with_visible_part(page: PageTitles, headings: list[tuple[str, str, etree._Element]]) -> PageTitles:
+    """``page`` with the part of ``<title>`` a heading shows as its headline, when one
+    does ("金锺国 - 维基百科，自由的百科全书" with ``<h1>金锺国</h1>``)."""
+    texts = {text for _, text, _ in headings}
+    parts = _title_parts(page.page)
+    shown = next((part for part in parts if part in texts and part not in page.site_names[:1]), "")
+    if not shown or shown == page.stripped:
+        return page
+    site_names = tuple(name for name in page.site_names if name != shown) + (page.stripped,)
+    return PageTitles(page.meta, page.page, shown, site_names)
+
+
+def heading_text(element: etree._Element) -> str:
+    """The text of a heading as a reader sees it: line breaks as spaces, without a
+    forum's "主题:" label or icon-font characters (private use area)."""
+    if next(element.iter("br"), None) is None:
+        text = "".join(element.itertext())
+    else:
+        pieces = []
+        for event, node in etree.iterwalk(element, events=("start", "end")):
+            if event == "start":
+                pieces.append(" " if node.tag == "br" else node.text or "")
+            elif node is not element:
+                pieces.append(node.tail or "")
+        text = "".join(pieces)
+    text = _PRIVATE_USE_RE.sub("", text) if not text.isascii() else text
+    return _HEADING_LABEL_RE.sub("", normalize_space(text))
+
+
+def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:
+    """(tag, text, element) of the first ``<h1>`` and ``<h2>`` elements, in page order."""
+    found = []
+    counts = {"h1": 0, "h2": 0}
+    for element in root.iter("h1", "h2"):
+        tag = element.tag
+        if counts[tag] < _MAX_HEADINGS[tag]:
+            counts[tag] += 1
+            text = heading_text(element)
+            if text:
+                found.append((tag, text, element))
+    return found
+
+
+def _agreeing_heading(
+    headings: list[tuple[str, str, etree._Element]], references: list[str], site_tokens: set[str]
+) -> str:
+    """The heading that agrees with the metadata's headlines (an ``<h1>`` at
+    ``H1_TITLE_AGREEMENT``, an ``<h2>`` at ``H2_TITLE_AGREEMENT``) and covers most of one
+    of them; ``""`` if none agrees."""
+    if not references:
+        return ""
+    reference = " ".join(references)
+    reference_tokens = [set(_tokens(text)) for text in references]
+    every_token = set().union(*reference_tokens)
+    best, best_rank = "", (0.0, False)
+    for tag, text, _ in headings:
+        if _site_like(text, site_tokens):
+            continue
+        score = _agreement(text, reference, every_token)
+        if score < (H1_TITLE_AGREEMENT if tag == "h1" else H2_TITLE_AGREEMENT):
+            continue
+        tokens = set(_tokens(text))
+        coverage = max(
+            (len(tokens & wanted) / len(wanted) for wanted in reference_tokens if wanted), default=0.0
         )
-    return Titles(title, tuple(dict.fromkeys(text for text in (title, *meta_titles, stripped) if text)))
+        rank = (score * max(coverage, 1.0 if len(tokens) == 1 and len(text) > 8 else coverage), tag == "h1")
+        if rank > best_rank:
+            best, best_rank = text, rank
+    return best
+
+
+def _fallback(
+    page: PageTitles,
+    headings: list[tuple[str, str, etree._Element]],
+    references: list[str],
+    site_tokens: set[str],
+) -> str:
+    """No heading agrees with the metadata: the page's only headline-like ``<h1>`` when
+    it shares ``FALLBACK_H1_AGREEMENT`` of its words with the metadata (the same story,
+    worded differently for search engines), else ``og:title``, ``<title>`` without the
+    site name, or the first headline-like heading."""
+    reference = " ".join(references)
+    every_token = {token for text in references for token in _tokens(text)}
+    plausible = [
+        text
+        for tag, text, element in headings
+        if tag == "h1"
+        and _headline_like(text)
+        and not _site_like(text, site_tokens)
+        and not _home_link(element)
+    ]
+    if len(plausible) == 1 and (
+        not references or _agreement(plausible[0], reference, every_token) >= FALLBACK_H1_AGREEMENT
+    ):
+        return plausible[0]
+    if page.meta:
+        return page.meta[0]
+    return page.stripped or next((text for _, text, _ in headings if _headline_like(text)), "")
+
+
+def _headline_like(text: str) -> bool:
+    """Long enough for a headline: three words, or six CJK characters."""
+    return len(text.split()) >= 3 or len(CJK_RE.findall(text)) >= 6
+
+
+def _site_like(text: str, site_tokens: set[str]) -> bool:
+    """A heading that only repeats the site's name ("The Spokesman-Review")."""
+    tokens = _tokens(text)
+    return bool(tokens) and bool(site_tokens) and all(token in site_tokens for token in tokens)
+
+
+def _home_link(element: etree._Element) -> bool:
+    """A heading that links to the site's home page (a logo)."""
+    link = next(element.iter("a"), None)
+    href = (link.get("href") or "").strip() if link is not None else ""
+    if not href:
+        return False
+    path = href.split("://", 1)[-1].split("/", 1)[1] if "://" in href else href.lstrip("/")
+    return path in ("", "index.html", "index.php", "#")
 
 
 def find_headline(stats: DomStats, title: str) -> int:
@@ -86,29 +277,117 @@ def find_headline(stats: DomStats, title: str) -> int:
     return -1
 
 
-def _first(iterator, count: int) -> list[etree._Element]:  # type: ignore[no-untyped-def]
-    found = []
-    for element in iterator:
-        found.append(element)
-        if len(found) == count:
-            break
-    return found
-
-
 def _tokens(text: str) -> list[str]:
     return [token.lower() for token in _TOKEN_RE.findall(text)]
 
 
-def _agreement(heading: str, reference: str) -> float:
+def _agreement(heading: str, reference: str, reference_tokens: set[str]) -> float:
+    """Share of the heading's tokens in ``reference`` (whose tokens are ``reference_tokens``)."""
     heading_tokens = _tokens(heading)
     if not heading_tokens:
         return 0.0
-    reference_tokens = set(_tokens(reference))
     if len(heading_tokens) == 1 and len(heading) > 8:  # an unsegmented CJK headline
         return 1.0 if heading in reference else 0.0
+    if " " in heading and CJK_RE.search(heading) and "".join(heading.split()) in "".join(reference.split()):
+        return 1.0  # a CJK headline broken over two lines, run together in <title>
     return sum(token in reference_tokens for token in heading_tokens) / len(heading_tokens)
 
 
-def _strip_site_name(title: str) -> str:
-    parts = [part.strip() for part in _SITE_SEPARATOR_RE.split(title) if part.strip()]
-    return max(parts, key=len) if parts else title
+def _title_parts(title: str) -> list[str]:
+    """The parts of ``<title>`` between site-name separators."""
+    return [part.strip() for part in _SITE_SEPARATOR_RE.split(title) if part.strip()] if title else []
+
+
+#: Where the headline shown with the chosen text is looked for: offsets from the first
+#: chosen element (the headline sits just above the text, or opens it).
+VISIBLE_WINDOW = (-45, 30)
+#: Where the title is looked for among the elements before replacing it.
+SHOWN_WINDOW = (-120, 30)
+#: Longest text read as a headline, in words (a CJK character is a word; the statistics'
+#: word counts are used because the algorithms have computed them already).
+MAX_HEADLINE_WORDS = 60
+#: Class and id words of headline elements ("title", "headline", "bt_title", "tit2").
+_TITLE_NAME_RE = re.compile(r"title|headline|heading|subject|(?:^|[\W_])(?:bt|tit\d?)(?:$|[\W_])", re.I)
+_STRONG_TAGS = frozenset({"h1", "h2", "h3"})
+_EMPHASIS_TAGS = frozenset({"h4", "h5", "h6", "b", "strong", "big", "font"})
+
+
+def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlines: tuple[str, ...]) -> str:
+    """The headline as shown with the chosen text, when ``title`` is not shown there.
+
+    ``title`` (from the metadata and the headings) stays when an element near the start of
+    the chosen text shows it; a headline-styled element there that shows more of it (a
+    column name before it) replaces it. Otherwise the best headline-like element near the
+    start wins: one whose text the page's ``<title>``/``og:title`` contain, then the most
+    headline-styled (a heading or an element named as a title, then bold or large text),
+    then the nearest to the text; ``title`` stays when there is none.
+    """
+    if not content:
+        return title
+    shown = _showing(stats, content[0], title)
+    if shown >= 0:
+        text = heading_text(stats.nodes[shown])
+        return text if _title_style(stats, shown) == 3 and len(text) <= 2 * len(title) else title
+    best, best_rank = "", (0, 0, 0)
+    for node, text, style in _title_candidates(stats, content[0]):
+        agrees = any(text in headline or headline in text for headline in headlines if len(headline) >= 4)
+        rank = (int(agrees), style, -abs(node - content[0]))
+        if (agrees or style) and rank > best_rank:
+            best, best_rank = text, rank
+    return best or title
+
+
+def _showing(stats: DomStats, first: int, title: str) -> int:
+    """The outermost short element near ``first`` whose text holds ``title``, or -1."""
+    wanted = "".join(title.split()).lower()
+    if not wanted:
+        return -1
+    words, parent, nodes = stats.words, stats.parent, stats.nodes
+    least = measure(title)[1]
+    longest = 2 * least + 5
+    start, stop = max(first + SHOWN_WINDOW[0], 0), min(first + SHOWN_WINDOW[1], len(words))
+    for node in range(start, stop):
+        size = words[node]
+        if least <= size <= longest and not (parent[node] >= 0 and words[parent[node]] == size):
+            if wanted in "".join("".join(nodes[node].itertext()).split()).lower():
+                return node
+    return -1
+
+
+def _title_candidates(stats: DomStats, first: int) -> list[tuple[int, str, int]]:
+    """(node, text, style) of the short elements near ``first``, outermost for each
+    text; style 3 for a heading or an element named as a title, 2 for bold or large
+    text, 0 otherwise."""
+    parent, nodes, tags = stats.parent, stats.nodes, stats.tags
+    words, link_words = stats.words, stats.link_words
+    start, stop = max(first + VISIBLE_WINDOW[0], 0), min(first + VISIBLE_WINDOW[1], len(tags))
+    found = []
+    for node in range(start, stop):
+        size = words[node]
+        up = parent[node]
+        if not 1 <= size <= MAX_HEADLINE_WORDS or up >= 0 and words[up] == size:
+            continue  # empty, long, or the same text as its parent
+        style = _title_style(stats, node)
+        if not style and link_words[node] * 2 > words[node]:
+            continue  # a plain link: a menu item or a teaser
+        text = heading_text(nodes[node])
+        if _headline_like(text) or style and len(text) >= 2:
+            found.append((node, text, style))
+    return found
+
+
+def _title_style(stats: DomStats, node: int) -> int:
+    """How headline-like an element looks, counting the descendants holding all its text."""
+    words, nodes, tags = stats.words, stats.nodes, stats.tags
+    size, style = words[node], 0
+    for inner in range(node, stats.end[node]):
+        if words[inner] != size:
+            continue
+        tag = tags[inner]
+        element = nodes[inner]
+        names = f"{element.get('class', '')} {element.get('id', '')}"
+        if tag in _STRONG_TAGS or _TITLE_NAME_RE.search(names):
+            return 3
+        if tag in _EMPHASIS_TAGS:
+            style = 2
+    return style

@@ -1,13 +1,188 @@
-"""Author names (to be written)."""
+"""The article's authors: person names, from the page's markup and its visible byline.
+
+Evidence, in the order it is read:
+
+1. the JSON-LD article's ``author`` (and ``creator``): strings, objects with a ``name``,
+   lists, references by ``@id`` to a ``Person`` elsewhere on the page; an author typed as
+   an organisation is one;
+2. microdata: ``itemprop="author"``/``"creator"`` elements (their nested
+   ``itemprop="name"`` when there is one) outside reader comments;
+3. meta names: ``author``, ``article:author`` (when it is a name, not a profile URL),
+   ``dc.creator``, ``dcterms.creator``, ``sailthru.author``, ``parsely-author``,
+   ``citation_author``, ``byl``, and the author of ``parsely-page``;
+4. ``<a rel="author">`` and the visible byline near the headline and at the start or
+   the end of the chosen text (:mod:`._bylines`).
+
+The markup's first source that credits anyone is its answer. The visible byline is what
+the reader sees, so it wins when it names people (it lists every author where the
+markup often holds the first only, and a CMS account or the publisher where the page
+credits a writer); when it names only organisations (an agency byline) the page has no
+person author, whatever the markup says. Each credit is cleaned by :mod:`._names`.
+
+Measured with ``benchmarks/metadata.py`` on the hand-annotated gold (250 pages), authors
+F1 (mean of the page F1s): 0.989 on scrapinghub and 0.754 on zh_news (0.924 overall),
+where trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and newspaper4k 0.616 /
+0.314; neither library reads Chinese bylines or tells agencies from people, so the stage
+is written here. extruct was not measured: the evidence it would give (JSON-LD, microdata)
+is read already by :mod:`._evidence` in one pass over three tags.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from ._bylines import find_byline
+from ._jsonld import credits
+from ._names import Context, Credit, read_credit, site_keys
 
 if TYPE_CHECKING:
+    from lxml import etree
+
     from ..core._types import Document
 
+#: Meta names whose value is an author credit, most common first.
+AUTHOR_META = (
+    "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator",
+    "sailthru.author", "parsely-author", "citation_author", "byl", "byline",
+)  # fmt: skip
+#: Meta names that write a name family name first ("Doe, Jane", library style).
+_INVERTED_NAME_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
+_SURNAME_FIRST_RE = re.compile(r"^([^\W\d_][\w'’.\-]*(?: [^\W\d_][\w'’.\-]*)?),\s*([^\W\d_][\w'’.\- ]*)$")
+#: Class or ``itemtype`` words of reader-comment containers.
+_COMMENT_WORDS = ("comment", "reply", "respons", "review")
+#: How far up from a microdata author element a comment container is looked for.
+_COMMENT_DEPTH = 8
+#: Domain labels that are not the site's name.
+_GENERIC_LABELS = frozenset("www m mobile amp edition news blog blogs com net org co cn uk de".split())
 
-def find_authors(document: Document) -> tuple[str, ...]:
-    """The article's authors: person names in page order."""
-    return ()
+
+def find_authors(document: Document, content: tuple[int, ...] = ()) -> tuple[str, ...]:
+    """The article's authors: person names in page order, without duplicates.
+
+    ``content`` holds the statistics indices of the chosen text's roots, where the
+    visible byline is looked for (beside the headline).
+    """
+    evidence = document.evidence
+    if evidence is None:
+        return ()
+    context = page_context(document)
+    markup = markup_credit(document, context)
+    visible = find_byline(document, content, context, named=not markup.persons)
+    if visible.persons:
+        return _distinct(visible.persons)
+    if visible.organisations:
+        return ()
+    return _distinct(markup.persons)
+
+
+def page_context(document: Document) -> Context:
+    """The page's own names (site names, domain), which are organisations when credited."""
+    evidence = document.evidence
+    assert evidence is not None
+    names = [*evidence.meta.get("og:site_name", ()), *evidence.meta.get("application-name", ())]
+    publisher = (document.article or {}).get("publisher")
+    if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
+        names.append(publisher["name"])
+    for url in (*document.urls, *evidence.links.get("canonical", ())[:1]):
+        try:
+            host = urlsplit(url).hostname or ""
+        except ValueError:
+            continue
+        names.extend(label for label in host.split(".") if label not in _GENERIC_LABELS)
+    return Context(site_keys=site_keys(*names))
+
+
+def markup_credit(document: Document, context: Context) -> Credit:
+    """The credit of the first markup source that names anyone (persons or organisations)."""
+    for credit in (_jsonld_credit(document, context), _microdata_credit(document, context)):
+        if credit.persons or credit.organisations:
+            return credit
+    return _meta_credit(document, context)
+
+
+def _jsonld_credit(document: Document, context: Context) -> Credit:
+    credit = Credit()
+    article = document.article
+    if not article:
+        return credit
+    objects = document.evidence.jsonld if document.evidence is not None else []
+    for key in ("author", "creator"):
+        for name, is_organisation in credits(article.get(key), objects):
+            if is_organisation:
+                credit.organisations.append(name)
+            else:
+                _add(credit, read_credit(name, context))
+        if credit.persons or credit.organisations:
+            break
+    return credit
+
+
+def _microdata_credit(document: Document, context: Context) -> Credit:
+    credit = Credit()
+    names = {id(element): element for prop, element in document.itemprops if prop == "name"}
+    for prop, element in document.itemprops:
+        if prop not in ("author", "creator") or _in_comment(element):
+            continue
+        named = next((names[id(child)] for child in element.iterdescendants() if id(child) in names), None)
+        source = named if named is not None else element
+        text = source.get("content") or " ".join("".join(source.itertext()).split())
+        if text and len(text) < 200:
+            _add(credit, read_credit(text, context))
+    return credit
+
+
+def _in_comment(element: etree._Element) -> bool:
+    for depth, ancestor in enumerate(element.iterancestors()):
+        if depth == _COMMENT_DEPTH:
+            break
+        marks = f"{ancestor.get('class', '')} {ancestor.get('id', '')} {ancestor.get('itemtype', '')}".lower()
+        if any(word in marks for word in _COMMENT_WORDS):
+            return True
+    return False
+
+
+def _meta_credit(document: Document, context: Context) -> Credit:
+    evidence = document.evidence
+    assert evidence is not None
+    credit = Credit()
+    for name in AUTHOR_META:
+        for value in evidence.meta.get(name, ()):
+            if value and not value.startswith(("http://", "https://", "//", "www.")):
+                if name in _INVERTED_NAME_META:
+                    value = _SURNAME_FIRST_RE.sub(r"\2 \1", value)
+                _add(credit, read_credit(value, context))
+        if credit.persons:
+            return credit
+    for value in evidence.meta.get("parsely-page", ())[:1]:
+        _add(credit, read_credit(_parsely_author(value), context))
+    return credit
+
+
+def _parsely_author(value: str) -> str:
+    """The author of a ``parsely-page`` meta (a JSON object), or ``""``."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return ""
+    if not isinstance(data, dict):
+        return ""
+    author = data.get("author") or data.get("authors") or ""
+    if isinstance(author, list):
+        return ", ".join(item for item in author if isinstance(item, str))
+    return author if isinstance(author, str) else ""
+
+
+def _add(credit: Credit, more: Credit) -> None:
+    credit.persons.extend(more.persons)
+    credit.organisations.extend(more.organisations)
+
+
+def _distinct(names: list[str]) -> tuple[str, ...]:
+    """``names`` without repeats (compared case-blind), in order, first spelling kept."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(" ".join(name.casefold().split()), name)
+    return tuple(seen.values())

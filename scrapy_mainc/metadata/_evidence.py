@@ -22,6 +22,7 @@ from ..core._text import normalize_space
 #: JSON-LD is often wrapped in HTML comments or CDATA markers, or carries raw control characters.
 _JSON_WRAPPER_RE = re.compile(r"^\s*(?:<!--|<!\[CDATA\[|//\s*<!\[CDATA\[)|(?:-->|\]\]>|//\s*\]\]>)\s*$")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_LENIENT_DECODER = json.JSONDecoder(strict=False)
 #: Longest JSON-LD script read (a page's article object is a few kilobytes).
 MAX_JSONLD_CHARS = 200_000
 
@@ -89,12 +90,12 @@ def _loads(text: str) -> Any:
     """JSON, tolerant of comment and CDATA wrappers, control characters, and trailing junk
     (a second object or a stray semicolon after the first)."""
     for attempt in (text, _CONTROL_RE.sub(" ", _JSON_WRAPPER_RE.sub("", text)).strip().rstrip(";")):
-        try:
-            return json.loads(attempt)
+        try:  # strict=False: raw line breaks and tabs inside strings, as CMSs write them
+            return json.loads(attempt, strict=False)
         except ValueError:
             pass
         try:  # the first complete value; what follows is ignored
-            return json.JSONDecoder().raw_decode(attempt)[0]
+            return _LENIENT_DECODER.raw_decode(attempt)[0]
         except ValueError:
             continue
     return None

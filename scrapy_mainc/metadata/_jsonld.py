@@ -29,23 +29,48 @@ def main_article(
     one whose ``url``/``mainEntityOfPage`` is one of ``urls`` or whose ``headline`` is one
     of ``headlines``, else the first.
     """
-    stories = [obj for obj in objects if ARTICLE_TYPES.intersection(jsonld_types(obj))]
-    strong = [obj for obj in stories if not _WEAK_TYPES.issuperset(jsonld_types(obj))]
-    candidates = strong or stories
+    candidates = _story_candidates(objects)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
+    return _matching(candidates, urls, headlines) or candidates[0]
+
+
+def names_page(
+    article: dict[str, Any] | None,
+    objects: list[dict[str, Any]],
+    urls: tuple[str, ...],
+    headlines: tuple[str, ...],
+) -> bool:
+    """Whether ``article`` (:func:`main_article`'s choice) is known to be the page's own:
+    the only story, or the one that matched the page's URL or headline (not the first of
+    several by default)."""
+    if article is None:
+        return False
+    candidates = _story_candidates(objects)
+    return len(candidates) <= 1 or _matching(candidates, urls, headlines) is article
+
+
+def _story_candidates(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    stories = [obj for obj in objects if ARTICLE_TYPES.intersection(jsonld_types(obj))]
+    strong = [obj for obj in stories if not _WEAK_TYPES.issuperset(jsonld_types(obj))]
+    return strong or stories
+
+
+def _matching(
+    candidates: list[dict[str, Any]], urls: tuple[str, ...], headlines: tuple[str, ...]
+) -> dict[str, Any] | None:
     wanted_urls = {_url_key(url) for url in urls}
-    wanted_headlines = {" ".join(headline.split()).lower() for headline in headlines}
     for obj in candidates:
         if (
             _url_key(text_of(obj.get("url"))) in wanted_urls
             or _url_key(text_of(obj.get("mainEntityOfPage"))) in wanted_urls
         ):
             return obj
+    wanted_headlines = {" ".join(headline.split()).lower() for headline in headlines}
     for obj in candidates:
         if " ".join(text_of(obj.get("headline")).split()).lower() in wanted_headlines:
             return obj
-    return candidates[0]
+    return None
 
 
 def text_of(value: Any) -> str:
@@ -69,3 +94,60 @@ def _url_key(url: str) -> str:
     url = url.split("#", 1)[0].split("?", 1)[0]
     url = url.split("://", 1)[-1]
     return url.removeprefix("www.").rstrip("/").lower()
+
+
+#: schema.org types of organisations (an author of one of these types is not a person).
+ORGANISATION_TYPES = frozenset(
+    {
+        "Organization", "NewsMediaOrganization", "Corporation", "GovernmentOrganization",
+        "EducationalOrganization", "NGO", "LocalBusiness", "OnlineBusiness", "Brand",
+        "WebSite", "MediaOrganization", "PerformingGroup", "SportsOrganization",
+    }
+)  # fmt: skip
+_ORGANISATION_KEYS = frozenset(kind.lower() for kind in ORGANISATION_TYPES)
+#: Deepest nesting of author lists and ``@id`` references followed.
+_MAX_CREDIT_DEPTH = 3
+
+
+def credits(value: Any, objects: list[dict[str, Any]]) -> list[tuple[str, bool]]:
+    """The ``(name, is_organisation)`` pairs of a JSON-LD ``author`` or ``creator`` value:
+    a string, an object with a ``name``, a list of either, or a reference by ``@id`` to a
+    ``Person`` elsewhere on the page (``@graph`` members, other scripts)."""
+    found: list[tuple[str, bool]] = []
+    _credits(value, objects, found, depth=0)
+    return found
+
+
+def _credits(value: Any, objects: list[dict[str, Any]], found: list[tuple[str, bool]], depth: int) -> None:
+    if depth > _MAX_CREDIT_DEPTH:
+        return
+    if isinstance(value, list):
+        for item in value[:20]:
+            _credits(item, objects, found, depth + 1)
+    elif isinstance(value, str):
+        found.append((" ".join(value.split()), False))
+    elif isinstance(value, dict):
+        name = value.get("name")
+        if name is None and "@id" in value:
+            target = _by_id(objects, value["@id"])
+            if target is not None and target is not value:
+                _credits(target, objects, found, depth + 1)
+            return
+        types = jsonld_types(value) or _plain_types(value.get("type"))
+        if isinstance(name, list):
+            name = next((item for item in name if isinstance(item, str)), None)
+        if isinstance(name, str) and name.strip():
+            organisation = any(kind.lower() in _ORGANISATION_KEYS for kind in types)
+            found.append((" ".join(name.split()), organisation))
+
+
+def _plain_types(value: Any) -> tuple[str, ...]:
+    """``type`` without the ``@`` (a common mistake): its names, title-cased."""
+    names = value if isinstance(value, list) else [value]
+    return tuple(name[:1].upper() + name[1:] for name in names if isinstance(name, str))
+
+
+def _by_id(objects: list[dict[str, Any]], identifier: Any) -> dict[str, Any] | None:
+    if not isinstance(identifier, str):
+        return None
+    return next((obj for obj in objects if obj.get("@id") == identifier), None)

@@ -17,9 +17,16 @@ if TYPE_CHECKING:
     from ..core._types import Document
 
 
-def extract_metadata(document: Document) -> Metadata:
-    """The metadata of a prepared page (call before its statistics are released)."""
+def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metadata:
+    """The metadata of a prepared page (call before its statistics are released).
+
+    ``content`` holds the statistics indices of the roots of the page's chosen text, near
+    which visible bylines are looked for.
+    """
     published, modified = find_dates(document)
     return Metadata(
-        published=published, modified=modified, authors=find_authors(document), **find_fields(document)
+        published=published,
+        modified=modified,
+        authors=find_authors(document, content),
+        **find_fields(document),
     )

@@ -1,0 +1,338 @@
+"""The visible byline: the credit a reader sees near the headline, at the start of the
+chosen text, or at its end (where Chinese papers credit their reporters).
+
+Only a few places are looked at: the elements just after the headline (NCE's title search
+found it), those around the start of the chosen text, and those around its end. There an
+element is a byline candidate when
+
+- its own text starts with a credit label ("By", "Written by", "Von", "Par", "Текст:",
+  "作者：", "文/"...), or its tail does ("<span>Photo</span> By <a>A</a>"): an *author
+  label*, the strongest evidence;
+- its own text starts with a reporter label ("记者 张三", "本报记者 张三") or holds a
+  Chinese reporter credit ("（记者 张三）", "张三/文"), or it is named as a byline
+  (``class``/``id`` with ``author``, ``byline``, ``writer``, ``reporter``;
+  ``rel="author"``) and reads as names only;
+- it holds a poster's credit ("由张三张贴", "张三 发表于"), or the chosen text closes with a
+  credit in brackets ("……。（张三 李四）"): the weakest.
+
+The strongest candidate wins, the earliest among equals (headline first). A byline naming
+only organisations ("By Reuters") says the page has no person author. The credit's text
+is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", not
+"A Opinion"), then cleaned by :func:`._names.read_credit`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ._names import Context, Credit, read_credit
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ..core._stats import DomStats
+    from ..core._types import Document
+
+#: Longest text read as a byline, in words (a CJK character is a word). The statistics'
+#: word counts are used because the algorithms have computed them already.
+MAX_BYLINE_WORDS = 40
+#: The same on a CJK page, where a credit often opens a paragraph of a hundred characters.
+MAX_BYLINE_WORDS_CJK = 100
+#: Characters of an element's text or tail read for a label.
+MAX_BYLINE_CHARS = 160
+#: Where bylines are looked for, as (first, last) offsets from an anchor element: the
+#: headline, the first chosen element, the last element of the chosen text.
+HEADLINE_WINDOW = (-3, 30)
+START_WINDOW = (-40, 50)
+NEAR_START_WINDOW = (-15, 25)
+END_WINDOW = (-20, 10)
+#: Most words of a byline found by its element's name (a few names and a job title).
+MAX_NAMED_WORDS = 16
+#: Most characters before a label in a tail ("<span>Photo</span> By <a>A</a>").
+MAX_LEAD_CHARS = 30
+#: Characters of the chosen text's last blocks read for a closing credit.
+CLOSING_CHARS = 40
+#: Evidence strengths.
+AUTHOR_LABEL, REPORTER_CREDIT, POSTER_CREDIT = 3, 2, 1
+
+#: An author label at the start of a text.
+_AUTHOR_LABEL_RE = re.compile(
+    r"^[\W_]{0,3}(?:(?:written|posted|reported|analysis|story|words|text|commentary|"
+    r"published|photos and text)\s+by\b|by\b(?:\s*:)?(?:\s+(?=(?-i:[^a-z]))|$)|von\s+(?-i:[A-ZÄÖÜ])|"
+    r"par\s+(?-i:[A-Z])|por\s*:?\s+(?-i:[A-Z])|publicado\s+por|escrito\s+por|door\s+(?-i:[A-Z])|"
+    r"texto?\s*:|текст\s*:|"
+    r"автор\s*:|autor(?:in)?\s*:|author\s*:|作\s*者\s*[:：]|文\s*[/／:：]|撰文|执笔人?\s*[:：])",
+    re.I,
+)
+#: An author label inside a text ("05/10/2018 - Publicado por: A - Categoria: ...").
+_INNER_LABEL_RE = re.compile(
+    r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I
+)
+#: Class and id words of byline elements, and of author boxes that are not the byline.
+_BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
+_NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
+_HAN = "\u3400-\u9fff"
+#: One to six Han names separated by spaces or enumeration commas.
+_HAN_NAMES = rf"[{_HAN}]{{2,4}}(?:[ \u3000、，,]+[{_HAN}]{{2,4}})*"
+_HANGUL_NAME = "[\uac00-\ud7af]{2,4}"
+#: Chinese and Korean reporter credits; the names in group 1.
+_REPORTER_RES = (
+    # （记者 张三）, 据新华社拉萨电（记者 格桑边觉）, （本报记者 张三 李四）
+    re.compile(rf"[（(][^（）()]{{0,12}}记者\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]"),
+    # 光明日报记者 王建宏 张文攀; 本报记者罗科苏盈发自北京; 记者马俊峰/文
+    re.compile(
+        rf"记者(?:\s+({_HAN_NAMES})(?=\s*(?:$|[/／]|发自|报道|摄|[）)]|\s))"
+        rf"|({_HAN_NAMES})(?=\s*(?:[/／]\s*文|发自|报道|摄)))"
+    ),
+    # 马俊峰/文
+    re.compile(rf"({_HAN_NAMES})\s*[/／]\s*文"),
+    # 2004年7月16日08:19 [ 黄宇 ] 来源：
+    re.compile(rf"[\[【]\s*({_HAN_NAMES})\s*[\]】]\s*来源"),
+    # 칼럼니스트 박생강, 정덕현 칼럼니스트, 홍길동 기자
+    re.compile(rf"(?:칼럼니스트|기자|특파원)\s+({_HANGUL_NAME})(?![\uac00-\ud7af])"),
+    re.compile(rf"(?<![\uac00-\ud7af])({_HANGUL_NAME})\s*(?:칼럼니스트|기자|특파원)(?![\uac00-\ud7af])"),
+)
+#: Poster credits of blogs and forums; the name in group 1.
+_POSTER_RES = (
+    re.compile(r"由\s*\|?\s*([^\s\d|]{2,20}?)\s*\|?\s*(?:张贴|于.{0,40}?发表)"),
+    re.compile(r"^([^\s\d:：]{2,20}(?:\d*))\s*发表于"),
+)
+#: A closing credit of the chosen text: "……。（张三 李四）", "（张三 上海报道）".
+_CLOSING_RE = re.compile(
+    rf"[。！？”\s][（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$|"
+    rf"^[（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$"
+)
+_HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表|来源|칼럼니스트|기자|특파원")
+#: Two-character Chinese surnames, and the commonest one-character ones: four characters
+#: run together are two names when both halves start with a surname ("罗科苏盈").
+_COMPOUND_SURNAMES = frozenset(
+    "欧阳 司马 上官 诸葛 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤 南宫 西门".split()
+)
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+    "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    "常乔赖文庞樊兰殷施洪翟安颜倪牛温季俞章鲁葛伍申尤毕聂焦柳邢路岳齐梅庄辛管祝左涂谷祁时舒耿詹关苗凌费"
+    "纪靳盛童欧项曲成游阳裴席卫屈鲍霍翁隋甘景单包司柏宁柯阮桂闵解强柴华车冉边吉饶戚古米池滕晋苑宫全褚简"
+    "娄符穆党燕郎冀谈姬屠连晏栾郁商蒙喻窦迟卓艾蓝巩仲乐虞卞封楚佟栗匡宗应巫鞠桑荆岑胥"
+)
+
+
+def find_byline(document: Document, content: tuple[int, ...], context: Context, named: bool = True) -> Credit:
+    """The strongest visible byline near the headline or the chosen text (empty if none).
+
+    ``named`` looks at elements named as bylines too (the caller leaves them out when the
+    markup names the authors already: they mostly repeat it, and reading every short
+    element's names is the costliest part of the search).
+    """
+    stats = document.stats
+    if not stats.tags:
+        return Credit()
+    best, best_strength = Credit(), 0
+    seen: set[int] = set()
+    parent, tags, words, link_words = stats.parent, stats.tags, stats.words, stats.link_words
+    cjk_page = bool(document.lang)
+    scan = _Scan(stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS)
+    for start, stop in _windows(document, content, len(stats.tags), named):
+        for node in range(start, stop):
+            up = parent[node]
+            size = words[node]
+            if (
+                node in seen
+                or up >= 0
+                and words[up] > scan.limit
+                and (size > scan.limit or tags[up] == "p" or not size and not cjk_page)
+            ):
+                continue  # its tail is in a long text, and it is long, in a paragraph, or empty
+            # (on a CJK page an empty element's tail may hold "记者 张三" inside a long text)
+            seen.add(node)
+            if not named and words[node] and link_words[node] == words[node]:
+                continue  # a link (a menu item, a name linked after its label): no label of its own
+            strength, credit = _candidate(scan, node)
+            if strength > best_strength:
+                best, best_strength = credit, strength
+                if strength == AUTHOR_LABEL:
+                    return best
+    if not best_strength and content and document.lang:
+        return _closing_credit(stats, content, context)
+    return best
+
+
+def _windows(document: Document, content: tuple[int, ...], count: int, named: bool) -> list[tuple[int, int]]:
+    """Where to look: after the headline; around the start of the chosen text (only near
+    it when the markup names the authors: a byline listing more of them sits by the
+    headline); around its end on CJK pages."""
+    anchors = []
+    if document.headline >= 0:
+        anchors.append((document.headline, HEADLINE_WINDOW))
+    if content and (named or document.headline < 0):
+        anchors.append((content[0], START_WINDOW if named else NEAR_START_WINDOW))
+    if content and document.lang:  # Chinese, Japanese and Korean papers credit at the end
+        last = max(document.stats.end[node] for node in content) - 1
+        anchors.append((last, END_WINDOW))
+    return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """What the search for a byline reads with."""
+
+    stats: DomStats
+    context: Context
+    #: Whether elements named as bylines are read.
+    named: bool
+    #: Most words of a text read as a credit.
+    limit: int
+
+
+def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
+    """The strength and the credit of ``node`` as a byline (0 when it is none)."""
+    stats, context, named = scan.stats, scan.context, scan.named
+    element = stats.nodes[node]
+    own = (element.text or "")[:MAX_BYLINE_CHARS].strip()
+    tail = (element.tail or "")[:MAX_BYLINE_CHARS].strip()
+    up = stats.parent[node]
+    short = stats.words[node] <= scan.limit
+    for piece, holders in ((own, (node, up)), (tail, (up,))):
+        if piece:
+            match = _AUTHOR_LABEL_RE.match(piece)
+            inner = match is None and (short or piece is tail)
+            match = _INNER_LABEL_RE.search(piece) if inner else match
+            if match is not None:
+                credit = _labelled_credit(scan, piece[match.start() :], holders, inner)
+                if credit.persons or credit.organisations:
+                    return AUTHOR_LABEL, credit
+    if not short:
+        return 0, Credit()
+    if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
+        text = _hinted_text(scan, node, own, tail)
+        strength, credit = _han_credit(text, context) if text else (0, Credit())
+        if strength:
+            return strength, credit
+    if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
+        credit = read_credit(_pieces(element), context)
+        if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
+            return REPORTER_CREDIT, credit
+    return 0, Credit()
+
+
+def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
+    """The credit that starts at a label: read in the first short holder (the element
+    whose text or tail holds the label, or its parent: "<b>作者：</b><a>A</a>"), from the
+    label on; else in the labelled text alone ("文：张三" in a long text). A label that
+    starts a text must be near the holder's start ("<span>Photo</span> By <a>A</a>")."""
+    stats, visible = scan.stats, _visible(scan.context)
+    for holder in holders:
+        if holder < 0 or stats.words[holder] > scan.limit:
+            continue
+        text = _pieces(stats.nodes[holder])
+        position = text.find(labelled[:12])
+        if position < 0 or not inner and position > MAX_LEAD_CHARS:
+            continue
+        credit = read_credit(text[position:], visible)
+        if credit.persons or credit.organisations:
+            return credit
+    return read_credit(labelled, visible)
+
+
+def _pieces(element: etree._Element) -> str:
+    """The text of ``element`` with its pieces joined by `` | `` (a separator of names),
+    except where a word goes on in the next piece ("Molly Woo<span>d</span>")."""
+    text = ""
+    for piece in element.itertext():
+        if not piece or piece.isspace():
+            continue
+        glued = text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
+        text = f"{text}{piece}" if glued or not text else f"{text} | {piece}"
+        if len(text) > 2 * MAX_BYLINE_CHARS:
+            break
+    return " ".join(text.split())
+
+
+def _named_byline(element: etree._Element) -> bool:
+    """Whether the element is named or marked as a byline."""
+    if element.get("rel", "").lower() == "author":
+        return True
+    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
+
+
+def _full_name(name: str) -> bool:
+    """A name of several words, or in a script written without spaces."""
+    return " " in name or not name.isascii()
+
+
+def _hinted_text(scan: _Scan, node: int, own: str, tail: str) -> str:
+    """The text to read for a CJK credit whose hint word is in ``own`` (the element's
+    text) or in ``tail`` (then its parent's text, or the tail alone in a long text)."""
+    stats = scan.stats
+    if own and _HAN_HINT_RE.search(own):
+        return " ".join(" ".join(stats.nodes[node].itertext()).split())
+    if tail and _HAN_HINT_RE.search(tail):
+        up = stats.parent[node]
+        if up >= 0 and stats.words[up] <= scan.limit:
+            return " ".join(" ".join(stats.nodes[up].itertext()).split())
+        return tail
+    return ""
+
+
+def _han_credit(text: str, context: Context) -> tuple[int, Credit]:
+    """A reporter's or a poster's credit in CJK ``text``, with its strength."""
+    visible = _visible(context)
+    for strength, patterns in ((REPORTER_CREDIT, _REPORTER_RES), (POSTER_CREDIT, _POSTER_RES)):
+        for pattern in patterns:
+            match = pattern.search(text)
+            names = next((group for group in match.groups() if group), "") if match else ""
+            if not match or not names:
+                continue
+            if text[match.end() :].lstrip().startswith("报道") and " " in names:
+                names = names.rsplit(None, 1)[0]  # "彭冲 山东冠县报道": the last is a place
+            credit = read_credit(_split_run(names), visible)
+            if credit.persons:
+                return strength, credit
+    return 0, Credit()
+
+
+def _split_run(names: str) -> str:
+    """Four Han characters without a space are two names when both halves start with a
+    common surname and the first half is not a two-character surname ("罗科苏盈")."""
+    names = names.strip()
+    if (
+        len(names) == 4
+        and names[0] in _SURNAMES
+        and names[2] in _SURNAMES
+        and names[:2] not in _COMPOUND_SURNAMES
+    ):
+        return f"{names[:2]} {names[2:]}"
+    return names
+
+
+def _closing_credit(stats: DomStats, content: tuple[int, ...], context: Context) -> Credit:
+    """A credit in brackets closing one of the chosen text's last three blocks."""
+    last = max(stats.end[node] for node in content) - 1
+    words, nodes, tags = stats.words, stats.nodes, stats.tags
+    checked = 0
+    for node in range(last, content[0] - 1, -1):
+        if words[node] and tags[node] in ("p", "div", "td", "font", "span"):
+            tail = " ".join("".join(nodes[node].itertext()).split())[-CLOSING_CHARS:]
+            match = _CLOSING_RE.search(tail)
+            if match:
+                names = _split_run(next(group for group in match.groups() if group))
+                reporter = "记者" in match.group()
+                credit = read_credit(names, _visible(context))
+                if credit.persons and (reporter or all(_surname_first(name) for name in credit.persons)):
+                    return credit
+            checked += 1
+            if checked == 3:
+                break
+    return Credit()
+
+
+def _surname_first(name: str) -> bool:
+    return name[:1] in _SURNAMES or name[:2] in _COMPOUND_SURNAMES
+
+
+def _visible(context: Context) -> Context:
+    """The context for a visible credit, where user names are people (forum posters)."""
+    return Context(site_keys=context.site_keys, accounts_are_people=True)
