@@ -88,3 +88,122 @@ def test_the_live_blog_limitation_is_still_true() -> None:
     assert kept(live_page(3)) == 12
     assert kept(live_page(6)) == 0
     assert kept(live_page(6), strip_comments=False) == 12
+
+
+def _article(byline: str = "", head: str = "", after: str = "", chinese: bool = False) -> str:
+    """An article page (a headline, two paragraphs) with ``byline`` under the headline,
+    ``head`` in ``<head>`` and ``after`` after the article."""
+    if chinese:
+        title, lang = "水库扩容工程通过验收", "zh"
+        paragraph = "记者从市水务局获悉，北山水库扩容工程日前顺利通过竣工验收。工程历时三年。" * 4
+    else:
+        title, lang = "Council extends the night tram service", "en"
+        paragraph = "The council voted on Tuesday to extend the night service on two lines. " * 6
+    return (
+        f"<html lang='{lang}'><head><title>{title} - The Daily</title>{head}</head><body>"
+        f"<nav><a href='/'>Home</a></nav><article><h1>{title}</h1>{byline}"
+        f"<p>{paragraph}</p><p>{paragraph}</p></article>{after}</body></html>"
+    )
+
+
+def _under(text: str, chinese: bool = False) -> str:
+    return _article(f"<p>{text}</p>", chinese=chinese)
+
+
+def _jsonld(data: str) -> str:
+    return _article(head=f'<script type="application/ld+json">{data}</script>')
+
+
+def _meta(*pairs: tuple[str, str]) -> str:
+    return _article(head="".join(f"<meta property='{key}' content='{value}'>" for key, value in pairs))
+
+
+_URL = "https://example.com/a"
+_TWO_STORIES = (
+    '{"@graph": [{"@type": "NewsArticle", "headline": "Budget talks stall", "url": "https://example.com/b", '
+    '"datePublished": "2024-04-03"}, {"@type": "NewsArticle", "headline": "Harbour bridge reopens", '
+    '"url": "https://example.com/c", "datePublished": "2024-04-02"}]}'
+)
+_UTC_ARTICLE = '{"@type": "NewsArticle", "datePublished": "2024-05-02T01:30:00+00:00"}'
+#: The rows of the dates table of docs/metadata.md: (page, its URL, published, modified).
+_DATE_ROWS = {
+    'JSON-LD `datePublished` `2024-05-02T01:30:00+00:00`; "May 1, 2024" under the headline': (
+        _article("<p>May 1, 2024</p>", f'<script type="application/ld+json">{_UTC_ARTICLE}</script>'),
+        _URL, "2024-05-01", "",
+    ),
+    "`article:published_time` `2024-05-02`, `article:modified_time` `2024-04-01`": (
+        _meta(("article:published_time", "2024-05-02"), ("article:modified_time", "2024-04-01")),
+        _URL, "2024-05-02", "",
+    ),
+    "`article:published_time` `2099-05-02`": (_meta(("article:published_time", "2099-05-02")), _URL, "", ""),
+    '"Updated May 3, 2024" under the headline': (
+        _under("Updated May 3, 2024"), _URL, "2024-05-03", "2024-05-03",
+    ),
+    '"© 2023 The Daily" in the footer': (_article(after="<footer>© 2023 The Daily</footer>"), _URL, "", ""),
+    '"Reader A, 3 May 2024" in `<div class="comments">` after the article': (
+        _article(after="<div class='comments'><p>Reader A, 3 May 2024</p><p>Great news.</p></div>"),
+        _URL, "", "",
+    ),
+    "JSON-LD of two other stories, dated `2024-04-03` and `2024-04-02`": (
+        _jsonld(_TWO_STORIES), _URL, "", "",
+    ),
+    "the URL `https://example.com/news/2024/05/01/night-trams`": (
+        _article(), "https://example.com/news/2024/05/01/night-trams", "2024-05-01", "",
+    ),
+    '"2023年12月22日 10:30 来源：东岸日报" under the headline': (
+        _under("2023年12月22日 10:30 来源：东岸日报", chinese=True), _URL, "2023-12-22T10:30:00", "",
+    ),
+}  # fmt: skip
+#: The rows of the authors table of docs/metadata.md: (page, authors).
+_AUTHOR_ROWS = {
+    '"By Jane Doe and John Smith, Staff Writers" under the headline': (
+        _under("By Jane Doe and John Smith, Staff Writers"), ("Jane Doe", "John Smith"),
+    ),
+    '"By Jane Doe, Washington Correspondent" under the headline': (
+        _under("By Jane Doe, Washington Correspondent"), ("Jane Doe",),
+    ),
+    '"By Jane Doe (jane.doe@example.com)" under the headline': (
+        _under("By Jane Doe (jane.doe@example.com)"), ("Jane Doe",),
+    ),
+    '"Von Anna Schmidt und Max Müller" under the headline': (
+        _under("Von Anna Schmidt und Max Müller"), ("Anna Schmidt", "Max Müller"),
+    ),
+    '"By Reuters" under the headline, `<meta name="author" content="Jane Doe">`': (
+        _article("<p>By Reuters</p>", "<meta name='author' content='Jane Doe'>"), (),
+    ),
+    '"By Politics Desk" under the headline': (_under("By Politics Desk"), ()),
+    'JSON-LD `"author": {"@type": "Person", "name": "By Hana Dvorak"}`': (
+        _jsonld('{"@type": "NewsArticle", "author": {"@type": "Person", "name": "By Hana Dvorak"}}'),
+        ("Hana Dvorak",),
+    ),
+    '"2023年12月22日 10:30 来源：东岸日报 作者：张三、李四" under the headline': (
+        _under("2023年12月22日 10:30 来源：东岸日报 作者：张三、李四", chinese=True), ("张三", "李四"),
+    ),
+    '"发布时间：2023-12-22 文/记者 张三" under the headline': (
+        _under("发布时间：2023-12-22 文/记者 张三", chinese=True), ("张三",),
+    ),
+    '"2023-12-22 编辑：王五" under the headline': (_under("2023-12-22 编辑：王五", chinese=True), ()),
+}  # fmt: skip
+
+
+def _code(value: str | tuple[str, ...]) -> str:
+    """A value as the tables of docs/metadata.md write it."""
+    if isinstance(value, str):
+        return f"`{value}`" if value else '`""`'
+    names = ", ".join(f'"{name}"' for name in value)
+    return f"`({names},)`" if len(value) == 1 else f"`({names})`"
+
+
+def test_the_metadata_page_date_examples_hold() -> None:
+    page = (DOCS / "metadata.md").read_text(encoding="utf-8")
+    for row, (html, url, published, modified) in _DATE_ROWS.items():
+        metadata = scrapy_mainc.extract(html, url=url).metadata
+        assert (metadata.published, metadata.modified) == (published, modified), row
+        assert f"| {row} | {_code(published)} | {_code(modified)} |" in page, row
+
+
+def test_the_metadata_page_author_examples_hold() -> None:
+    page = (DOCS / "metadata.md").read_text(encoding="utf-8")
+    for row, (html, authors) in _AUTHOR_ROWS.items():
+        assert scrapy_mainc.extract(html, url=_URL).metadata.authors == authors, row
+        assert f"| {row} | {_code(authors)} |" in page, row
