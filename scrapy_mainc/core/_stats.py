@@ -48,8 +48,8 @@ class DomStats:
             counts = measure(texts[position])
             own_chars[position], own_words[position], own_punct[position], own_cjk[position] = counts
         tails = [node.tail for node in nodes]
-        tails[0] = None  # the root's tail is outside the analysis tree
-        for position in [position for position, tail in enumerate(tails) if tail and not tail.isspace()]:
+        written = enumerate(tails[1:], start=1)  # the root's tail is outside the analysis tree
+        for position in [position for position, tail in written if tail and not tail.isspace()]:
             chars, words, punct, cjk = measure(tails[position])  # a tail is its parent's text
             up = parent[position]
             own_chars[up] += chars
@@ -72,6 +72,10 @@ class DomStats:
         self.own_words: list[int] = own_words
         self.own_punct: list[int] = own_punct
         self.own_cjk: list[int] = own_cjk
+        #: Each node's ``.text`` and ``.tail`` as read here (lxml builds a new string at
+        #: each read): for the readers of the tree as parsed, before rendering edits it.
+        self.texts: list[str | None] = texts
+        self.tails: list[str | None] = tails
 
     def __len__(self) -> int:
         return len(self.nodes)

@@ -175,7 +175,7 @@ def _windows(document: Document) -> Iterator[_Window]:
     seen = set()
     finders: tuple[Callable[[], int], ...] = (
         lambda: document.headline,
-        lambda: next((index for index, tag in enumerate(stats.tags) if tag == "h1"), -1),
+        lambda: _first_h1(stats.tags),
         lambda: _headline_text(document),
         lambda: stats.positions.get(document.article_bodies[0], -1) if document.article_bodies else -1,
     )
@@ -200,6 +200,13 @@ def _windows(document: Document) -> Iterator[_Window]:
         yield _Window(max(0, block - BLOCK_BEFORE), block, stop, list_days=BLOCK_LIST_DAYS)
 
 
+def _first_h1(tags: list[str]) -> int:
+    try:
+        return tags.index("h1")
+    except ValueError:
+        return -1
+
+
 def _container(document: Document, headline: int) -> int:
     """The headline's article: its nearest ancestor with :data:`CONTAINER_MIN_CHARS`
     characters of text beside the headline's own (an entry whose date is in its footer,
@@ -217,8 +224,7 @@ def _headline_text(document: Document) -> int:
     headlines = [" ".join(headline.split()) for headline in document.headlines if len(headline) >= 6]
     if not headlines:
         return -1
-    for index, element in enumerate(document.stats.nodes):
-        text = element.text
+    for index, text in enumerate(document.stats.texts):
         if text and len(text) >= 6 and not text.isspace():
             text = " ".join(text.split())
             if any(text == headline or (len(text) >= 10 and text in headline) for headline in headlines):
@@ -244,7 +250,11 @@ def _text_block(document: Document) -> int:
 
 def _skipped(element: etree._Element) -> bool:
     """Whether a container holds comments or other stories, by its class or id."""
-    return bool(_SKIP_RE.search(f"{element.get('class', '')} {element.get('id', '')}"))
+    name = element.get("class")
+    if name and _SKIP_RE.search(name):
+        return True
+    name = element.get("id")
+    return bool(name and _SKIP_RE.search(name))
 
 
 def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
@@ -308,7 +318,7 @@ def _window_text(document: Document, window: _Window) -> _Text:
     threads and related-story boxes (:data:`_SKIP_RE` in a container's class or id) are
     passed over, their tails kept."""
     stats = document.stats
-    nodes, end, tags = stats.nodes, stats.end, stats.tags
+    nodes, end, tags, texts, tails = stats.nodes, stats.end, stats.tags, stats.texts, stats.tails
     pieces: list[str] = []
     starts: list[int] = []
     times: list[tuple[int, int, str, str]] = []
@@ -325,36 +335,35 @@ def _window_text(document: Document, window: _Window) -> _Text:
                 times.append((start, length, value, label))
             if closed == window.anchor:
                 headline_end = length
-            length = _add(pieces, starts, length, nodes[closed].tail)
+            tail = tails[closed]
+            if tail and not tail.isspace():
+                starts.append(length)
+                pieces.append(tail)
+                length += len(tail) + 1
         if index == window.anchor:
             headline_start = length
         elif headline_end >= 0 and length - headline_end > window.chars:
             break
-        element = nodes[index]
         tag = tags[index]
         open_nodes.append(index)
-        if tag in _CONTAINER_TAGS and _skipped(element):
+        if tag in _CONTAINER_TAGS and _skipped(nodes[index]):
             index = end[index]  # its subtree is not read; its tail is, when it closes
             continue
         if tag == "time":
-            value = parse_machine_date(element.get("datetime") or "")
+            value = parse_machine_date(nodes[index].get("datetime") or "")
             if value:
-                open_times[index] = (length, value, _time_label(element))
-        length = _add(pieces, starts, length, element.text)
+                open_times[index] = (length, value, _time_label(nodes[index]))
+        text = texts[index]
+        if text and not text.isspace():
+            starts.append(length)
+            pieces.append(text)
+            length += len(text) + 1
         index += 1
     if headline_end < 0:
         headline_end = length
     for start, value, label in open_times.values():
         times.append((start, length, value, label))
     return _Text(" ".join(pieces), starts, headline_start, headline_end, times)
-
-
-def _add(pieces: list[str], starts: list[int], length: int, text: str | None) -> int:
-    if text and not text.isspace():
-        starts.append(length)
-        pieces.append(text)
-        return length + len(text) + 1
-    return length
 
 
 def _day_first(document: Document) -> bool:
