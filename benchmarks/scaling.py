@@ -78,6 +78,12 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "hidden blocks": lambda size: (
         ARTICLE + _repeat("<div style='display:none'><p>Hidden, text.</p></div>", size)
     ),
+    "dates under the headline": lambda size: (
+        "<h1>Scaling</h1><p>" + _repeat("22 December 2023, ", size) + "</p>" + ARTICLE
+    ),
+    "time elements": lambda size: (
+        "<h1>Scaling</h1>" + _repeat("<time datetime='2023-12-22'>22 Dec</time> ", size) + ARTICLE
+    ),
 }
 
 

@@ -29,12 +29,12 @@ is read already by :mod:`._evidence` in one pass over three tags.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ._bylines import find_byline
+from ._evidence import load_json
 from ._jsonld import credits
 from ._names import Context, Credit, read_credit, site_keys
 
@@ -163,10 +163,7 @@ def _meta_credit(document: Document, context: Context) -> Credit:
 
 def _parsely_author(value: str) -> str:
     """The author of a ``parsely-page`` meta (a JSON object), or ``""``."""
-    try:
-        data = json.loads(value)
-    except ValueError:
-        return ""
+    data = load_json(value)
     if not isinstance(data, dict):
         return ""
     author = data.get("author") or data.get("authors") or ""

@@ -214,17 +214,25 @@ def parse_machine_date(value: str, day_first: bool = True) -> str:
     return date + _iso_offset(offset.group(1)) if offset else date
 
 
+#: The most dates read from one text (a window near the headline shows a few; a page
+#: with more is a listing, which five distinct days already reveal).
+MAX_TEXT_DATES = 64
+
+
 def find_text_dates(text: str, day_first: bool = True) -> list[TextDate]:
     """The dates written in ``text``, in order of position, with the time that follows a
     date (``22.12.2023 10:30``) when there is one. ``day_first`` decides ``05/06/2023``
     (both numbers possible months); ``13/06/2023`` and ``06/13/2023`` decide themselves.
 
     Every date has a year: the patterns run only around the years in ``text``
-    (:data:`_YEAR_SPOT_RE`), so that a window of prose costs a scan for four digits."""
+    (:data:`_YEAR_SPOT_RE`), so that a window of prose costs a scan for four digits. At
+    most :data:`MAX_TEXT_DATES` dates are read, which keeps the time linear on text that
+    is nothing but dates (a calendar, an archive, a hostile page).
+    """
     found: list[TextDate] = []
-    taken: list[tuple[int, int]] = []
     for low, high in _year_spans(text):
         span = text[low:high]
+        taken: list[tuple[int, int]] = []  # spans are disjoint: a match overlaps only its own
         for pattern, order, needs in _TEXT_PATTERNS:
             if needs and not any(character in span for character in needs):
                 continue
@@ -237,6 +245,12 @@ def find_text_dates(text: str, day_first: bool = True) -> list[TextDate]:
                     time = "T{}:{}:{}".format(*match.groups()[2:5]) if order == "ctime" else _text_time(match)
                     found.append(TextDate(date + time, start, end))
                     taken.append((start, end))
+                    if len(taken) == MAX_TEXT_DATES:
+                        break
+            if len(taken) == MAX_TEXT_DATES:
+                break
+        if len(found) >= MAX_TEXT_DATES:
+            break
     found.sort(key=lambda text_date: text_date.start)
     return found
 

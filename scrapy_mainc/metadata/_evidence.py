@@ -86,16 +86,30 @@ def parse_jsonld(text: str) -> list[dict[str, Any]]:
     return objects
 
 
+def load_json(text: str) -> Any:
+    """``text`` as JSON, or ``None`` when it is not JSON or nests deeper than Python's
+    recursion limit lets the decoder go (``[[[[...`` a hundred thousand deep)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _loads(text: str) -> Any:
     """JSON, tolerant of comment and CDATA wrappers, control characters, and trailing junk
-    (a second object or a stray semicolon after the first)."""
+    (a second object or a stray semicolon after the first); ``None`` for what is not JSON
+    or nests too deep to decode."""
     for attempt in (text, _CONTROL_RE.sub(" ", _JSON_WRAPPER_RE.sub("", text)).strip().rstrip(";")):
         try:  # strict=False: raw line breaks and tabs inside strings, as CMSs write them
             return json.loads(attempt, strict=False)
+        except RecursionError:
+            return None
         except ValueError:
             pass
         try:  # the first complete value; what follows is ignored
             return _LENIENT_DECODER.raw_decode(attempt)[0]
+        except RecursionError:
+            return None
         except ValueError:
             continue
     return None

@@ -87,11 +87,13 @@ def lead_image(evidence: Evidence, article: dict[str, Any], base: str) -> str:
     return next(filter(None, (absolute_url(candidate, base) for candidate in candidates)), "")
 
 
-def _jsonld_image(value: Any) -> str:
+def _jsonld_image(value: Any, depth: int = 0) -> str:
     """A JSON-LD ``image``: a URL, an ``ImageObject`` (``url`` or ``contentUrl``), or a
-    list of either (the first)."""
+    list of either (the first); lists nested deeper than two are not followed."""
     if isinstance(value, list):
-        return next(filter(None, (_jsonld_image(item) for item in value)), "")
+        if depth > 2:
+            return ""
+        return next(filter(None, (_jsonld_image(item, depth + 1) for item in value)), "")
     if isinstance(value, dict):
         return text_of(value.get("url") or value.get("contentUrl") or value.get("@id"))
     return text_of(value)

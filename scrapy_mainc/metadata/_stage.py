@@ -23,10 +23,13 @@ def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metad
     ``content`` holds the statistics indices of the roots of the page's chosen text, near
     which visible bylines are looked for.
     """
-    published, modified = find_dates(document)
-    return Metadata(
-        published=published,
-        modified=modified,
-        authors=find_authors(document, content),
-        **find_fields(document),
-    )
+    try:
+        published, modified = find_dates(document)
+        return Metadata(
+            published=published,
+            modified=modified,
+            authors=find_authors(document, content),
+            **find_fields(document),
+        )
+    except RecursionError:  # JSON-LD nested deeper than a reader follows: no metadata, no error
+        return Metadata()
