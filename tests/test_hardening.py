@@ -133,3 +133,20 @@ def test_milliseconds_count_the_whole_extraction() -> None:
     wall = (time.perf_counter() - started) * 1000
     assert "A comment, number" not in result.text
     assert result.milliseconds > 0.5 * wall
+
+
+@pytest.mark.parametrize("base", ["//[bad", "http://[bad/", "http://a:99999999/"])
+@pytest.mark.parametrize("url", ["http://example.com/a/", "http://[bad/", None])
+def test_urls_urllib_cannot_read_are_ignored_not_raised(base: str, url: str | None) -> None:
+    page = (
+        f'<html><head><base href="{base}"></head><body><article>{PARAGRAPH * 3}'
+        '<p>See <a href="/more.html">the plan</a> and the map of the river bank, with parks.</p>'
+        "</article></body></html>"
+    )
+    result = extract(page, url=url)
+    assert result.reason == ""
+    assert result.text.count(SENTENCE.strip()) == 12
+    if url == "http://example.com/a/":  # the page's bad <base href> is ignored: links resolve against url
+        assert 'href="http://example.com/more.html"' in result.html
+    else:  # no URL to resolve against: links stay relative
+        assert 'href="/more.html"' in result.html

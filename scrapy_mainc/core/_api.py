@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import unescape
 from time import perf_counter
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -155,7 +155,10 @@ def _extract_tree(
 
 
 def build_document(root: etree._Element, url: str | None = None) -> Document:
-    """Prepare a private tree (modified in place) and compute its shared statistics."""
+    """Prepare a private tree (modified in place) and compute its shared statistics.
+
+    A ``url`` urllib cannot take apart is ignored, as if none was given."""
+    url = usable_url(url)
     base_url = _base_url(root, url)
     declared_lang = (root.get("lang") or root.get("xml:lang") or "") if root.tag == "html" else ""
     evidence = collect_evidence(root)  # the title reads it too (og:title, the JSON-LD headline)
@@ -198,11 +201,28 @@ _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
 
 
 def _base_url(root: etree._Element, url: str | None) -> str | None:
-    """The URL relative links of the page are relative to: its ``<base href>``, or ``url``."""
+    """The URL relative links of the page are relative to: its ``<base href>``, or ``url``
+    (also when the ``<base href>`` is no URL urllib can read: ``//[bad``)."""
     href = str(_BASE_HREF_XPATH(root)).strip()
     if not href:
         return url
-    return urljoin(url, href) if url else href
+    try:
+        joined = urljoin(url, href) if url else href
+    except ValueError:
+        return url
+    return usable_url(joined) or url
+
+
+def usable_url(url: str | None) -> str | None:
+    """``url``, or None when urllib cannot take it apart (an invalid IPv6 host or port,
+    which would raise wherever the URL is joined or split later)."""
+    if not url:
+        return None
+    try:
+        urlsplit(url).port  # noqa: B018 - raises ValueError on an invalid host or port
+    except ValueError:
+        return None
+    return url
 
 
 def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:
