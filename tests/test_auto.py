@@ -268,3 +268,22 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
     assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
     assert extract(page, keep_headline_container=False).text == ""
+
+
+@pytest.mark.parametrize(
+    "block, kept",
+    [
+        # an image inside a sentence is part of the prose
+        ("<p>The mayor said that the work would start, and <img src='i.png'> showed the plan.</p>", True),
+        # a picture with its caption, in a block of its own, is not
+        ("<p><img src='i.png'>The mayor at the river bank.</p>", False),
+        ("<div><img src='i.png'> Photo: the river bank in May</div>", False),
+    ],
+)
+def test_a_short_block_with_an_image_is_cut_unless_it_sits_in_a_sentence(block: str, kept: bool) -> None:
+    sentence = "Paragraph {}: the council voted on a plan for the river bank, with parks and paths. "
+    paragraphs = [f"<p>{sentence.format(n) * 3}</p>" for n in range(4)]
+    page = f"<html><body><article>{paragraphs[0]}{block}{''.join(paragraphs[1:])}</article></body></html>"
+    text = extract(page).text
+    assert text.count("Paragraph") == 12
+    assert ("mayor" in text or "Photo" in text) is kept

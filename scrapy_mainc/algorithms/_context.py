@@ -121,14 +121,28 @@ def _outer_articles(stats: DomStats) -> dict[int, int]:
 
 
 def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
-    """Small blocks that hold an image as a direct child: a picture and its caption."""
-    tags, parent, words = stats.tags, stats.parent, stats.words
+    """Small blocks that hold an image as a direct child: a picture and its caption. An
+    image inside a sentence (text right before it and right after it in the block) is
+    part of the prose, not a picture box."""
+    tags, parent, words, nodes = stats.tags, stats.parent, stats.words, stats.nodes
     images = [node for node, tag in enumerate(tags) if tag == "img"]
     return [
         parent[image]
         for image in images
-        if parent[image] > 0 and is_block[parent[image]] and words[parent[image]] <= IMAGE_BOX_WORDS
+        if parent[image] > 0
+        and is_block[parent[image]]
+        and words[parent[image]] <= IMAGE_BOX_WORDS
+        and not _inline_image(nodes[image])
     ]
+
+
+def _inline_image(image: etree._Element) -> bool:
+    """True when words come right before ``image`` and right after it, in its parent."""
+    if not (image.tail or "").strip():
+        return False
+    before = image.getprevious()
+    text_before = before.tail if before is not None else image.getparent().text
+    return bool((text_before or "").strip())
 
 
 def _own_context(stats: DomStats, node: int, names: dict[str, int], params: AutoParams) -> int:
