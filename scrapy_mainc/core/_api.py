@@ -6,10 +6,9 @@ An extraction reads as its stages: decode -> parse -> prepare -> statistics -> s
 
 from __future__ import annotations
 
-from html import unescape
 from time import perf_counter
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -17,13 +16,14 @@ from ..algorithms import Algorithm, get_algorithm
 from ..metadata import Metadata, extract_metadata
 from ..metadata._evidence import collect_evidence
 from ..metadata._fields import canonical_url
-from ..metadata._jsonld import main_article, names_page, text_of
+from ..metadata._jsonld import main_article, names_page, plain_text, text_of
 from ._attributes import attributes_reason
 from ._comments import CommentParams, comment_nodes
 from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from ._dom import ParseError, copy_tree, parse_html, prepare
 from ._lang import DECLARED_CJK_SHARE, guess_script
 from ._render import render_html, render_text
+from ._sanitize import usable_url
 from ._stats import DomStats
 from ._title import find_headline, find_titles, read_page_titles, visible_title
 from ._types import Document, Extraction, Selection
@@ -193,8 +193,8 @@ def _jsonld_headlines(article: dict[str, Any] | None) -> tuple[str, ...]:
     """The JSON-LD article's ``headline`` (or ``name``), as a headline string."""
     if not article:
         return ()
-    headline = text_of(article.get("headline") or article.get("name"))
-    return (unescape(headline),) if "&" in headline else (headline,) if headline else ()
+    headline = plain_text(text_of(article.get("headline") or article.get("name")))
+    return (headline,) if headline else ()
 
 
 _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
@@ -211,18 +211,6 @@ def _base_url(root: etree._Element, url: str | None) -> str | None:
     except ValueError:
         return url
     return usable_url(joined) or url
-
-
-def usable_url(url: str | None) -> str | None:
-    """``url``, or None when urllib cannot take it apart (an invalid IPv6 host or port,
-    which would raise wherever the URL is joined or split later)."""
-    if not url:
-        return None
-    try:
-        urlsplit(url).port  # noqa: B018 - raises ValueError on an invalid host or port
-    except ValueError:
-        return None
-    return url
 
 
 def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:

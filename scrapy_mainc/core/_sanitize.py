@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -160,3 +160,15 @@ _NOT_XML_RE = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff\\ud800
 def xml_safe(text: str) -> str:
     """``text`` with the control characters lxml cannot store replaced by spaces."""
     return _NOT_XML_RE.sub(" ", text)
+
+
+def usable_url(url: str | None) -> str | None:
+    """``url``, or None when urllib cannot take it apart (an invalid IPv6 host or port,
+    which would raise wherever the URL is joined or split later)."""
+    if not url:
+        return None
+    try:
+        urlsplit(url).port  # noqa: B018 - raises ValueError on an invalid host or port
+    except ValueError:
+        return None
+    return url

@@ -11,11 +11,11 @@ absolute one. Tags are the union of every source, in page order, without duplica
 from __future__ import annotations
 
 import re
-from html import unescape
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
-from ._jsonld import text_of
+from ..core._sanitize import usable_url
+from ._jsonld import plain_text, text_of
 
 if TYPE_CHECKING:
     from ..core._types import Document
@@ -41,10 +41,10 @@ def find_fields(document: Document) -> dict[str, Any]:
         "site_name": site_name(evidence, article),
         "canonical_url": canonical_url(evidence, article, base),
         "description": evidence.first_meta("og:description", "description", "twitter:description")
-        or _plain(text_of(article.get("description"))),
+        or plain_text(text_of(article.get("description"))),
         "image": lead_image(evidence, article, base),
         "section": evidence.first_meta("article:section")
-        or _plain(text_of(article.get("articleSection")))
+        or plain_text(text_of(article.get("articleSection")))
         or evidence.first_meta("parsely-section", "articlesection"),
         "tags": tags(evidence, article),
     }
@@ -55,7 +55,7 @@ def site_name(evidence: Evidence, article: dict[str, Any]) -> str:
     publisher = article.get("publisher")
     if isinstance(publisher, list):
         publisher = next((item for item in publisher if isinstance(item, dict)), None)
-    name = _plain(text_of(publisher.get("name"))) if isinstance(publisher, dict) else ""
+    name = plain_text(text_of(publisher.get("name"))) if isinstance(publisher, dict) else ""
     return evidence.first_meta("og:site_name") or name or evidence.first_meta("application-name")
 
 
@@ -107,7 +107,7 @@ def tags(evidence: Evidence, article: dict[str, Any]) -> tuple[str, ...]:
     keyword_values = keywords if isinstance(keywords, list) else [keywords]
     sources = [
         *evidence.meta.get("article:tag", ()),
-        *(_plain(text_of(value)) for value in keyword_values),
+        *(plain_text(text_of(value)) for value in keyword_values),
         *evidence.meta.get("news_keywords", ()),
         *evidence.meta.get("keywords", ()),
     ]
@@ -135,15 +135,6 @@ def absolute_url(value: str, base: str) -> str:
             return ""
         if not _ABSOLUTE_RE.match(value):
             return ""
-    if any(char in value for char in '<>"\\'):
-        return ""
-    try:
-        urlsplit(value).port  # noqa: B018 - raises ValueError on an invalid host or port
-    except ValueError:
+    if any(char in value for char in '<>"\\') or usable_url(value) is None:
         return ""
     return "%20".join(value.split()) if " " in value else value
-
-
-def _plain(text: str) -> str:
-    """JSON-LD text with its HTML entities decoded (CMSs often escape it twice)."""
-    return " ".join(unescape(text).split()) if "&" in text else text

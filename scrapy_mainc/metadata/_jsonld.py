@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import unescape
 from typing import Any
 
 from ._evidence import jsonld_types
@@ -85,6 +86,12 @@ def text_of(value: Any) -> str:
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return " ".join(str(value).split())
     return ""
+
+
+def plain_text(text: str) -> str:
+    """JSON-LD text with its HTML entities decoded (CMSs often escape it twice), whitespace
+    normalised."""
+    return " ".join(unescape(text).split()) if "&" in text else text
 
 
 def _url_key(url: str) -> str:
