@@ -38,7 +38,7 @@ from time import perf_counter
 from typing import Any
 
 from scrapy_mainc import extract
-from scrapy_mainc.core._api import _page_text, build_document
+from scrapy_mainc._extract import _page_text, build_document
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.metadata._dates import find_dates

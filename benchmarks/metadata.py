@@ -49,15 +49,15 @@ from time import perf_counter
 from typing import Any
 
 from scrapy_mainc import extract
+from scrapy_mainc._extract import _page_text, build_document
 from scrapy_mainc.algorithms import get_algorithm
-from scrapy_mainc.core._api import _page_text, build_document
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
+from scrapy_mainc.core._evidence import collect_evidence
 from scrapy_mainc.core._title import find_titles, read_page_titles, visible_title
 from scrapy_mainc.evaluation._evaluate import load_dataset
 from scrapy_mainc.metadata._authors import find_authors
 from scrapy_mainc.metadata._dates import find_dates
-from scrapy_mainc.metadata._evidence import collect_evidence
 from scrapy_mainc.metadata._fields import find_fields
 
 HERE = Path(__file__).resolve().parent

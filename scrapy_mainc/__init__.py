@@ -7,8 +7,8 @@ middlewares, ``MaincPipeline`` and ``NearDuplicatePipeline``) are loaded on firs
 
 from __future__ import annotations
 
+from ._extract import extract, extract_tree
 from .algorithms import ALGORITHMS
-from .core._api import extract, extract_tree
 from .core._comments import CommentParams
 from .core._types import Extraction
 

@@ -17,7 +17,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import ALGORITHMS, extract
+from ._extract import extract
+from .algorithms import ALGORITHMS
 from .evaluation._evaluate import Report, evaluate, format_report, load_dataset
 from .metadata import Metadata
 

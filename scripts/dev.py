@@ -6,6 +6,7 @@
     python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
+    python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
 
@@ -33,6 +34,7 @@ EXTRAS = {
     "bench": "test,peers",
     "bench-dates": "test,peers",
     "bench-metadata": "test,peers",
+    "lint": "test,lint",
     "docs": "docs",
     "package": "build",
 }
@@ -55,6 +57,26 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+#: What the lint job checks: ruff's rules and formatting, and strict typing of the package.
+LINT_PATHS = ["scrapy_mainc", "tests", "benchmarks", "scripts", "example_project", "docs"]
+
+
+def _lint(rest: list[str]) -> int:
+    """ruff check on every Python file, ruff format on the package and the tests, mypy
+    --strict on the package (pyproject.toml holds their settings); the first failure wins."""
+    steps = [
+        [str(BIN / "ruff"), "check", *LINT_PATHS],
+        [str(BIN / "ruff"), "format", "--check", "scrapy_mainc", "tests"],
+        [str(BIN / "mypy"), "--strict", "scrapy_mainc", *rest],
+    ]
+    for step in steps:
+        print("dev.py lint:", Path(step[0]).name, *step[1:], flush=True)
+        code = subprocess.call(step, cwd=ROOT)
+        if code:
+            return code
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in EXTRAS:
         print(__doc__, file=sys.stderr)
@@ -65,6 +87,8 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), "-m", "pytest", *rest]
     elif job == "crawl":
         command = [str(PYTHON), str(ROOT / "example_project" / "run_crawl.py"), *rest]
+    elif job == "lint":
+        return _lint(rest)
     elif job == "docs":
         sphinx = [str(PYTHON), "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
         command = [*sphinx, "docs", str(ROOT / "docs" / "_build" / "html"), *rest]

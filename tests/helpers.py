@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from scrapy_mainc.core._api import build_document
+from scrapy_mainc._extract import build_document
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._types import Document
 

@@ -72,15 +72,8 @@ def test_xpath_addresses_the_callers_parse() -> None:
     assert found and "The story" in found[0].text_content()
 
 
-#: Modules that may import Scrapy: the Scrapy layer and the public paths that re-export it.
-SCRAPY_LAYER = (
-    "scrapy_mainc.integration",
-    "scrapy_mainc.addon",
-    "scrapy_mainc.middleware",
-    "scrapy_mainc.pipeline",
-    "scrapy_mainc.commands",
-    "scrapy_mainc.dedup.pipeline",
-)
+#: Modules that may import Scrapy: the Scrapy layer (tests/test_layers.py keeps the rest below it).
+SCRAPY_LAYER = ("scrapy_mainc.integration",)
 
 
 def _core_modules() -> list[str]:
@@ -97,7 +90,7 @@ def _core_modules() -> list[str]:
 def test_the_core_does_not_import_scrapy() -> None:
     """Every module outside the Scrapy layer imports (and extracts) without Scrapy or Twisted."""
     modules = _core_modules()
-    assert "scrapy_mainc.core._api" in modules and "scrapy_mainc.dedup._index" in modules
+    assert "scrapy_mainc._extract" in modules and "scrapy_mainc.dedup._index" in modules
     code = (
         "import importlib, sys, scrapy_mainc; scrapy_mainc.extract('<p>x, y.</p>');"
         f"[importlib.import_module(m) for m in {modules!r}];"
@@ -143,13 +136,11 @@ def test_the_static_check_sees_lazy_imports() -> None:
     ("path", "name"),
     [
         ("scrapy_mainc", "Addon"),
-        ("scrapy_mainc.addon", "Addon"),
-        ("scrapy_mainc.middleware", "MaincDownloaderMiddleware"),
-        ("scrapy_mainc.middleware", "MaincSpiderMiddleware"),
-        ("scrapy_mainc.pipeline", "MaincPipeline"),
-        ("scrapy_mainc.dedup", "NearDuplicatePipeline"),
-        ("scrapy_mainc.dedup.pipeline", "NearDuplicatePipeline"),
-        ("scrapy_mainc.commands.mainc", "Command"),
+        ("scrapy_mainc", "MaincDownloaderMiddleware"),
+        ("scrapy_mainc", "MaincSpiderMiddleware"),
+        ("scrapy_mainc", "MaincPipeline"),
+        ("scrapy_mainc", "NearDuplicatePipeline"),
+        ("scrapy_mainc.integration.command", "Command"),
     ],
 )
 def test_public_import_paths_name_the_scrapy_layer_classes(path: str, name: str) -> None:

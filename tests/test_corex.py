@@ -7,8 +7,8 @@ from lxml import etree
 
 from helpers import document, node_at, text_of
 from scrapy_mainc import ALGORITHMS, extract, extract_tree
+from scrapy_mainc._extract import build_document
 from scrapy_mainc.algorithms.corex import CorexParams, count, scores, select
-from scrapy_mainc.core._api import build_document
 from scrapy_mainc.core._render import render_text
 
 PARAMS = CorexParams()

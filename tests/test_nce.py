@@ -13,6 +13,7 @@ from lxml import etree
 
 from helpers import document, node_at
 from scrapy_mainc import extract
+from scrapy_mainc._extract import build_document
 from scrapy_mainc.algorithms import get_algorithm
 from scrapy_mainc.algorithms.nce import (
     NceParams,
@@ -28,7 +29,6 @@ from scrapy_mainc.algorithms.nce import (
     text_sizes,
     title_node,
 )
-from scrapy_mainc.core._api import build_document
 
 SMALL = NceParams(min_block_chars=50, min_leaf_chars=20, cjk_char_weight=1.0)
 

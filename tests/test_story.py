@@ -85,8 +85,7 @@ def test_a_longer_story_beside_the_page_story_is_cut() -> None:
     regions = _blocks.block_regions(doc.stats)
     choice = auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
     assert choice is not None and choice.root == node_at(doc, "//div[@id='wrap']")
-    shape = _story.StoryShape(0.25, 0.1, 30.0, 0.4, 0.3)
-    assert _story.foreign_parts(doc, regions, choice.totals, choice.root, shape) == [
+    assert _story.foreign_parts(doc, regions, choice.totals, choice.root, params) == [
         node_at(doc, "//div[@class='feature']")
     ]
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"

@@ -9,6 +9,7 @@ import pytest
 from lxml import etree
 
 from helpers import document, node_at, text_of
+from scrapy_mainc._extract import build_document
 from scrapy_mainc.algorithms import get_algorithm
 from scrapy_mainc.algorithms.wlr import (
     FORMATTING_TAGS,
@@ -24,7 +25,6 @@ from scrapy_mainc.algorithms.wlr import (
     select,
     weights,
 )
-from scrapy_mainc.core._api import build_document
 from scrapy_mainc.core._stats import DomStats
 
 # Pre-order: 0 body, 1 div#a, 2 b, 3 a, 4 div#b, 5 p, 6 ul, 7 li, 8 li, 9 p

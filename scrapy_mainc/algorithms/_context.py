@@ -10,17 +10,13 @@ verdict cuts it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lxml import etree
 
 from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._types import Document
+from ._auto_params import AutoParams
 from ._blocks import CardShape, Regions, teaser_cards
-
-if TYPE_CHECKING:
-    from .auto import AutoParams
 
 #: Tags of page regions that are usually not article text, like a weak boilerplate name.
 REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})

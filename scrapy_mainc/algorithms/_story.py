@@ -23,6 +23,7 @@ from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._text import _CJK_CLASS
 from ..core._types import Document
+from ._auto_params import AutoParams
 from ._blocks import Regions
 from ._context import is_overlay
 from ._notices import SAMPLE_CHARS, is_notice, text_sample
@@ -95,27 +96,6 @@ def url_slug(url: str) -> str:
     return ""
 
 
-@dataclass(frozen=True, slots=True)
-class StoryShape:
-    """Thresholds of the story checks (fields of ``AutoParams``, gathered)."""
-
-    #: A part that may be another story holds at least this share of the value where the
-    #: choice splits...
-    part_share: float
-    #: ...a part that may be a notice, at least this share...
-    notice_share: float
-    #: ...and either at least this many words of value.
-    min_words: float
-    #: Coverage the rest of the choice must reach to be the page's story...
-    min_coverage: float
-    #: ...and how far below it a part must fall to be another story.
-    gap: float
-    #: Look for other stories...
-    stories: bool = True
-    #: ...and for legal notices.
-    notices: bool = True
-
-
 #: A child holding this share of its parent's value is all there is: a wrapper.
 WRAPPER_SHARE = 0.9
 
@@ -135,35 +115,36 @@ def split_node(stats: DomStats, totals: list[float], root: int) -> int:
 
 
 def foreign_parts(
-    document: Document, regions: Regions, totals: list[float], root: int, shape: StoryShape
+    document: Document, regions: Regions, totals: list[float], root: int, params: AutoParams
 ) -> list[int]:
     """Parts of the choice at ``root`` that are not the page's story.
 
     Where the choice's value splits between containers (not inside a story's body, where
     a container among the paragraphs is a fact box), a *candidate* is a child container
-    (most of its text in blocks of its own) with ``min_words`` of value that does not hold
-    the headline. It is foreign when it holds ``notice_share`` of the value and reads as
-    a legal notice while the rest of the choice does not; or when it holds ``part_share``
-    of the value, the rest covers the topic (at least ``min_coverage``), the candidate
-    covers it ``gap`` less and it opens as a story of its own (:func:`opens_story`),
-    unless it is alike (same tag and class) to other children none of which holds the
-    headline: alike containers are columns of one body, or the posts of a feed, one of
-    which holds the page's headline.
+    (most of its text in blocks of its own) with ``story_min_words`` of value that does not hold
+    the headline. It is foreign when it holds ``notice_part_share`` of the value and reads
+    as a legal notice while the rest of the choice does not; or when it holds
+    ``story_part_share`` of the value, the rest covers the topic (at least
+    ``story_min_coverage``), the candidate covers it ``story_gap`` less and it opens as a
+    story of its own (:func:`opens_story`), unless it is alike (same tag and class) to
+    other children none of which holds the headline: alike containers are columns of one
+    body, or the posts of a feed, one of which holds the page's headline.
     """
     stats = document.stats
     node = split_node(stats, totals, root)
     children = [child for child in stats.children_of(node) if totals[child] > 0]
     words, block_words = stats.words, regions.words
     containers = {child for child in children if 2 * block_words[child] < words[child]}
-    if sum(totals[child] for child in children if child not in containers) >= shape.part_share * totals[node]:
+    body_value = sum(totals[child] for child in children if child not in containers)
+    if body_value >= params.story_part_share * totals[node]:
         return []  # the body of a story: its containers are parts of it
-    limit = max(shape.notice_share * totals[node], shape.min_words)
+    limit = max(params.notice_part_share * totals[node], params.story_min_words)
     candidates = [child for child in children if child in containers and totals[child] >= limit]
     if not candidates:
         return []
     holder = next((child for child in children if stats.contains(child, document.headline)), -1)
     kinds = {child: (stats.tags[child], stats.class_of(child)) for child in children}
-    story_limit = max(shape.part_share * totals[node], shape.min_words)
+    story_limit = max(params.story_part_share * totals[node], params.story_min_words)
     samples: dict[int, str] = {}
     foreign: list[int] = []
     topic: Topic | None = None  # read only when a candidate needs it
@@ -172,20 +153,20 @@ def foreign_parts(
             continue
         sample = _sample(stats, candidate, samples)
         others = [child for child in children if child != candidate]
-        if shape.notices and is_notice(sample):
+        if params.check_notices and is_notice(sample):
             rest = _rest(stats, others, samples)
             topic = topic or page_topic(document.headlines, document.urls)
-            if not is_notice(rest) and topic.coverage(sample) < topic.coverage(rest) + shape.gap:
+            if not is_notice(rest) and topic.coverage(sample) < topic.coverage(rest) + params.story_gap:
                 foreign.append(candidate)
             continue
         twins = [child for child in others if kinds[child] == kinds[candidate] and kinds[child][1]]
-        if not shape.stories or totals[candidate] < story_limit or (twins and holder not in twins):
+        if not params.check_story or totals[candidate] < story_limit or (twins and holder not in twins):
             continue
         topic = topic or page_topic(document.headlines, document.urls)
         if not topic.usable:
             continue
         covered = topic.coverage(_rest(stats, others, samples))
-        if covered >= shape.min_coverage and topic.coverage(sample) <= covered - shape.gap:
+        if covered >= params.story_min_coverage and topic.coverage(sample) <= covered - params.story_gap:
             if opens_story(document, regions, candidate):
                 foreign.append(candidate)
     return foreign

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document, Selection
+from ._auto_params import AutoParams
 from ._base import Algorithm
 from ._blocks import Regions, block_regions
 from ._context import CUT as _CUT
@@ -46,88 +47,7 @@ from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
-from ._story import StoryShape, foreign_parts, page_topic, story_elsewhere
-
-
-@dataclass(frozen=True, slots=True)
-class AutoParams:
-    """Parameters of ``auto``; values tuned on the shared development datasets."""
-
-    #: Value of a link word against a non-link word (1: a block is worth its non-link
-    #: words minus its link words).
-    link_weight: float = 1.0
-    #: Words of value a block without any period or comma loses (ECON's signal); 8 is a
-    #: short byline or label. Headings are exempt: subheadings carry no punctuation.
-    unpunctuated_penalty: float = 8.0
-    #: Share of their positive value kept by blocks inside weakly named boilerplate
-    #: regions (nav, sidebar, footer...); their negative values grow by the same share.
-    boilerplate_factor: float = 0.5
-    #: When the densest paragraph parent lies outside the subtree of largest total and
-    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
-    #: boilerplate as siblings, so no single subtree holds the article cleanly).
-    paragraph_parent: bool = True
-    #: Cut ``<article>`` elements nested in another ``<article>`` that carries more words
-    #: of its own: the HTML standard makes them comments on, or content related to, the
-    #: outer article (an outer article that is mostly its inner ones is a feed wrapper).
-    cut_nested_articles: bool = True
-    #: Cut overlays (``<dialog>``, ``role="dialog"`` or ``"alertdialog"``): consent
-    #: prompts and sign-up walls sit on top of the page; an overlay holding the headline
-    #: is kept.
-    cut_overlays: bool = True
-    #: Use class/id names and region tags.
-    use_names: bool = True
-    #: Never cut the container of the page's headline for its name, overlay role or as a
-    #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
-    keep_headline_container: bool = True
-    #: Cut figures and captions.
-    cut_captions: bool = True
-    #: Cut small blocks that hold an image and a caption.
-    cut_image_boxes: bool = True
-    #: Cut teaser-card lists.
-    cut_cards: bool = True
-    #: A teaser card has at most this many words (a headline and a sentence or two)...
-    card_max_words: int = 80
-    #: ...and a link headline of at least this many words.
-    card_min_link_words: int = 3
-    #: A named container or card list with at least this share of the page's words is a
-    #: layout wrapper, not boilerplate: names there are ignored.
-    max_boilerplate_share: float = 0.5
-    #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
-    drop_headline: bool = True
-    #: Narrow the root to the largest element inside it marked ``itemprop="articleBody"``...
-    use_body_markup: bool = True
-    #: ...when that element holds at least this share of the root's value (markup around
-    #: a summary or a teaser does not cut a long article short).
-    body_markup_share: float = 0.25
-    #: Trim leading and trailing blocks that are not sentence-like.
-    trim_edges: bool = True
-    #: A sentence-like block has at least this many non-link words and punctuation...
-    edge_min_words: int = 10
-    #: ...and at most this share of link words.
-    edge_max_link_share: float = 0.3
-    #: Check that the choice is the page's story (:mod:`._story`): parts of it that are
-    #: another story are cut, and a choice that is entirely another story gives way to
-    #: the best choice without it...
-    check_story: bool = True
-    #: ...and the same for legal, cookie, consent and privacy notices (:mod:`._notices`).
-    check_notices: bool = True
-    #: A part that may be another story or a notice holds at least this share of the
-    #: value where the choice splits...
-    story_part_share: float = 0.25
-    #: ...a part that may be a legal notice, this share...
-    notice_part_share: float = 0.1
-    #: ...and either at least this many words of value (also: the least story between
-    #: the headline and a choice elsewhere).
-    story_min_words: float = 30.0
-    #: The page's story covers at least this share of its headline's terms...
-    story_min_coverage: float = 0.4
-    #: ...and another story at least this much less.
-    story_gap: float = 0.3
-    #: When no block scores positive, fall back to the plain subtree with the most words
-    #: outside links (a short notice, a page of a few lines), scored by its usual total.
-    fallback: bool = True
-    #: ...if it has at least this many such words (one short sentence).
-    fallback_min_words: int = 5
+from ._story import foreign_parts, page_topic, story_elsewhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,19 +108,10 @@ def _second_opinion(
 ) -> Choice:
     """The choice, or a better one when parts of it (or all of it) are another story or a
     legal notice (:mod:`._story`, :mod:`._notices`)."""
-    shape = StoryShape(
-        params.story_part_share,
-        params.notice_part_share,
-        params.story_min_words,
-        params.story_min_coverage,
-        params.story_gap,
-        params.check_story,
-        params.check_notices,
-    )
-    foreign = foreign_parts(document, regions, choice.totals, choice.root, shape)
+    foreign = foreign_parts(document, regions, choice.totals, choice.root, params)
     if foreign:
         return _without(document, regions, context, foreign, params) or choice
-    return _replacement(document, regions, context, choice, params, shape) or choice
+    return _replacement(document, regions, context, choice, params) or choice
 
 
 def _replacement(
@@ -209,7 +120,6 @@ def _replacement(
     context: list[int],
     choice: Choice,
     params: AutoParams,
-    shape: StoryShape,
 ) -> Choice | None:
     """The choice made without ``choice``'s root, when that root is not the page's story.
 
@@ -223,25 +133,25 @@ def _replacement(
     elsewhere = story_elsewhere(document, choice.values, root, params.story_min_words)
     if not elsewhere and document.headline >= 0:
         return None  # the headline leads to the choice: it is the page's story
-    elsewhere = elsewhere and shape.stories
-    if not (elsewhere or shape.notices):
+    elsewhere = elsewhere and params.check_story
+    if not (elsewhere or params.check_notices):
         return None
     sample = text_sample(stats.nodes[root])
-    notice = shape.notices and is_notice(sample)
+    notice = params.check_notices and is_notice(sample)
     topic = page_topic(document.headlines, document.urls)
     coverage = topic.coverage(sample)
-    if not notice and (not elsewhere or coverage > 1.0 - shape.gap):
+    if not notice and (not elsewhere or coverage > 1.0 - params.story_gap):
         return None  # no notice, and nothing could cover the topic that much better
     other = _without(document, regions, context, [root], params)
     if other is None or stats.contains(other.root, root):
         return None  # nothing else, or the same region around a hole
     other_sample = text_sample(stats.nodes[other.root])
     other_coverage = topic.coverage(other_sample)
-    if notice and not is_notice(other_sample) and coverage < other_coverage + shape.gap:
+    if notice and not is_notice(other_sample) and coverage < other_coverage + params.story_gap:
         return other
     if not elsewhere or story_elsewhere(document, other.values, other.root, params.story_min_words):
         return None  # the headline does not lead to the other choice either
-    if other_coverage >= shape.min_coverage and other_coverage >= coverage + shape.gap:
+    if other_coverage >= params.story_min_coverage and other_coverage >= coverage + params.story_gap:
         return other
     return None
 

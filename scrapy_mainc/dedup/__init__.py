@@ -1,4 +1,4 @@
-"""Near-duplicate detection of main texts: fingerprints, clusters and a Scrapy pipeline.
+"""Near-duplicate detection of main texts: fingerprints and clusters. Scrapy-free.
 
 The core never imports Scrapy::
 
@@ -12,8 +12,8 @@ The core never imports Scrapy::
 
 Every name is loaded on first access: importing this package (to read ``DedupConfig`` or
 the parameter records) imports neither datasketch nor numpy, so a crawl with clustering
-switched off never pays for them, and ``NearDuplicatePipeline`` (module
-``scrapy_mainc.integration.dedup_pipeline``) is the only name that imports Scrapy.
+switched off never pays for them. The Scrapy pipeline over it is
+:class:`scrapy_mainc.NearDuplicatePipeline` (module ``scrapy_mainc.integration.dedup_pipeline``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..integration.dedup_pipeline import NearDuplicatePipeline
     from ._config import DedupConfig
     from ._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text, lean_minhash
-    from ._index import Assignment, ClusterIndex, MemoryIndex, cluster_id_for, open_index
+    from ._index import Assignment, ClusterIndex, MemoryIndex, cluster_id_for
+    from ._open import open_index
     from ._params import MINHASH_SCHEME, FingerprintParams, IndexParams
     from ._shingles import shingle_size, shingles, tokens
     from ._simhash import hamming_distance, simhash
@@ -40,13 +40,12 @@ _MODULES = {
     "FingerprintParams": "_params",
     "IndexParams": "_params",
     "MemoryIndex": "_index",
-    "NearDuplicatePipeline": "pipeline",
     "cluster_id_for": "_index",
     "coerce_fingerprint": "_fingerprint",
     "fingerprint_text": "_fingerprint",
     "hamming_distance": "_simhash",
     "lean_minhash": "_fingerprint",
-    "open_index": "_index",
+    "open_index": "_open",
     "shingle_size": "_shingles",
     "shingles": "_shingles",
     "simhash": "_simhash",
@@ -62,7 +61,6 @@ __all__ = [
     "IndexParams",
     "MINHASH_SCHEME",
     "MemoryIndex",
-    "NearDuplicatePipeline",
     "cluster_id_for",
     "coerce_fingerprint",
     "fingerprint_text",

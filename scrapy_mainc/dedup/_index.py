@@ -363,14 +363,3 @@ class MemoryIndex(ClusterIndex):
                 bucket.remove(key)
                 if not bucket:
                     del self._buckets[(band, digest)]
-
-
-def open_index(params: IndexParams) -> ClusterIndex:
-    """A :class:`MemoryIndex`, or a ``RedisIndex`` when ``params.redis_url`` is set."""
-    if not params.redis_url:
-        return MemoryIndex(params)
-    try:
-        from ._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
-    except ImportError as exc:
-        raise ImportError("a Redis index needs redis-py: pip install 'scrapy-mainc[redis]'") from exc
-    return RedisIndex(params)

@@ -5,6 +5,6 @@ handed to the pipeline), ``pipeline`` (``MaincPipeline``: extraction in worker p
 ``_workers`` and ``_looppool``), ``dedup_pipeline`` (``NearDuplicatePipeline`` over
 :mod:`scrapy_mainc.dedup`), ``command`` (``scrapy mainc``). Settings become one
 :class:`~scrapy_mainc.integration._config.MaincConfig` in ``_config``; ``_itemfields``
-writes the results into items of any kind. The public import paths (``scrapy_mainc.Addon``,
-``scrapy_mainc.pipeline.MaincPipeline``, ...) re-export these classes.
+writes the results into items of any kind. The public names are ``scrapy_mainc.Addon``,
+``scrapy_mainc.MaincPipeline`` and the others of :mod:`scrapy_mainc`, loaded on first access.
 """

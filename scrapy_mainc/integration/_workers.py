@@ -41,7 +41,7 @@ from importlib import import_module
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core._api import extract
+from .._extract import extract
 from ..core._types import Extraction
 
 if TYPE_CHECKING:

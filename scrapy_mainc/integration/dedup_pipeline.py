@@ -44,7 +44,8 @@ from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
 
 from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
-from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, open_index, redacted
+from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, redacted
+from ..dedup._open import open_index
 from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared

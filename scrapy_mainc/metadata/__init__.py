@@ -3,7 +3,7 @@ the tree :func:`scrapy_mainc.extract` already parsed. Scrapy-free."""
 
 from __future__ import annotations
 
+from ..core._types import Metadata
 from ._stage import extract_metadata
-from ._types import Metadata
 
 __all__ = ["Metadata", "extract_metadata"]

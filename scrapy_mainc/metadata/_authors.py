@@ -33,8 +33,8 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..core._evidence import load_json
 from ._bylines import find_byline
-from ._evidence import load_json
 from ._jsonld import credits
 from ._names import Context, Credit, read_credit, site_keys
 

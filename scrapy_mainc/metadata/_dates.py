@@ -40,14 +40,14 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ..core._evidence import jsonld_types, load_json
 from ._dateline import PageDates, page_dates
 from ._datetext import parse_machine_date, url_date
-from ._evidence import jsonld_types, load_json
 from ._jsonld import ARTICLE_TYPES, _url_key, text_of
 
 if TYPE_CHECKING:
+    from ..core._evidence import Evidence
     from ..core._types import Document
-    from ._evidence import Evidence
 
 #: JSON-LD types of a story (not of a page or a medium).
 _STORY_TYPES = ARTICLE_TYPES - {"WebPage", "Blog", "MediaObject", "VideoObject"}

@@ -18,8 +18,8 @@ from ..core._sanitize import usable_url
 from ._jsonld import plain_text, text_of
 
 if TYPE_CHECKING:
+    from ..core._evidence import Evidence
     from ..core._types import Document
-    from ._evidence import Evidence
 
 _ABSOLUTE_RE = re.compile(r"https?://[^\s/?#]", re.I)
 #: Separators of a keywords list: commas (ASCII, full-width, ideographic), semicolons.

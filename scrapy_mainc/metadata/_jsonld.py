@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import unescape
 from typing import Any
 
-from ._evidence import jsonld_types
+from ..core._evidence import jsonld_types
 
 #: schema.org types of a news or blog article (``CreativeWork`` subtypes pages use for one).
 ARTICLE_TYPES = frozenset(

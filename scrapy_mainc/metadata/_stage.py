@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core._types import Metadata
 from ._authors import find_authors
 from ._dates import find_dates
 from ._fields import find_fields
-from ._types import Metadata
 
 if TYPE_CHECKING:
     from ..core._types import Document

@@ -23,8 +23,9 @@ class NewsSpider(scrapy.Spider):
 
     The item holds only what the spider itself knows (URL, headline, section); scrapy_mainc
     adds ``main_text``, ``main_html``, ``title``, ``mainc`` and the page's metadata
-    (``published``, ``authors``, ``description``...), but keeps the spider's own ``section``. ``-a start_url=...`` sets
-    the front page; ``-a copies=N`` crawls N copies of the site (``/c0/`` .. ``/c<N-1>/``).
+    (``published``, ``authors``, ``description``...), but keeps the spider's own ``section``.
+    ``-a start_url=...`` sets the front page; ``-a copies=N`` crawls N copies of the site
+    (``/c0/`` .. ``/c<N-1>/``).
     """
 
     name = "news"

@@ -1,7 +1,9 @@
 """The public entry points: ``extract`` (text or bytes) and ``extract_tree`` (an lxml tree).
 
 An extraction reads as its stages: decode -> parse -> prepare -> statistics -> select
-(the algorithm) -> strip comments -> render text and HTML.
+(the algorithm) -> strip comments -> metadata -> render text and HTML. This module
+composes the layers below it (:mod:`.core`, :mod:`.algorithms`, :mod:`.metadata`); see
+docs/development.md, "Layers".
 """
 
 from __future__ import annotations
@@ -12,21 +14,21 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from ..algorithms import Algorithm, get_algorithm
-from ..metadata import Metadata, extract_metadata
-from ..metadata._evidence import collect_evidence
-from ..metadata._fields import canonical_url
-from ..metadata._jsonld import main_article, names_page, plain_text, text_of
-from ._attributes import attributes_reason
-from ._comments import CommentParams, comment_nodes
-from ._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
-from ._dom import ParseError, copy_tree, parse_html, prepare
-from ._lang import DECLARED_CJK_SHARE, guess_script
-from ._render import render_html, render_text
-from ._sanitize import usable_url
-from ._stats import DomStats
-from ._title import find_headline, find_titles, read_page_titles, visible_title
-from ._types import Document, Extraction, Selection
+from .algorithms import Algorithm, get_algorithm
+from .core._attributes import attributes_reason
+from .core._comments import CommentParams, comment_nodes
+from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
+from .core._dom import ParseError, copy_tree, parse_html, prepare
+from .core._evidence import collect_evidence
+from .core._lang import DECLARED_CJK_SHARE, guess_script
+from .core._render import render_html, render_text
+from .core._sanitize import usable_url
+from .core._stats import DomStats
+from .core._title import find_headline, find_titles, read_page_titles, visible_title
+from .core._types import Document, Extraction, Metadata, Selection
+from .metadata import extract_metadata
+from .metadata._fields import canonical_url
+from .metadata._jsonld import main_article, names_page, plain_text, text_of
 
 
 def extract(
