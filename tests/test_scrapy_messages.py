@@ -1,16 +1,12 @@
 """What a crawl tells its user: one WARNING when every item failed (with counts and the
 likely cause), one when thread mode cannot enforce a time-out, and nothing for a good crawl.
 
-Real crawls of the bundled site on loopback (``conftest.run_crawls``), and a real script
-without the ``__main__`` guard, run as its own process.
+Real crawls of the bundled site on loopback (``conftest.run_crawls``). A script without the
+``__main__`` guard: ``test_scrapy_startup``.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +14,7 @@ from conftest import CrawlResult, run_crawls
 from test_scrapy_crawl import ADDON, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
-from scrapy_mainc.integration._tally import WORKER_PROCESS_NAME
-from scrapy_mainc.integration._workers import ExtractionTask, WorkerPool
+from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME, ExtractionTask, WorkerPool
 
 PIPELINE_ONLY = {"ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100}, "MAINC_WORKER_MODE": "inline"}
 
@@ -81,52 +76,3 @@ def test_worker_processes_have_the_name_the_warnings_look_for() -> None:
         assert [child.name for child in multiprocessing.active_children()] == [WORKER_PROCESS_NAME]
     finally:
         pool.close(5)
-
-
-SCRIPT_WITHOUT_GUARD = """
-import sys
-import scrapy
-from scrapy.crawler import CrawlerProcess
-
-BASE = sys.argv[1] if len(sys.argv) > 1 else {base!r}
-
-
-class Articles(scrapy.Spider):
-    name = "articles"
-
-    async def start(self):
-        for page in ("en/harbour-bridge-reopens.html", "en/river-festival.html", "zh/shuiku-kuorong.html"):
-            yield scrapy.Request(f"{{BASE}}/{{page}}")
-
-    def parse(self, response):
-        yield {{"url": response.url}}
-
-
-process = CrawlerProcess({{
-    "ADDONS": {{"scrapy_mainc.Addon": 0}},
-    "MAINC_WORKERS": 1,
-    "LOG_LEVEL": "INFO",
-    "TELNETCONSOLE_ENABLED": False,
-}})
-process.crawl(Articles)
-process.start()
-"""
-
-
-def test_a_script_without_the_main_guard_is_named_as_the_cause(site_server: Any, tmp_path: Path) -> None:
-    script = tmp_path / "crawl_without_guard.py"
-    script.write_text(textwrap.dedent(SCRIPT_WITHOUT_GUARD.format(base=site_server.url)), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(script), site_server.url],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    # The worker process ran the script again and, inside it, a crawl whose own workers
-    # could not start: that crawl lost every item and says why.
-    warnings = [line for line in done.stderr.splitlines() if "mainc: all 3 items failed" in line]
-    assert warnings, done.stderr[-3000:]
-    assert "(worker_died: 3)" in warnings[0]
-    assert "inside a scrapy_mainc worker process" in warnings[0]
-    assert '`if __name__ == "__main__":`' in warnings[0]

@@ -17,6 +17,7 @@ from scrapy.utils.misc import load_object
 
 from ..dedup._config import DedupConfig
 from ._config import SETTINGS, MaincConfig
+from ._startup import check_crawl
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,
     SPIDER_MIDDLEWARE_ORDER,
@@ -26,7 +27,9 @@ from .middleware import (
 from .pipeline import PIPELINE_ORDER, MaincPipeline
 
 if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+    from typing_extensions import Self
 
 #: ``(component dictionary setting, component, order)`` the add-on enables.
 COMPONENTS = (
@@ -39,9 +42,21 @@ DEDUP_PIPELINE_OFFSET = 10
 
 
 class Addon:
-    """Enable scrapy_mainc's middlewares and pipeline with the documented defaults."""
+    """Enable scrapy_mainc's middlewares and pipeline with the documented defaults.
+
+    It is the first of scrapy_mainc to see a crawl, so it makes the checks of ``_startup``
+    first (a crawl inside a worker process stops here).
+    """
+
+    def __init__(self, crawler: Crawler | None = None) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
+        check_crawl(self.crawler)
         for name, default in SETTINGS.items():
             settings.set(name, default, priority="addon")
         for setting, component, order in COMPONENTS:

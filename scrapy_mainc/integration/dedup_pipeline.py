@@ -50,6 +50,7 @@ from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared
 from ._reactor import await_future
+from ._startup import check_crawl
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -91,6 +92,7 @@ class NearDuplicatePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> NearDuplicatePipeline:
+        check_crawl(crawler)
         config = DedupConfig.from_settings(crawler.settings)
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")

@@ -19,6 +19,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from ..core._annotate import annotate, better_encoding, declared_encoding
 from ._config import MaincConfig
 from ._pages import AttachedPage, pages_of
+from ._startup import check_crawl
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -36,6 +37,7 @@ SPIDER_MIDDLEWARE_ORDER = 10
 
 
 def _enabled_config(crawler: Crawler) -> MaincConfig:
+    check_crawl(crawler)
     config = MaincConfig.from_settings(crawler.settings)
     if not config.enabled:
         raise NotConfigured("MAINC_ENABLED is False")

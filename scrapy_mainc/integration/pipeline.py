@@ -32,6 +32,7 @@ from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
+from ._startup import check_crawl
 from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
     FINGERPRINT_MODULES,
@@ -61,6 +62,7 @@ class MaincPipeline:
     (``published``, ``authors``...) to every item."""
 
     def __init__(self, crawler: Crawler) -> None:
+        check_crawl(crawler)
         self.config = MaincConfig.from_settings(crawler.settings)
         if not self.config.enabled:
             raise NotConfigured("MAINC_ENABLED is False")

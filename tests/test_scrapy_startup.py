@@ -1,0 +1,124 @@
+"""What a crawl does when it should not, or cannot, start: real scripts and ``scrapy crawl``
+run as their own processes against the bundled site on 127.0.0.1, whose server counts every
+request.
+
+- A script without the ``__main__`` guard runs again in every worker process; that copy of
+  the crawl stops before its spider opens, with one line, and the workers serve the crawl
+  that started them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import served_pages
+from newsdemo.server import SiteServer
+
+#: The pages the scripts below crawl, one request each.
+PAGES = ("/en/harbour-bridge-reopens.html", "/en/river-festival.html", "/zh/shuiku-kuorong.html")
+#: Worker processes of the scripts' crawls.
+WORKERS = 2
+#: The line a worker process logs when it stops the copy of the crawl it was made to run.
+GUARD_LINE = "mainc: this crawl runs inside a scrapy_mainc worker process"
+
+
+class CountingServer(SiteServer):
+    """The test site; counts the requests for each path."""
+
+    def __init__(self) -> None:
+        super().__init__(served_pages())
+        self.requests: Counter[str] = Counter()
+
+    async def before_answer(self, path: str, headers: Mapping[str, str]) -> None:
+        self.requests[path] += 1
+
+
+@pytest.fixture
+def server() -> Iterator[CountingServer]:
+    counting = CountingServer().start_in_thread()
+    yield counting
+    counting.stop()
+
+
+def run_script(source: str, directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    script = directory / "crawl.py"
+    script.write_text(textwrap.dedent(source), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def read_jsonlines(path: Path) -> list[dict[str, Any]]:
+    """Every line of ``path`` as JSON (a line that is not valid JSON fails the test)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if " ERROR: " in line or " CRITICAL: " in line]
+
+
+# --- A script without the __main__ guard -------------------------------------------------
+
+SCRIPT_WITHOUT_GUARD = """
+    import sys
+
+    import scrapy
+    from scrapy.crawler import {process_class}
+
+    PAGES = {pages!r}
+
+
+    class Articles(scrapy.Spider):
+        name = "articles"
+
+        async def start(self):
+            for page in PAGES:
+                yield scrapy.Request(sys.argv[1] + page)
+
+        def parse(self, response):
+            yield {{"url": response.url}}
+
+
+    process = {process_class}({{
+        "ADDONS": {{"scrapy_mainc.Addon": 0}},
+        "MAINC_WORKERS": {workers},
+        "FEEDS": {{"items.jsonl": {{"format": "jsonlines", "overwrite": True}}}},
+        "LOG_LEVEL": "INFO",
+        "TELNETCONSOLE_ENABLED": False,
+    }})
+    process.crawl(Articles)
+    process.start()
+"""
+
+
+@pytest.mark.parametrize("process_class", ["CrawlerProcess", "AsyncCrawlerProcess"])
+def test_a_script_without_the_main_guard_crawls_once(
+    server: CountingServer, tmp_path: Path, process_class: str
+) -> None:
+    source = SCRIPT_WITHOUT_GUARD.format(process_class=process_class, pages=PAGES, workers=WORKERS)
+    done = run_script(source, tmp_path, server.url)
+    assert done.returncode == 0, done.stderr[-3000:]
+    # Each worker imported the script again and stopped its copy of the crawl before the
+    # spider opened, saying so once; then it served the crawl that started it.
+    assert dict(server.requests) == {page: 1 for page in PAGES}
+    items = read_jsonlines(tmp_path / "items.jsonl")
+    assert sorted(item["url"] for item in items) == sorted(server.url + page for page in PAGES)
+    for item in items:
+        assert len(item["main_text"]) > 200 and item["mainc"]["reason"] == "", item["mainc"]
+    lines = [line for line in error_lines(done.stderr) if GUARD_LINE in line]
+    assert len(lines) == WORKERS, done.stderr[-3000:]
+    assert '`if __name__ == "__main__":`' in lines[0]
+    if process_class == "AsyncCrawlerProcess":  # CrawlerProcess: Twisted reports the Deferred
+        assert "Traceback" not in done.stderr
