@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import served_pages
+from conftest import EXAMPLE, served_pages
 from newsdemo.server import SiteServer
 
 #: The pages the scripts below crawl, one request each.
@@ -122,3 +122,106 @@ def test_a_script_without_the_main_guard_crawls_once(
     assert '`if __name__ == "__main__":`' in lines[0]
     if process_class == "AsyncCrawlerProcess":  # CrawlerProcess: Twisted reports the Deferred
         assert "Traceback" not in done.stderr
+
+
+# --- Crawls that cannot start: one line, a non-zero exit, nothing fetched or written -------
+
+GUARDED_SCRIPT = """
+    import json
+    import sys
+
+    import scrapy
+    from scrapy.crawler import {process_class}
+
+    PAGES = {pages!r}
+
+
+    class Articles(scrapy.Spider):
+        name = "articles"
+
+        async def start(self):
+            for page in PAGES:
+                yield scrapy.Request(sys.argv[1] + page)
+
+        def parse(self, response):
+            yield {{"url": response.url}}
+
+
+    def main() -> int:
+        settings = {{
+            "FEEDS": {{"items.jsonl": {{"format": "jsonlines", "overwrite": True}}}},
+            "LOG_LEVEL": "INFO",
+            "TELNETCONSOLE_ENABLED": False,
+            **json.loads(sys.argv[2]),
+        }}
+        process = {process_class}(settings)
+        process.crawl(Articles)
+        process.start()
+        return 1 if process.bootstrap_failed else 0
+
+
+    if __name__ == "__main__":
+        sys.exit(main())
+"""
+ADDON = {"ADDONS": {"scrapy_mainc.Addon": 0}}
+MANUAL = {
+    "DOWNLOADER_MIDDLEWARES": {"scrapy_mainc.MaincDownloaderMiddleware": 585},
+    "SPIDER_MIDDLEWARES": {"scrapy_mainc.MaincSpiderMiddleware": 10},
+    "ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100},
+}
+BAD_VALUES = {
+    "MAINC_WORKER_MODE": (
+        "threads",
+        "MAINC_WORKER_MODE must be one of process, thread, inline; got 'threads'",
+    ),
+    "MAINC_TIMEOUT": ("abc", "MAINC_TIMEOUT must be a positive number; got 'abc'"),
+}
+
+
+def scrapy_crawl(server: SiteServer, feed: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``scrapy crawl news`` in the example project, over ``server``, exporting to ``feed``."""
+    command = ["crawl", "news", "-a", f"start_url={server.url}/", "-O", str(feed), *options]
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *command],
+        cwd=EXAMPLE,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def assert_stopped_in_one_line(done: subprocess.CompletedProcess[str], message: str) -> None:
+    """Exit status 1, one ERROR line (``message``) and, with asyncio, no traceback."""
+    assert done.returncode == 1, done.stderr[-3000:]
+    (line,) = error_lines(done.stderr)
+    assert f"ERROR: mainc: {message}" in line, line
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", sorted(BAD_VALUES))
+def test_scrapy_crawl_with_a_bad_value_exits_1_with_one_line(
+    server: CountingServer, tmp_path: Path, name: str
+) -> None:
+    value, message = BAD_VALUES[name]
+    feed = tmp_path / "items.jsonl"
+    feed.write_text("yesterday's items\n", encoding="utf-8")
+    done = scrapy_crawl(server, feed, "-s", f"{name}={value}")
+    assert_stopped_in_one_line(done, message)
+    assert not server.requests and feed.read_text(encoding="utf-8") == "yesterday's items\n"
+
+
+@pytest.mark.parametrize("setup", ["add-on", "manual"])
+@pytest.mark.parametrize("process_class", ["CrawlerProcess", "AsyncCrawlerProcess"])
+def test_a_script_with_a_bad_value_exits_1_with_one_line(
+    server: CountingServer, tmp_path: Path, process_class: str, setup: str
+) -> None:
+    value, message = BAD_VALUES["MAINC_WORKER_MODE"]
+    settings = {**(ADDON if setup == "add-on" else MANUAL), "MAINC_WORKER_MODE": value}
+    source = GUARDED_SCRIPT.format(process_class=process_class, pages=PAGES)
+    done = run_script(source, tmp_path, server.url, json.dumps(settings))
+    assert not server.requests and not (tmp_path / "items.jsonl").exists()
+    if process_class == "AsyncCrawlerProcess":
+        assert_stopped_in_one_line(done, message)
+    else:  # Twisted reports the crawl's failed Deferred after the line
+        assert done.returncode == 1, done.stderr[-3000:]
+        assert f"ERROR: mainc: {message}" in error_lines(done.stderr)[0]

@@ -1,8 +1,12 @@
 """What a crawl checks before its engine starts, and how a crawl that cannot run stops.
 
 The add-on (``update_settings``) and every component (``from_crawler``) call
-:func:`check_crawl` first: before the engine exists, so before any request is sent or any
-feed is opened. It makes sure that the crawl does not run inside a scrapy_mainc worker
+:func:`check_crawl` first, then read their configuration through :func:`checked`, so a bad
+value (``MAINC_WORKER_MODE = "threads"``, ``MAINC_TIMEOUT = "abc"``, a spider's unknown
+``mainc_algorithm``) stops the crawl: all before the engine exists, so before any request
+is sent or any feed is opened.
+
+:func:`check_crawl` makes sure that the crawl does not run inside a scrapy_mainc worker
 process. Worker processes start with multiprocessing's forkserver or spawn method, which
 imports the main script again in every worker, where a script that starts its crawl without
 the ``if __name__ == "__main__":`` guard would crawl again: every page fetched once more per
@@ -27,7 +31,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._workers import WORKER_PROCESS_NAME
 
@@ -35,6 +40,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+_S = TypeVar("_S")
+_T = TypeVar("_T")
 
 #: The one line a crawl started inside a worker process logs before it stops.
 WORKER_PROCESS_MESSAGE = (
@@ -62,6 +70,14 @@ def check_crawl(crawler: Crawler | None) -> None:
     """Stop a crawl started inside a worker process."""
     if in_worker_process():
         raise stop_crawl(WORKER_PROCESS_MESSAGE)
+
+
+def checked(read: Callable[[_S], _T], source: _S) -> _T:
+    """``read(source)``, where a ValueError (a bad setting value) stops the crawl in one line."""
+    try:
+        return read(source)
+    except ValueError as error:
+        raise stop_crawl(f"mainc: {error}") from None
 
 
 def stop_crawl(message: str) -> StartupError:

@@ -17,7 +17,7 @@ from scrapy.utils.misc import load_object
 
 from ..dedup._config import DedupConfig
 from ._config import SETTINGS, MaincConfig
-from ._startup import check_crawl
+from ._startup import check_crawl, checked
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,
     SPIDER_MIDDLEWARE_ORDER,
@@ -66,10 +66,10 @@ class Addon:
 
 def _set_up_dedup(settings: BaseSettings) -> None:
     """Keep the dedup text field in step; enable NearDuplicatePipeline when asked to."""
-    text_field = MaincConfig.from_settings(settings).fields.text
+    text_field = checked(MaincConfig.from_settings, settings).fields.text
     if text_field:
         settings.set("MAINC_DEDUP_TEXT_FIELD", text_field, priority="addon")
-    if not DedupConfig.from_settings(settings).enabled:
+    if not checked(DedupConfig.from_settings, settings).enabled:
         return  # the dedup pipeline module (datasketch, numpy) is not even imported
     from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415
 

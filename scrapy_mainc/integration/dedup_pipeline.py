@@ -50,7 +50,7 @@ from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared
 from ._reactor import await_future
-from ._startup import check_crawl
+from ._startup import check_crawl, checked
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -93,10 +93,10 @@ class NearDuplicatePipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> NearDuplicatePipeline:
         check_crawl(crawler)
-        config = DedupConfig.from_settings(crawler.settings)
+        config = checked(DedupConfig.from_settings, crawler.settings)
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
-        convert = MaincConfig.from_settings(crawler.settings).convert_items
+        convert = checked(MaincConfig.from_settings, crawler.settings).convert_items
         pipeline = cls(config, crawler.stats, convert)
         crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)

@@ -19,7 +19,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from ..core._annotate import annotate, better_encoding, declared_encoding
 from ._config import MaincConfig
 from ._pages import AttachedPage, pages_of
-from ._startup import check_crawl
+from ._startup import check_crawl, checked
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -38,7 +38,7 @@ SPIDER_MIDDLEWARE_ORDER = 10
 
 def _enabled_config(crawler: Crawler) -> MaincConfig:
     check_crawl(crawler)
-    config = MaincConfig.from_settings(crawler.settings)
+    config = checked(MaincConfig.from_settings, crawler.settings)
     if not config.enabled:
         raise NotConfigured("MAINC_ENABLED is False")
     return config

@@ -32,7 +32,7 @@ from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
-from ._startup import check_crawl
+from ._startup import check_crawl, checked
 from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
     FINGERPRINT_MODULES,
@@ -63,18 +63,18 @@ class MaincPipeline:
 
     def __init__(self, crawler: Crawler) -> None:
         check_crawl(crawler)
-        self.config = MaincConfig.from_settings(crawler.settings)
+        self.config = checked(MaincConfig.from_settings, crawler.settings)
         if not self.config.enabled:
             raise NotConfigured("MAINC_ENABLED is False")
         self.crawler = crawler
-        self.dedup = DedupConfig.from_settings(crawler.settings)
+        self.dedup = checked(DedupConfig.from_settings, crawler.settings)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
         #: Item classes already told (at INFO) that they lack metadata fields.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
-        self.spider_algorithm: str | None = None
+        self.spider_algorithm = checked(spider_algorithm, crawler.spider)
         self.pool: WorkerPool | LoopProcessPool | None = None
 
     @classmethod
@@ -82,7 +82,6 @@ class MaincPipeline:
         return cls(crawler)
 
     def open_spider(self, spider: Spider | None = None) -> None:
-        self.spider_algorithm = spider_algorithm(self.crawler.spider)
         self.pool = make_pool(self.config, FINGERPRINT_MODULES if self.dedup.enabled else ())
         if self.config.worker_mode == "inline":
             logger.info(
