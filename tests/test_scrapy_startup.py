@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLE, served_pages
+from newsdemo.localredis import free_port
 from newsdemo.server import SiteServer
 
 #: The pages the scripts below crawl, one request each.
@@ -225,3 +226,36 @@ def test_a_script_with_a_bad_value_exits_1_with_one_line(
     else:  # Twisted reports the crawl's failed Deferred after the line
         assert done.returncode == 1, done.stderr[-3000:]
         assert f"ERROR: mainc: {message}" in error_lines(done.stderr)[0]
+
+
+# --- A shared index that cannot be opened -------------------------------------------------
+
+
+def closed_redis_url() -> str:
+    """A Redis URL on a loopback port nothing listens on."""
+    pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
+    return f"redis://127.0.0.1:{free_port()}/0"
+
+
+def test_scrapy_crawl_without_its_redis_exits_1_with_one_line(server: CountingServer, tmp_path: Path) -> None:
+    url = closed_redis_url()
+    feed = tmp_path / "items.jsonl"
+    feed.write_text("yesterday's items\n", encoding="utf-8")
+    done = scrapy_crawl(server, feed, "-s", "MAINC_DEDUP_ENABLED=True", "-s", f"MAINC_DEDUP_REDIS_URL={url}")
+    assert done.returncode == 1, done.stderr[-3000:]
+    (line,) = error_lines(done.stderr)
+    assert f"ERROR: mainc dedup: cannot open the index at {url}: ConnectionError" in line
+    assert "MAINC_DEDUP_REDIS_REQUIRED = False" in line
+    assert "Traceback" not in done.stderr
+    assert not server.requests and feed.read_text(encoding="utf-8") == "yesterday's items\n"
+
+
+def test_a_script_without_its_redis_exits_1(server: CountingServer, tmp_path: Path) -> None:
+    settings = {**ADDON, "MAINC_DEDUP_ENABLED": True, "MAINC_DEDUP_REDIS_URL": closed_redis_url()}
+    source = GUARDED_SCRIPT.format(process_class="AsyncCrawlerProcess", pages=PAGES)
+    done = run_script(source, tmp_path, server.url, json.dumps(settings))
+    assert done.returncode == 1, done.stderr[-3000:]
+    (line,) = error_lines(done.stderr)
+    assert "ERROR: mainc dedup: cannot open the index at redis://127.0.0.1:" in line
+    assert "Traceback" not in done.stderr
+    assert not server.requests and not (tmp_path / "items.jsonl").exists()

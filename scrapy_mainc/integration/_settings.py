@@ -213,8 +213,8 @@ REGISTRY: tuple[Setting, ...] = (
         "MAINC_DEDUP_REDIS_REQUIRED",
         True,
         "bool",
-        "an index that cannot be opened when the spider opens closes the spider at once "
-        "(finish reason ``mainc_dedup_index_unavailable``) with one ERROR line; ``False``: an "
+        "an index that cannot be opened stops the crawl before it starts (no request, no "
+        "feed; ``scrapy crawl`` exits with status 1) with one ERROR line; ``False``: an "
         "unreachable Redis leaves the crawl with an index in its own memory, not shared, said "
         "at WARNING",
     ),
