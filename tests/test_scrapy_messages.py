@@ -11,12 +11,19 @@ from typing import Any
 
 import pytest
 from conftest import CrawlResult, run_crawls
-from test_scrapy_crawl import ADDON, PagesSpider
+from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
 from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME, ExtractionTask, WorkerPool
 
 PIPELINE_ONLY = {"ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100}, "MAINC_WORKER_MODE": "inline"}
+#: Misspelt settings, and the name each warning suggests ("" for none).
+MISSPELT = {
+    "MAINC_ALGORITM": ("nce", "MAINC_ALGORITHM"),
+    "MAINC_DEDUP_ENABLE": (True, "MAINC_DEDUP_ENABLED"),
+    "MAINC_TEXT_FILED": ("body", "MAINC_TEXT_FIELD"),
+    "MAINC_QUUX": (1, ""),
+}
 
 
 def mainc_warnings(result: CrawlResult) -> list[str]:
@@ -28,10 +35,13 @@ def crawls(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     base = {"args": {"base": site_server.url}}
     pages = {"spider": f"{PagesSpider.__module__}:PagesSpider", **base}
     slow = {"spider": f"{SlowPageSpider.__module__}:SlowPageSpider", **base}
+    misspelt = {"MAINC_WORKER_MODE": "inline", **{name: value for name, (value, _) in MISSPELT.items()}}
     slow_settings = {**ADDON, "MAINC_WORKERS": 1, "MAINC_MAX_PAGE_SIZE": 10_000_000, "MAINC_TIMEOUT": 0.25}
     scenarios = [
         {"name": "pipeline-only", **pages, "settings": PIPELINE_ONLY},
         {"name": "healthy", **pages, "settings": {**ADDON, "MAINC_WORKER_MODE": "inline"}},
+        {"name": "misspelt-addon", **pages, "settings": {**ADDON, **misspelt}},
+        {"name": "misspelt-manual", **pages, "settings": {**MANUAL, **misspelt}},
         {"name": "thread-timeout", **slow, "settings": {**slow_settings, "MAINC_WORKER_MODE": "thread"}},
         {"name": "process-timeout", **slow, "settings": slow_settings},
     ]
@@ -53,6 +63,24 @@ def test_a_good_crawl_warns_of_nothing(crawls: dict[str, CrawlResult]) -> None:
     result = crawls["healthy"]
     assert result.stats["mainc/extracted"] == 3
     assert mainc_warnings(result) == [] and result.errors == []
+
+
+@pytest.mark.parametrize("setup", ["addon", "manual"])
+def test_a_misspelt_setting_is_said_once_with_the_nearest_name(
+    crawls: dict[str, CrawlResult], setup: str
+) -> None:
+    result = crawls[f"misspelt-{setup}"]
+    warnings = sorted(
+        message for message in mainc_warnings(result) if "not a scrapy_mainc setting" in message
+    )
+    expected = []
+    for name, (_, nearest) in sorted(MISSPELT.items()):
+        hint = f"; did you mean {nearest}?" if nearest else " (see the settings reference)"
+        expected.append(f"mainc: {name} is not a scrapy_mainc setting and is ignored{hint}")
+    assert warnings == expected
+    # The crawl goes on, with the defaults of the settings the misspellings meant.
+    assert result.stats["mainc/extracted"] == 3 and result.stats["mainc/algorithm/auto"] == 3
+    assert all(item["main_text"] and "body" not in item for item in result.items)
 
 
 def test_thread_mode_says_once_that_a_time_out_cannot_stop_the_extraction(

@@ -9,7 +9,9 @@ package reads is registered. This module imports neither Scrapy nor anything hea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
 
 
@@ -242,3 +244,21 @@ REGISTRY: tuple[Setting, ...] = (
 
 #: Name -> default of every registered setting.
 DEFAULTS: dict[str, Any] = {setting.name: setting.default for setting in REGISTRY}
+#: The prefix of every setting name, registered or not.
+PREFIX = "MAINC_"
+#: How alike (difflib's ratio, on the names without their prefix, which every name shares)
+#: a registered name must be to be suggested for an unknown one: difflib's own default,
+#: which finds a letter dropped, doubled or swapped (``ALGORITM``, ``DEDUP_ENABLE``).
+SUGGESTION_CUTOFF = 0.6
+
+
+def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
+    """``(name, nearest registered name or "")`` for every ``MAINC_`` name of ``names`` that
+    is not registered, in the order given."""
+    registered = [name.removeprefix(PREFIX) for name in DEFAULTS]
+    unknown = []
+    for name in names:
+        if name.startswith(PREFIX) and name not in DEFAULTS:
+            near = get_close_matches(name.removeprefix(PREFIX), registered, n=1, cutoff=SUGGESTION_CUTOFF)
+            unknown.append((name, PREFIX + near[0] if near else ""))
+    return unknown

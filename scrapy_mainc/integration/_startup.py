@@ -6,10 +6,13 @@ value (``MAINC_WORKER_MODE = "threads"``, ``MAINC_TIMEOUT = "abc"``, a spider's 
 ``mainc_algorithm``) stops the crawl: all before the engine exists, so before any request
 is sent or any feed is opened.
 
-:func:`check_crawl` makes sure that the crawl does not run inside a scrapy_mainc worker
-process. Worker processes start with multiprocessing's forkserver or spawn method, which
-imports the main script again in every worker, where a script that starts its crawl without
-the ``if __name__ == "__main__":`` guard would crawl again: every page fetched once more per
+:func:`check_crawl` also says, once per crawl at WARNING, each ``MAINC_`` setting name
+that is not a registered setting (a misspelt ``ALGORITHM``, most likely, which Scrapy
+would ignore silently), with the nearest registered name; the crawl goes on. And it makes
+sure that the crawl does not run inside a scrapy_mainc worker process. Worker processes
+start with multiprocessing's forkserver or spawn method, which imports the main script
+again in every worker, where a script that starts its crawl without the
+``if __name__ == "__main__":`` guard would crawl again: every page fetched once more per
 worker, the same feeds written by several crawls at once. That copy of the crawl is stopped
 here, so the worker finishes importing the script and then serves the crawl that started
 it.
@@ -33,11 +36,14 @@ import logging
 import multiprocessing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakSet
 
+from ._settings import unknown_settings
 from ._workers import WORKER_PROCESS_NAME
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +61,9 @@ WORKER_PROCESS_MESSAGE = (
 #: The coroutine of the task in which Scrapy's AsyncCrawlerRunner runs a crawl.
 SCRAPY_CRAWL_TASK = "AsyncCrawlerRunner._crawl_and_track"
 
+#: Crawlers whose setting names were checked: each unknown name is said once per crawl.
+_NAMES_CHECKED: WeakSet[Crawler] = WeakSet()
+
 
 class StartupError(Exception):
     """A crawl that scrapy_mainc stopped before its engine started; the reason was logged
@@ -67,9 +76,20 @@ def in_worker_process() -> bool:
 
 
 def check_crawl(crawler: Crawler | None) -> None:
-    """Stop a crawl started inside a worker process."""
+    """Stop a crawl started inside a worker process; say unknown setting names once."""
     if in_worker_process():
         raise stop_crawl(WORKER_PROCESS_MESSAGE)
+    if crawler is None or crawler in _NAMES_CHECKED:
+        return
+    _NAMES_CHECKED.add(crawler)
+    warn_of_unknown_settings(crawler.settings)
+
+
+def warn_of_unknown_settings(settings: BaseSettings) -> None:
+    """One WARNING for each ``MAINC_`` name of ``settings`` that is not a registered setting."""
+    for name, nearest in unknown_settings(settings):
+        hint = f"; did you mean {nearest}?" if nearest else " (see the settings reference)"
+        logger.warning("mainc: %s is not a scrapy_mainc setting and is ignored%s", name, hint)
 
 
 def checked(read: Callable[[_S], _T], source: _S) -> _T:
