@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import scrapy
 from conftest import EXAMPLE, CrawlResult, run_crawls
+from test_scrapy_crawl import MANUAL
 from probes import extract_and_list_modules
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
@@ -278,6 +279,14 @@ def dedup_crawled(site_server: Any, tmp_path_factory: pytest.TempPathFactory) ->
     scenarios = [
         {"name": mode, **news, "settings": {**settings, "MAINC_WORKER_MODE": mode}} for mode in MODES
     ]
+    # Without the add-on, as getting-started lists the components, with and without the
+    # dedup pipeline.
+    manual = {**MANUAL, "MAINC_DEDUP_ENABLED": True, "MAINC_WORKER_MODE": "inline"}
+    with_dedup = {**MANUAL["ITEM_PIPELINES"], "scrapy_mainc.NearDuplicatePipeline": 110}
+    scenarios += [
+        {"name": "manual", **news, "settings": manual},
+        {"name": "manual-dedup", **news, "settings": {**manual, "ITEM_PIPELINES": with_dedup}},
+    ]
     return run_crawls(scenarios, tmp_path_factory.mktemp("dedup-crawls"))
 
 
@@ -321,6 +330,21 @@ def test_every_worker_mode_gives_the_same_fingerprints_and_clusters(dedup_crawle
 
 def test_no_warnings_during_the_dedup_crawls(dedup_crawled: Any) -> None:
     assert dedup_crawled[1] == []
+    for mode in (*MODES, "manual-dedup"):
+        assert dedup_crawled[0][mode].warnings_logged == [], mode
+
+
+def test_clustering_on_without_the_dedup_pipeline_says_what_to_add(dedup_crawled: Any) -> None:
+    result: CrawlResult = dedup_crawled[0]["manual"]
+    assert result.warnings_logged == [
+        "mainc: MAINC_DEDUP_ENABLED is True but NearDuplicatePipeline is not enabled: items get "
+        "fingerprints and no clusters. Add it after MaincPipeline: ITEM_PIPELINES = "
+        '{"scrapy_mainc.MaincPipeline": 100, "scrapy_mainc.NearDuplicatePipeline": 110} (the '
+        'add-on, ADDONS = {"scrapy_mainc.Addon": 0}, does it)'
+    ]
+    assert len(result.items) == 10 and all("cluster_id" not in item for item in result.items)
+    # Listed by hand, the dedup pipeline clusters as with the add-on.
+    assert clusters(dedup_crawled[0]["manual-dedup"]) == clusters(dedup_crawled[0]["inline"])
 
 
 def test_outcomes_with_fingerprints_survive_pickling() -> None:

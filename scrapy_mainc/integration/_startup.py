@@ -38,6 +38,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakSet
 
+from scrapy.utils.misc import load_object
+
 from ._settings import unknown_settings
 from ._workers import WORKER_PROCESS_NAME
 
@@ -90,6 +92,19 @@ def warn_of_unknown_settings(settings: BaseSettings) -> None:
     for name, nearest in unknown_settings(settings):
         hint = f"; did you mean {nearest}?" if nearest else " (see the settings reference)"
         logger.warning("mainc: %s is not a scrapy_mainc setting and is ignored%s", name, hint)
+
+
+def enabled_order(settings: BaseSettings, setting: str, component: type) -> int | None:
+    """The order of ``component`` (or a subclass) in the component dictionary ``setting``
+    (with its ``_BASE``), given as a class or an import path; None unless it is enabled."""
+    for key, order in settings.getwithbase(setting).items():
+        try:
+            loaded = load_object(key) if isinstance(key, str) else key
+        except (ImportError, AttributeError, NameError, ValueError):
+            continue  # Scrapy reports a path it cannot load when it builds the components
+        if order is not None and isinstance(loaded, type) and issubclass(loaded, component):
+            return int(order)
+    return None
 
 
 def checked(read: Callable[[_S], _T], source: _S) -> _T:

@@ -13,18 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.utils.misc import load_object
-
 from ..dedup._config import DedupConfig
 from ._config import SETTINGS, MaincConfig
-from ._startup import check_crawl, checked
+from ._startup import check_crawl, checked, enabled_order
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,
     SPIDER_MIDDLEWARE_ORDER,
     MaincDownloaderMiddleware,
     MaincSpiderMiddleware,
 )
-from .pipeline import PIPELINE_ORDER, MaincPipeline
+from .pipeline import DEDUP_PIPELINE_OFFSET, PIPELINE_ORDER, MaincPipeline
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -37,8 +35,6 @@ COMPONENTS = (
     ("SPIDER_MIDDLEWARES", MaincSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER),
     ("ITEM_PIPELINES", MaincPipeline, PIPELINE_ORDER),
 )
-#: ``NearDuplicatePipeline`` runs this much after ``MaincPipeline`` (110 by default).
-DEDUP_PIPELINE_OFFSET = 10
 
 
 class Addon:
@@ -73,14 +69,6 @@ def _set_up_dedup(settings: BaseSettings) -> None:
         return  # the dedup pipeline module (datasketch, numpy) is not even imported
     from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415
 
-    order = _order_of(settings, MaincPipeline)
+    order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
     order = (PIPELINE_ORDER if order is None else order) + DEDUP_PIPELINE_OFFSET
     settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", NearDuplicatePipeline, order)
-
-
-def _order_of(settings: BaseSettings, component: type) -> int | None:
-    """The order of ``component`` in ITEM_PIPELINES (given as a class or a path), if enabled."""
-    for key, order in settings.getdict("ITEM_PIPELINES").items():
-        if order is not None and load_object(key) is component:
-            return int(order)
-    return None

@@ -32,7 +32,7 @@ from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, pages_of
-from ._startup import check_crawl, checked
+from ._startup import check_crawl, checked, enabled_order
 from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
     FINGERPRINT_MODULES,
@@ -47,12 +47,15 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
 #: Order in ITEM_PIPELINES used by the add-on: early, before pipelines that store items.
 PIPELINE_ORDER = 100
+#: ``NearDuplicatePipeline`` runs this much after ``MaincPipeline`` (110 by default).
+DEDUP_PIPELINE_OFFSET = 10
 #: How long closing the spider waits for idle workers to exit.
 CLOSE_WAIT = 2.0
 
@@ -68,6 +71,8 @@ class MaincPipeline:
             raise NotConfigured("MAINC_ENABLED is False")
         self.crawler = crawler
         self.dedup = checked(DedupConfig.from_settings, crawler.settings)
+        if self.dedup.enabled:
+            _warn_if_not_clustered(crawler.settings)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
@@ -204,6 +209,25 @@ def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool 
         if loop is not None:
             return LoopProcessPool(loop, config.workers, config.timeout, preload=preload)
     return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
+
+
+def _warn_if_not_clustered(settings: BaseSettings) -> None:
+    """Say once (the pipeline is built once per crawl) that fingerprints without
+    NearDuplicatePipeline make no clusters, and what to add."""
+    from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415 (datasketch: dedup is on)
+
+    if enabled_order(settings, "ITEM_PIPELINES", NearDuplicatePipeline) is not None:
+        return
+    order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
+    order = PIPELINE_ORDER if order is None else order
+    logger.warning(
+        "mainc: MAINC_DEDUP_ENABLED is True but NearDuplicatePipeline is not enabled: items "
+        "get fingerprints and no clusters. Add it after MaincPipeline: ITEM_PIPELINES = "
+        '{"scrapy_mainc.MaincPipeline": %d, "scrapy_mainc.NearDuplicatePipeline": %d} (the '
+        'add-on, ADDONS = {"scrapy_mainc.Addon": 0}, does it)',
+        order,
+        order + DEDUP_PIPELINE_OFFSET,
+    )
 
 
 def _hand_to_dedup(
