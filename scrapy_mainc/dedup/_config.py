@@ -40,7 +40,8 @@ class DedupConfig:
     num_perm: int = _FINGERPRINT_DEFAULTS.num_perm
     #: ``MAINC_DEDUP_TEXT_FIELD``: item field holding the main text.
     text_field: str = "main_text"
-    #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint.
+    #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint;
+    #: "" (the setting is None): the fingerprint is not kept in the item.
     fingerprint_field: str = "fingerprint"
     #: ``MAINC_DEDUP_URL_FIELD``: item field holding the page URL.
     url_field: str = "url"
@@ -82,7 +83,9 @@ class DedupConfig:
                 num_perm=read("getint", "MAINC_DEDUP_NUM_PERM", default.num_perm),
                 text_field=settings.get("MAINC_DEDUP_TEXT_FIELD") or default.text_field,
                 fingerprint_field=(
-                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or default.fingerprint_field
+                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or ""
+                    if "MAINC_DEDUP_FINGERPRINT_FIELD" in settings
+                    else default.fingerprint_field
                 ),
                 url_field=settings.get("MAINC_DEDUP_URL_FIELD") or default.url_field,
                 containment=read("getfloat", "MAINC_DEDUP_CONTAINMENT", default.containment),

@@ -236,8 +236,10 @@ REGISTRY: tuple[Setting, ...] = (
     _dedup(
         "MAINC_DEDUP_FINGERPRINT_FIELD",
         "fingerprint",
-        "str",
-        "item field with (or receiving) the fingerprint",
+        "str or None",
+        "item field with (or receiving) the fingerprint; ``None`` keeps it out of the items "
+        "(``MaincPipeline`` hands the worker's fingerprint to ``NearDuplicatePipeline`` "
+        "beside the item)",
     ),
     _dedup("MAINC_DEDUP_URL_FIELD", "url", "str", "item field with the page URL"),
 )

@@ -50,6 +50,7 @@ from ..dedup._open import open_index
 from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared
+from ._pages import ItemBook, fingerprints_of
 from ._reactor import await_future
 from ._startup import check_crawl, checked, stop_crawl
 
@@ -72,9 +73,15 @@ class NearDuplicatePipeline:
     """Marks (or drops) near-duplicate items; see the module docstring."""
 
     def __init__(
-        self, config: DedupConfig, stats: StatsCollector | None = None, convert_items: bool = False
+        self,
+        config: DedupConfig,
+        stats: StatsCollector | None = None,
+        convert_items: bool = False,
+        handoff: ItemBook[Fingerprint] | None = None,
     ) -> None:
         self.config = config
+        #: The workers' fingerprints, when the items are not to keep them (see ``_pages``).
+        self._handoff = handoff
         self._stats = stats
         self._convert = convert_items
         self._where = redacted(config.redis_url) if config.redis_url else "memory"
@@ -92,7 +99,8 @@ class NearDuplicatePipeline:
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
         convert = checked(MaincConfig.from_settings, crawler.settings).convert_items
-        pipeline = cls(config, crawler.stats, convert)
+        handoff = None if config.fingerprint_field else fingerprints_of(crawler)
+        pipeline = cls(config, crawler.stats, convert, handoff)
         pipeline.open_index()  # before the engine starts: a failure stops the crawl there
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(pipeline.item_lost, signal=signals.item_dropped)
@@ -205,8 +213,10 @@ class NearDuplicatePipeline:
 
     async def _fingerprint(self, adapter: ItemAdapter) -> Fingerprint | None:
         """The item's fingerprint if usable, else one of its text; None when too short."""
-        params = self.config.fingerprint_params
-        stored = adapter.get(self.config.fingerprint_field)
+        params, field = self.config.fingerprint_params, self.config.fingerprint_field
+        stored = adapter.get(field) if field else None
+        if stored is None and self._handoff is not None:
+            stored = self._handoff.take(adapter.item)
         fingerprint = coerce_fingerprint(stored, params)
         if fingerprint is None:
             text = str(adapter.get(self.config.text_field) or "")
@@ -214,8 +224,8 @@ class NearDuplicatePipeline:
                 fingerprint = await await_future(self._submit(fingerprint_text, text, params))
             if fingerprint is not None:
                 self._inc("fingerprinted")
-                if stored is None:
-                    _set_if_declared(adapter, self.config.fingerprint_field, fingerprint.to_dict())
+                if stored is None and field:
+                    _set_if_declared(adapter, field, fingerprint.to_dict())
         if fingerprint is None or fingerprint.words < params.min_words:
             return None
         return fingerprint

@@ -6,10 +6,13 @@ items without text is opt-in (``MAINC_DROP_EMPTY``).
 
 With near-duplicate clustering on (``MAINC_DEDUP_ENABLED``), the worker also fingerprints
 the main text, with the parameters ``NearDuplicatePipeline`` uses, and this pipeline hands
-it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``), together with the page
+it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``; when that is None,
+beside the item, in the crawler's fingerprint book of ``_pages``), together with the page
 URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
 skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
-fingerprints the text itself (stat ``mainc/dedup/fingerprinted``).
+fingerprints the text itself (stat ``mainc/dedup/fingerprinted``). Without
+``NearDuplicatePipeline`` in ``ITEM_PIPELINES`` there are fingerprints and no clusters,
+which is said once at WARNING.
 
 The page's metadata (publication date, authors, site name, canonical URL, description,
 lead image, section, tags) goes into flat fields of their own, written only where the
@@ -31,7 +34,7 @@ from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
-from ._pages import AttachedPage, pages_of
+from ._pages import AttachedPage, ItemBook, fingerprints_of, pages_of
 from ._startup import check_crawl, checked, enabled_order
 from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
@@ -49,6 +52,8 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
     from typing_extensions import Self
+
+    from ..dedup._fingerprint import Fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +76,11 @@ class MaincPipeline:
             raise NotConfigured("MAINC_ENABLED is False")
         self.crawler = crawler
         self.dedup = checked(DedupConfig.from_settings, crawler.settings)
-        if self.dedup.enabled:
-            _warn_if_not_clustered(crawler.settings)
+        clustered = self.dedup.enabled and _clustered(crawler.settings)
+        #: Where the workers' fingerprints go when the items are not to keep them.
+        self.handoff: ItemBook[Fingerprint] | None = None
+        if clustered and not self.dedup.fingerprint_field:
+            self.handoff = fingerprints_of(crawler)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
@@ -114,7 +122,7 @@ class MaincPipeline:
         found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
         if self.dedup.enabled:
-            _hand_to_dedup(adapter, self.dedup, outcome, url)
+            self._hand_to_dedup(adapter, outcome, url)
         self._count(outcome, url)
         self._count_metadata(item, found)
         if self.config.drop_empty and not outcome.extraction.text:
@@ -146,6 +154,17 @@ class MaincPipeline:
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
         return await _on_reactor(submitted)
+
+    def _hand_to_dedup(self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None) -> None:
+        """Hand the worker's fingerprint on (in its field, or beside the item when the items
+        are not to keep it) and, where the item has none, the page URL."""
+        fingerprint, dedup = outcome.fingerprint, self.dedup
+        if fingerprint is not None and dedup.fingerprint_field:
+            _set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
+        elif fingerprint is not None and self.handoff is not None:
+            self.handoff.attach(adapter.item, fingerprint)
+        if url and not adapter.get(dedup.url_field):
+            _set_if_declared(adapter, dedup.url_field, url)
 
     def _pass_unfit(self, item: Any, error: MissingFieldError) -> Any:
         """A typed item that cannot take the fields goes on unchanged: the error is logged
@@ -211,13 +230,13 @@ def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool 
     return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
 
 
-def _warn_if_not_clustered(settings: BaseSettings) -> None:
-    """Say once (the pipeline is built once per crawl) that fingerprints without
-    NearDuplicatePipeline make no clusters, and what to add."""
+def _clustered(settings: BaseSettings) -> bool:
+    """Whether NearDuplicatePipeline is enabled; if not, say once (the pipeline is built once
+    per crawl) that fingerprints without it make no clusters, and what to add."""
     from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415 (datasketch: dedup is on)
 
     if enabled_order(settings, "ITEM_PIPELINES", NearDuplicatePipeline) is not None:
-        return
+        return True
     order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
     order = PIPELINE_ORDER if order is None else order
     logger.warning(
@@ -228,16 +247,7 @@ def _warn_if_not_clustered(settings: BaseSettings) -> None:
         order,
         order + DEDUP_PIPELINE_OFFSET,
     )
-
-
-def _hand_to_dedup(
-    adapter: ItemAdapter, dedup: DedupConfig, outcome: ExtractionOutcome, url: str | None
-) -> None:
-    """Store the worker's fingerprint and, where the item has none, the page URL."""
-    if outcome.fingerprint is not None:
-        _set_if_declared(adapter, dedup.fingerprint_field, outcome.fingerprint.to_dict())
-    if url and not adapter.get(dedup.url_field):
-        _set_if_declared(adapter, dedup.url_field, url)
+    return False
 
 
 def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
