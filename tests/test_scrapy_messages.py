@@ -53,6 +53,11 @@ def crawls(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 def test_a_crawl_where_every_item_failed_says_so_once(crawls: dict[str, CrawlResult]) -> None:
     result = crawls["pipeline-only"]
     assert result.stats["mainc/failed/no_page"] == 3 and len(result.items) == 3
+    # The items came from responses: the reason names what is missing to attach them.
+    assert {item["mainc"]["reason"] for item in result.items} == {
+        "no page: MaincSpiderMiddleware, which attaches each item's response, is not enabled "
+        "(SPIDER_MIDDLEWARES, or the add-on), and the item has no 'raw_html' field"
+    }
     (warning,) = mainc_warnings(result)
     assert warning.startswith("mainc: all 3 items failed extraction (no_page: 3)")
     for cause in ("MAINC_PAGE_FIELD ('raw_html')", "scrapy_mainc.Addon", "MaincSpiderMiddleware"):

@@ -41,6 +41,9 @@ class ItemBook(Generic[_V]):
 
     def __init__(self) -> None:
         self._entries: dict[int, tuple[Any, _V]] = {}
+        #: Whether the crawl has a component that files values here (the spider middleware,
+        #: for pages): without one, an item's missing value says nothing about the item.
+        self.filing = False
 
     def __len__(self) -> int:
         return len(self._entries)

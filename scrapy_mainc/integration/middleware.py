@@ -95,6 +95,7 @@ class MaincSpiderMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         self.config = _enabled_config(crawler)
         self.pages = pages_of(crawler)
+        self.pages.filing = True
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if response is not None:

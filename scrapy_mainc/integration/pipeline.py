@@ -140,8 +140,7 @@ class MaincPipeline:
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
         )
         if page is None:
-            reason = "no page: the item did not come from a response and has no page field"
-            return failed(task, "no_page", reason)
+            return failed(task, "no_page", _no_page_reason(self.pages.filing, self.config.fields.page))
         if len(page) > self.config.max_page_size:
             limit = self.config.max_page_size
             reason = f"page too large: {len(page):,} > MAINC_MAX_PAGE_SIZE ({limit:,})"
@@ -256,6 +255,18 @@ def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
         adapter[field] = value
     except KeyError:
         logger.debug("mainc: %s has no %r field", type(adapter.item).__name__, field)
+
+
+def _no_page_reason(attaching: bool, page_field: str) -> str:
+    """Why an item has no page: with the spider middleware on, it came from no response;
+    without it, it may well have, and the middleware is what is missing."""
+    field = f"no {page_field!r} field" if page_field else "no page field (MAINC_PAGE_FIELD is None)"
+    if attaching:
+        return f"no page: the item did not come from a response and has {field}"
+    return (
+        "no page: MaincSpiderMiddleware, which attaches each item's response, is not enabled "
+        f"(SPIDER_MIDDLEWARES, or the add-on), and the item has {field}"
+    )
 
 
 def _drop(message: str) -> DropItem:
