@@ -5,6 +5,10 @@ request.
 - A script without the ``__main__`` guard runs again in every worker process; that copy of
   the crawl stops before its spider opens, with one line, and the workers serve the crawl
   that started them.
+- A bad setting value, or a near-duplicate index that cannot be opened, stops the crawl
+  before it starts: one ERROR line, exit status 1 (``scrapy crawl``, and a script that
+  returns ``process.bootstrap_failed`` as the documented one does), no request, the feed
+  untouched.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE, served_pages
+from conftest import served_pages
 from newsdemo.localredis import free_port
 from newsdemo.server import SiteServer
+from test_scrapy_command import scrapy
 
 #: The pages the scripts below crawl, one request each.
 PAGES = ("/en/harbour-bridge-reopens.html", "/en/river-festival.html", "/zh/shuiku-kuorong.html")
@@ -70,64 +75,9 @@ def error_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if " ERROR: " in line or " CRITICAL: " in line]
 
 
-# --- A script without the __main__ guard -------------------------------------------------
-
-SCRIPT_WITHOUT_GUARD = """
-    import sys
-
-    import scrapy
-    from scrapy.crawler import {process_class}
-
-    PAGES = {pages!r}
-
-
-    class Articles(scrapy.Spider):
-        name = "articles"
-
-        async def start(self):
-            for page in PAGES:
-                yield scrapy.Request(sys.argv[1] + page)
-
-        def parse(self, response):
-            yield {{"url": response.url}}
-
-
-    process = {process_class}({{
-        "ADDONS": {{"scrapy_mainc.Addon": 0}},
-        "MAINC_WORKERS": {workers},
-        "FEEDS": {{"items.jsonl": {{"format": "jsonlines", "overwrite": True}}}},
-        "LOG_LEVEL": "INFO",
-        "TELNETCONSOLE_ENABLED": False,
-    }})
-    process.crawl(Articles)
-    process.start()
-"""
-
-
-@pytest.mark.parametrize("process_class", ["CrawlerProcess", "AsyncCrawlerProcess"])
-def test_a_script_without_the_main_guard_crawls_once(
-    server: CountingServer, tmp_path: Path, process_class: str
-) -> None:
-    source = SCRIPT_WITHOUT_GUARD.format(process_class=process_class, pages=PAGES, workers=WORKERS)
-    done = run_script(source, tmp_path, server.url)
-    assert done.returncode == 0, done.stderr[-3000:]
-    # Each worker imported the script again and stopped its copy of the crawl before the
-    # spider opened, saying so once; then it served the crawl that started it.
-    assert dict(server.requests) == {page: 1 for page in PAGES}
-    items = read_jsonlines(tmp_path / "items.jsonl")
-    assert sorted(item["url"] for item in items) == sorted(server.url + page for page in PAGES)
-    for item in items:
-        assert len(item["main_text"]) > 200 and item["mainc"]["reason"] == "", item["mainc"]
-    lines = [line for line in error_lines(done.stderr) if GUARD_LINE in line]
-    assert len(lines) == WORKERS, done.stderr[-3000:]
-    assert '`if __name__ == "__main__":`' in lines[0]
-    if process_class == "AsyncCrawlerProcess":  # CrawlerProcess: Twisted reports the Deferred
-        assert "Traceback" not in done.stderr
-
-
-# --- Crawls that cannot start: one line, a non-zero exit, nothing fetched or written -------
-
-GUARDED_SCRIPT = """
+#: A crawl script: the settings are given as JSON, after the site's URL; ``{entry}`` runs
+#: ``main()``, with or without the ``__main__`` guard.
+SCRIPT = """
     import json
     import sys
 
@@ -161,10 +111,45 @@ GUARDED_SCRIPT = """
         return 1 if process.bootstrap_failed else 0
 
 
-    if __name__ == "__main__":
-        sys.exit(main())
+    {entry}
 """
+GUARDED = 'if __name__ == "__main__":\n        sys.exit(main())'
 ADDON = {"ADDONS": {"scrapy_mainc.Addon": 0}}
+
+
+def run_crawl_script(
+    server: SiteServer, directory: Path, process_class: str, settings: dict[str, Any], entry: str = GUARDED
+) -> subprocess.CompletedProcess[str]:
+    source = SCRIPT.format(process_class=process_class, pages=PAGES, entry=entry)
+    return run_script(source, directory, server.url, json.dumps(settings))
+
+
+# --- A script without the __main__ guard -------------------------------------------------
+
+
+@pytest.mark.parametrize("process_class", ["CrawlerProcess", "AsyncCrawlerProcess"])
+def test_a_script_without_the_main_guard_crawls_once(
+    server: CountingServer, tmp_path: Path, process_class: str
+) -> None:
+    settings = {**ADDON, "MAINC_WORKERS": WORKERS}
+    done = run_crawl_script(server, tmp_path, process_class, settings, entry="main()")
+    assert done.returncode == 0, done.stderr[-3000:]
+    # Each worker imported the script again and stopped its copy of the crawl before the
+    # spider opened, saying so once; then it served the crawl that started it.
+    assert dict(server.requests) == {page: 1 for page in PAGES}
+    items = read_jsonlines(tmp_path / "items.jsonl")
+    assert sorted(item["url"] for item in items) == sorted(server.url + page for page in PAGES)
+    for item in items:
+        assert len(item["main_text"]) > 200 and item["mainc"]["reason"] == "", item["mainc"]
+    lines = [line for line in error_lines(done.stderr) if GUARD_LINE in line]
+    assert len(lines) == WORKERS, done.stderr[-3000:]
+    assert '`if __name__ == "__main__":`' in lines[0]
+    if process_class == "AsyncCrawlerProcess":  # CrawlerProcess: Twisted reports the Deferred
+        assert "Traceback" not in done.stderr
+
+
+# --- Crawls that cannot start: one line, a non-zero exit, nothing fetched or written -------
+
 MANUAL = {
     "DOWNLOADER_MIDDLEWARES": {"scrapy_mainc.MaincDownloaderMiddleware": 585},
     "SPIDER_MIDDLEWARES": {"scrapy_mainc.MaincSpiderMiddleware": 10},
@@ -181,14 +166,7 @@ BAD_VALUES = {
 
 def scrapy_crawl(server: SiteServer, feed: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """``scrapy crawl news`` in the example project, over ``server``, exporting to ``feed``."""
-    command = ["crawl", "news", "-a", f"start_url={server.url}/", "-O", str(feed), *options]
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", *command],
-        cwd=EXAMPLE,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return scrapy("crawl", "news", "-a", f"start_url={server.url}/", "-O", str(feed), *options)
 
 
 def assert_stopped_in_one_line(done: subprocess.CompletedProcess[str], message: str) -> None:
@@ -218,8 +196,7 @@ def test_a_script_with_a_bad_value_exits_1_with_one_line(
 ) -> None:
     value, message = BAD_VALUES["MAINC_WORKER_MODE"]
     settings = {**(ADDON if setup == "add-on" else MANUAL), "MAINC_WORKER_MODE": value}
-    source = GUARDED_SCRIPT.format(process_class=process_class, pages=PAGES)
-    done = run_script(source, tmp_path, server.url, json.dumps(settings))
+    done = run_crawl_script(server, tmp_path, process_class, settings)
     assert not server.requests and not (tmp_path / "items.jsonl").exists()
     if process_class == "AsyncCrawlerProcess":
         assert_stopped_in_one_line(done, message)
@@ -252,8 +229,7 @@ def test_scrapy_crawl_without_its_redis_exits_1_with_one_line(server: CountingSe
 
 def test_a_script_without_its_redis_exits_1(server: CountingServer, tmp_path: Path) -> None:
     settings = {**ADDON, "MAINC_DEDUP_ENABLED": True, "MAINC_DEDUP_REDIS_URL": closed_redis_url()}
-    source = GUARDED_SCRIPT.format(process_class="AsyncCrawlerProcess", pages=PAGES)
-    done = run_script(source, tmp_path, server.url, json.dumps(settings))
+    done = run_crawl_script(server, tmp_path, "AsyncCrawlerProcess", settings)
     assert done.returncode == 1, done.stderr[-3000:]
     (line,) = error_lines(done.stderr)
     assert "ERROR: mainc dedup: cannot open the index at redis://127.0.0.1:" in line
