@@ -75,7 +75,9 @@ def compare(before: dict[str, dict[str, object]], after: dict[str, dict[str, obj
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("mode", choices=("save", "compare"))
     parser.add_argument("path", type=Path)
     parser.add_argument("--shared", type=Path, default=SHARED, help="the datasets folder")
