@@ -82,7 +82,11 @@ def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
 
 def score_page(gold: str, predicted: str) -> PageScore:
     """Shingle overlap of a prediction with the gold text of one page."""
-    gold_shingles = shingles(gold)
+    return score_shingles(shingles(gold), predicted)
+
+
+def score_shingles(gold_shingles: Counter[tuple[str, ...]], predicted: str) -> PageScore:
+    """:func:`score_page` for gold text whose shingles are already counted."""
     predicted_shingles = shingles(predicted)
     overlap = sum((gold_shingles & predicted_shingles).values())
     return PageScore(
