@@ -1,15 +1,25 @@
-"""Datasets of either kind of gold, the extractor runner and its reports (``scrapy_mainc.evaluation``)."""
+"""Datasets of either kind of gold, the extractor runner, its reports and the oracle
+(``scrapy_mainc.evaluation``)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from scrapy_mainc.evaluation._evaluate import Page, Report, evaluate, format_report, load_dataset
+from scrapy_mainc.evaluation._evaluate import Page, PageResult, Report, evaluate, format_report, load_dataset
 from scrapy_mainc.evaluation._gold import SnippetGold, TextGold, dataset_kind, read_gold, summarize_scores
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
+from scrapy_mainc.evaluation._oracle import (
+    LOST_BY_ALL,
+    NEVER_BUILT,
+    WRONG_CHOICE,
+    LostPage,
+    oracle,
+    split_lost,
+)
 from scrapy_mainc.evaluation._snippets import SnippetScore
 
 
@@ -150,3 +160,46 @@ def test_retimed_keeps_the_scores_and_takes_the_times() -> None:
     assert (retimed.median_ms, retimed.mean_ms) == (2.0, 2.0)
     assert [page.score for page in retimed.pages] == [page.score for page in report.pages]
     assert retimed.summary == report.summary
+
+
+def _report(name: str, counts: list[tuple[int, int, int, int]]) -> Report:
+    """A snippet report over pages p1, p2... with these (tp, fp, fn, tn) counts."""
+    pages = tuple(PageResult(f"p{index}", SnippetScore(*count), 1.0) for index, count in enumerate(counts, 1))
+    summary = summarize_scores("snippets", (page.score for page in pages))
+    return Report(name, "snippets", summary, 1.0, 1.0, pages)
+
+
+# page F1 = 2tp / (2tp + fp + fn): (1,0,0,0) 1.0; (2,0,1,0) 0.8; (1,0,1,0) 2/3; (1,0,3,0) and
+# (2,0,6,0) 0.4; (0,0,1,0) 0
+AUTO = _report("auto", [(0, 0, 1, 0), (1, 0, 3, 0), (0, 0, 1, 0), (0, 0, 1, 0), (1, 0, 0, 0)])
+CANDIDATE_A = _report("a", [(2, 0, 1, 0), (2, 0, 6, 0), (1, 0, 1, 0), (0, 0, 1, 0), (0, 0, 1, 0)])
+CANDIDATE_B = _report("b", [(0, 0, 1, 0), (0, 0, 1, 0), (0, 0, 1, 0), (1, 0, 3, 0), (1, 0, 0, 0)])
+PEER = _report("peer", [(0, 0, 1, 0), (1, 0, 0, 0), (0, 0, 1, 0), (1, 0, 3, 0), (1, 0, 0, 0)])
+
+
+def test_the_oracle_takes_the_best_page_and_the_first_report_on_a_tie() -> None:
+    best = oracle("oracle", [AUTO, CANDIDATE_A, CANDIDATE_B])
+    # p1 a (0.8), p2 auto (0.4, tied with a's 0.4), p3 a (2/3), p4 b (0.4), p5 auto (1.0)
+    assert [page.score for page in best.pages] == [
+        SnippetScore(2, 0, 1, 0), SnippetScore(1, 0, 3, 0), SnippetScore(1, 0, 1, 0),
+        SnippetScore(1, 0, 3, 0), SnippetScore(1, 0, 0, 0),
+    ]  # fmt: skip
+    assert best.mean_page_f1 == pytest.approx((0.8 + 0.4 + 2 / 3 + 0.4 + 1.0) / 5)
+    assert best.lost == ["p2", "p4"]
+    assert best.summary.f1 == pytest.approx(12 / (12 + 8))  # tp 6, fn 8 pooled
+    with pytest.raises(ValueError, match="same pages"):
+        oracle("oracle", [AUTO, replace(CANDIDATE_A, pages=CANDIDATE_A.pages[:4])])
+
+
+def test_lost_pages_split_into_wrong_choice_never_built_and_lost_by_all() -> None:
+    lost = split_lost(AUTO, [CANDIDATE_A, CANDIDATE_B], [PEER])
+    assert [(page.page_id, page.kind) for page in lost] == [
+        ("p1", WRONG_CHOICE),  # a reaches 0.8 exactly
+        ("p2", NEVER_BUILT),  # no candidate at 0.8; the peer gets it
+        ("p3", NEVER_BUILT),  # no peer at 0.5; candidate a at 2/3
+        ("p4", LOST_BY_ALL),  # every candidate and the peer at 0.4
+    ]
+    assert lost[0] == LostPage("p1", WRONG_CHOICE, 0.0, "a", 0.8, "peer", 0.0)
+    assert lost[1].describe() == "p2 (a peer): auto 0.40; best candidate a 0.40; best peer peer 1.00"
+    assert lost[2].describe().startswith("p3 (weak candidate): auto 0.00; best candidate a 0.67")
+    assert split_lost(AUTO, [CANDIDATE_A, CANDIDATE_B], [])[1].kind == LOST_BY_ALL  # p2 without the peer
