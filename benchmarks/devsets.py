@@ -9,6 +9,7 @@ from them without running the extractors again.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from peers import available_peers
 
 from scrapy_mainc import ALGORITHMS, extract
-from scrapy_mainc.evaluation._evaluate import Extractor, Page, Report, evaluate, load_dataset, time_pages
+from scrapy_mainc.evaluation._evaluate import Extractor, Page, Report, evaluate, load_dataset, run_page
 
 
 def _datasets_dir() -> Path:
@@ -70,21 +71,21 @@ def run_dataset(
     repeat: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> list[Report]:
-    """Every extractor over ``pages``: one scored pass, then ``repeat - 1`` timing passes with
-    the extractors taking turns; each keeps its pass with the lowest median (the machine is
-    shared: the fastest pass is the least disturbed one)."""
-    best = {}
+    """Every extractor over ``pages``: one scored pass, then ``repeat - 1`` timing passes in
+    which the extractors take turns page by page (a burst of load on the shared machine hits
+    them all alike); each page keeps its fastest time, the least disturbed one."""
+    reports = {}
     for name, run in runs.items():
-        best[name] = evaluate(name, run, pages)
+        reports[name] = evaluate(name, run, pages)
         if progress:
             progress(name)
+    fastest = {name: [page.milliseconds for page in report.pages] for name, report in reports.items()}
     for _ in range(repeat - 1):
-        for name, run in runs.items():
-            times = time_pages(run, pages)
-            retimed = best[name].retimed(times)
-            if retimed.median_ms < best[name].median_ms:
-                best[name] = retimed
-    return list(best.values())
+        gc.collect()
+        for index, page in enumerate(pages):
+            for name, run in runs.items():
+                fastest[name][index] = min(fastest[name][index], run_page(run, page)[1])
+    return [report.retimed(fastest[name]) for name, report in reports.items()]
 
 
 def save_reports(path: Path, reports: dict[str, list[Report]]) -> None:

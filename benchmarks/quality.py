@@ -18,9 +18,10 @@ Rows: ``auto``, the ten other algorithms, ``auto+metadata`` (the metadata stage 
 crawl pays; the others run content only, as the peers do), and the peers of ``peers.py``
 (trafilatura default and ``fast=True``, readability-lxml; the ``peers`` extra).
 
-Every extractor is scored in a first pass, then runs ``--repeat`` - 1 more timing passes,
-the extractors taking turns; the pass with the lowest median counts (scores do not change
-between passes), which keeps the figures steady on a shared machine. ``--json FILE`` saves
+Every extractor is scored in a first pass, then runs ``--repeat`` - 1 more timing passes in
+which the extractors take turns page by page; each page keeps its fastest time and the
+median is over those (scores do not change between passes; a burst of load on the shared
+machine hits every extractor alike and is outrun by another pass). ``--json FILE`` saves
 every page's counts and times (``benchmarks/oracle.py --load FILE`` reads them).
 
 Run time on the 2-core development machine (2026-11-24, other jobs running): about 3 minutes
@@ -59,7 +60,7 @@ def main() -> int:
         "--repeat",
         type=int,
         default=2,
-        help="passes per extractor (one scored, the others timed); the fastest median counts",
+        help="passes per extractor (one scored, the others timed); each page's fastest time counts",
     )
     args = parser.parse_args()
     runs = extractors(peers=not args.no_peers, only=args.only)

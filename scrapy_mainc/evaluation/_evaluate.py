@@ -106,7 +106,7 @@ class Report:
         return sorted(self.pages, key=lambda page: (page.score.f1, page.page_id))[:count]
 
     def retimed(self, milliseconds: list[float]) -> Report:
-        """This report with the pages' times of another pass (the scores do not change)."""
+        """This report with other times of its pages, in order (the scores do not change)."""
         timed = zip(self.pages, milliseconds, strict=True)
         pages = tuple(replace(page, milliseconds=ms) for page, ms in timed)
         median, mean = _time_summary(milliseconds)
@@ -192,25 +192,20 @@ def evaluate(name: str, extractor: Extractor, pages: Iterable[Page]) -> Report:
     pages = list(pages)
     kind = dataset_kind(page.gold for page in pages) if pages else "text"
     if pages:
-        _run_once(extractor, pages[0])  # warm up imports and caches before timing
+        run_page(extractor, pages[0])  # warm up imports and caches before timing
     gc.collect()
     results = []
     for page in pages:
-        text, milliseconds, error = _run_once(extractor, page)
+        text, milliseconds, error = run_page(extractor, page)
         results.append(PageResult(page.page_id, page.gold.score(text), milliseconds, error))
     median, mean = _time_summary([result.milliseconds for result in results])
     summary = summarize_scores(kind, (result.score for result in results))
     return Report(name, kind, summary, median, mean, tuple(results))
 
 
-def time_pages(extractor: Extractor, pages: Iterable[Page]) -> list[float]:
-    """Milliseconds ``extractor`` takes on each page (another pass of :func:`evaluate`,
-    without scoring: for :meth:`Report.retimed`)."""
-    gc.collect()
-    return [_run_once(extractor, page)[1] for page in pages]
-
-
-def _run_once(extractor: Extractor, page: Page) -> tuple[str, float, str]:
+def run_page(extractor: Extractor, page: Page) -> tuple[str, float, str]:
+    """``extractor``'s text of ``page``, the milliseconds it took, and the error it raised
+    ("" when none; the text is then empty)."""
     started = perf_counter()
     try:
         text = extractor(page.html, page.url)
