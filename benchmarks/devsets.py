@@ -9,15 +9,13 @@ from them without running the extractors again.
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from peers import available_peers
 
 from scrapy_mainc import ALGORITHMS, extract
-from scrapy_mainc.evaluation._evaluate import Extractor, Page, Report, evaluate, load_dataset, run_page
+from scrapy_mainc.evaluation._evaluate import Extractor, Page, Report, load_dataset
 
 
 def _datasets_dir() -> Path:
@@ -63,29 +61,6 @@ def extractors(peers: bool = True, only: list[str] | None = None) -> dict[str, E
             raise SystemExit(f"unknown or unavailable extractors: {', '.join(sorted(unknown))}")
         runs = {name: run for name, run in runs.items() if name in only}
     return runs
-
-
-def run_dataset(
-    pages: list[Page],
-    runs: dict[str, Extractor],
-    repeat: int = 1,
-    progress: Callable[[str], None] | None = None,
-) -> list[Report]:
-    """Every extractor over ``pages``: one scored pass, then ``repeat - 1`` timing passes in
-    which the extractors take turns page by page (a burst of load on the shared machine hits
-    them all alike); each page keeps its fastest time, the least disturbed one."""
-    reports = {}
-    for name, run in runs.items():
-        reports[name] = evaluate(name, run, pages)
-        if progress:
-            progress(name)
-    fastest = {name: [page.milliseconds for page in report.pages] for name, report in reports.items()}
-    for _ in range(repeat - 1):
-        gc.collect()
-        for index, page in enumerate(pages):
-            for name, run in runs.items():
-                fastest[name][index] = min(fastest[name][index], run_page(run, page)[1])
-    return [report.retimed(fastest[name]) for name, report in reports.items()]
 
 
 def save_reports(path: Path, reports: dict[str, list[Report]]) -> None:

@@ -47,12 +47,11 @@ from devsets import (  # noqa: E402
     extractors,
     load_reports,
     load_sets,
-    run_dataset,
     save_reports,
 )
 from peers import PEER_NAMES  # noqa: E402
 
-from scrapy_mainc.evaluation._evaluate import LOST_F1, Report  # noqa: E402
+from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together  # noqa: E402
 from scrapy_mainc.evaluation._oracle import LOSS_KINDS, oracle, split_lost  # noqa: E402
 
 
@@ -117,7 +116,9 @@ def main() -> int:
     else:
         wanted_rows = {"auto", *OTHER_ALGORITHMS, *PEER_NAMES}  # the peers that are installed
         runs = {name: run for name, run in extractors().items() if name in wanted_rows}
-        everything = {name: run_dataset(pages, runs) for name, pages in load_sets(args.datasets).items()}
+        everything = {
+            name: evaluate_together(runs, pages) for name, pages in load_sets(args.datasets).items()
+        }
         if args.json:
             save_reports(args.json, everything)
     for name, reports in everything.items():

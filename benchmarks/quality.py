@@ -18,10 +18,9 @@ Rows: ``auto``, the ten other algorithms, ``auto+metadata`` (the metadata stage 
 crawl pays; the others run content only, as the peers do), and the peers of ``peers.py``
 (trafilatura default and ``fast=True``, readability-lxml; the ``peers`` extra).
 
-Every extractor is scored in a first pass, then runs ``--repeat`` - 1 more timing passes in
-which the extractors take turns page by page; each page keeps its fastest time and the
-median is over those (scores do not change between passes; a burst of load on the shared
-machine hits every extractor alike and is outrun by another pass). ``--json FILE`` saves
+The extractors take turns page by page, so that a burst of load on the shared machine hits
+them all alike, over ``--repeat`` passes; each page keeps its fastest time, and the median
+is over those (the scores are the first pass's: they do not change). ``--json FILE`` saves
 every page's counts and times (``benchmarks/oracle.py --load FILE`` reads them).
 
 Run time on the 2-core development machine (2026-11-24, other jobs running): about 3 minutes
@@ -39,10 +38,10 @@ from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from devsets import AUTO_METADATA, DEFAULT_DATASETS, extractors, load_sets, run_dataset, save_reports  # noqa: E402
+from devsets import AUTO_METADATA, DEFAULT_DATASETS, extractors, load_sets, save_reports  # noqa: E402
 from peers import PEER_NAMES  # noqa: E402
 
-from scrapy_mainc.evaluation._evaluate import LOST_F1, Report  # noqa: E402
+from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together  # noqa: E402
 
 #: The peer whose median time ``auto``'s is compared with.
 TIME_REFERENCE = "trafilatura fast"
@@ -60,23 +59,20 @@ def main() -> int:
         "--repeat",
         type=int,
         default=2,
-        help="passes per extractor (one scored, the others timed); each page's fastest time counts",
+        help="passes over each set; each page's fastest time counts",
     )
     args = parser.parse_args()
     runs = extractors(peers=not args.no_peers, only=args.only)
     started = perf_counter()
     print(
         f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}, "
-        f"one process, {args.repeat} pass(es) per extractor; ms include decoding and parsing\n"
+        f"one process, {args.repeat} pass(es) over each set, extractors taking turns page by page; "
+        "ms include decoding and parsing\n"
     )
     everything: dict[str, list[Report]] = {}
     for name, pages in load_sets(args.datasets).items():
-
-        def progress(extractor: str, name: str = name) -> None:
-            elapsed = perf_counter() - started
-            print(f"  {name}: {extractor} scored ({elapsed:.0f} s)", file=sys.stderr, flush=True)
-
-        reports = run_dataset(pages, runs, args.repeat, progress)
+        reports = evaluate_together(runs, pages, args.repeat)
+        print(f"  {name} done ({perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
         everything[name] = reports
         print(dataset_table(name, reports), flush=True)
     print(overview(everything))

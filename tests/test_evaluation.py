@@ -4,12 +4,23 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from scrapy_mainc.evaluation._evaluate import Page, PageResult, Report, evaluate, format_report, load_dataset
+from scrapy_mainc.evaluation import _evaluate
+from scrapy_mainc.evaluation._evaluate import (
+    Extractor,
+    Page,
+    PageResult,
+    Report,
+    evaluate,
+    evaluate_together,
+    format_report,
+    load_dataset,
+)
 from scrapy_mainc.evaluation._gold import SnippetGold, TextGold, dataset_kind, read_gold, summarize_scores
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
 from scrapy_mainc.evaluation._oracle import (
@@ -203,3 +214,39 @@ def test_lost_pages_split_into_wrong_choice_never_built_and_lost_by_all() -> Non
     assert lost[1].describe() == "p2 (a peer): auto 0.40; best candidate a 0.40; best peer peer 1.00"
     assert lost[2].describe().startswith("p3 (weak candidate): auto 0.00; best candidate a 0.67")
     assert split_lost(AUTO, [CANDIDATE_A, CANDIDATE_B], [])[1].kind == LOST_BY_ALL  # p2 without the peer
+
+
+def test_extractors_take_turns_page_by_page_and_keep_each_page_fastest_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[str, bytes]] = []
+
+    def extractor(name: str) -> Extractor:
+        def run(html: bytes, url: str) -> str:
+            calls.append((name, html))
+            return OUTPUTS[html.decode()] if name == "x" else ""
+
+        return run
+
+    # milliseconds of each call: the warm-ups, then x and y on each page, twice
+    durations = [9, 9] + [3, 3] * 3 + [1, 4] * 3
+
+    def ticks() -> Iterator[float]:
+        now = 0.0
+        for duration in durations:  # run_page reads the clock before and after each call
+            yield now
+            now += duration / 1000
+            yield now
+
+    clock = ticks()
+    monkeypatch.setattr(_evaluate, "perf_counter", lambda: next(clock))
+    pages = [replace(page, html=page.page_id.encode()) for page in _snippet_pages()]
+    x, y = evaluate_together({"x": extractor("x"), "y": extractor("y")}, pages, passes=2)
+    one_pass = [(name, page.html) for page in pages for name in ("x", "y")]
+    assert calls == [("x", b"full"), ("y", b"full"), *one_pass, *one_pass]
+    assert [page.milliseconds for page in x.pages] == pytest.approx([1, 1, 1])  # the second pass
+    assert [page.milliseconds for page in y.pages] == pytest.approx([3, 3, 3])  # the first
+    assert x.median_ms == pytest.approx(1) and y.median_ms == pytest.approx(3)
+    assert [page.score for page in x.pages] == [SnippetScore(2, 0, 0, 1), SnippetScore(2, 1, 1, 1),
+                                                SnippetScore(0, 0, 1, 1)]  # fmt: skip
+    assert y.summary.f1 == 0.0
