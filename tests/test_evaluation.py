@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_mainc.evaluation import _evaluate
 from scrapy_mainc.evaluation._evaluate import (
     Extractor,
     Page,
@@ -216,9 +215,7 @@ def test_lost_pages_split_into_wrong_choice_never_built_and_lost_by_all() -> Non
     assert split_lost(AUTO, [CANDIDATE_A, CANDIDATE_B], [])[1].kind == LOST_BY_ALL  # p2 without the peer
 
 
-def test_extractors_take_turns_page_by_page_and_keep_each_page_fastest_time(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_extractors_take_turns_page_by_page_and_keep_each_page_fastest_time() -> None:
     calls: list[tuple[str, bytes]] = []
 
     def extractor(name: str) -> Extractor:
@@ -239,9 +236,9 @@ def test_extractors_take_turns_page_by_page_and_keep_each_page_fastest_time(
             yield now
 
     clock = ticks()
-    monkeypatch.setattr(_evaluate, "perf_counter", lambda: next(clock))
     pages = [replace(page, html=page.page_id.encode()) for page in _snippet_pages()]
-    x, y = evaluate_together({"x": extractor("x"), "y": extractor("y")}, pages, passes=2)
+    runs = {"x": extractor("x"), "y": extractor("y")}
+    x, y = evaluate_together(runs, pages, passes=2, clock=lambda: next(clock))
     one_pass = [(name, page.html) for page in pages for name in ("x", "y")]
     assert calls == [("x", b"full"), ("y", b"full"), *one_pass, *one_pass]
     assert [page.milliseconds for page in x.pages] == pytest.approx([1, 1, 1])  # the second pass
