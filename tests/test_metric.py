@@ -79,6 +79,8 @@ def test_page_snippet_f1_edges() -> None:
     empty = score_snippets(["a story"], ["menu"], "")
     assert empty == SnippetScore(true_positives=0, false_positives=0, false_negatives=1, true_negatives=1)
     assert empty.f1 == 0.0 and empty.precision == 0.0 and empty.recall == 0.0
+    assert SnippetScore(1, 0, 2, 0).f1 == 0.5  # exactly: a page at the threshold is not lost
+    assert SnippetScore(2, 0, 1, 0).f1 == 0.8
 
 
 def test_snippet_summary_pools_the_counts_of_all_pages() -> None:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ._metric import Summary
+from ._metric import Counts, Summary
 
 _WHITESPACE_RE = re.compile(r"\s+")
 
@@ -28,8 +28,9 @@ def normalize_whitespace(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class SnippetScore:
-    """Snippet counts of one page."""
+class SnippetScore(Counts):
+    """Snippet counts of one page (precision: share of the snippets found that are wanted;
+    recall: share of the wanted snippets found)."""
 
     true_positives: int
     false_positives: int
@@ -37,24 +38,9 @@ class SnippetScore:
     true_negatives: int
 
     @property
-    def precision(self) -> float:
-        """Share of the snippets found that are wanted (1 when nothing is wrong)."""
-        tp, fp, fn = self.true_positives, self.false_positives, self.false_negatives
-        if fp == fn == 0:
-            return 1.0
-        return tp / (tp + fp) if tp + fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        """Share of the wanted snippets found (1 when nothing is wrong)."""
-        tp, fp, fn = self.true_positives, self.false_positives, self.false_negatives
-        if fp == fn == 0:
-            return 1.0
-        return tp / (tp + fn) if tp + fn else 0.0
-
-    @property
     def f1(self) -> float:
-        """``2tp / (2tp + fp + fn)``; 1 for a page without ``with`` snippets and nothing unwanted."""
+        """``2tp / (2tp + fp + fn)``, exact at the thresholds (a page at 0.5 is not lost); 1 for
+        a page without ``with`` snippets and nothing unwanted."""
         denominator = 2 * self.true_positives + self.false_positives + self.false_negatives
         return 2 * self.true_positives / denominator if denominator else 1.0
 
