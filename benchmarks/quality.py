@@ -28,8 +28,9 @@ extractors take turns page by page, so that what load remains hits them all alik
 scores are the first pass's: they do not change). ``--json FILE`` saves
 every page's counts and times (``benchmarks/oracle.py --load FILE`` reads them).
 
-Run time on the 2-core development machine (2026-11-24, other jobs running): about 3 minutes
-per pass over the four sets, 7.5 minutes with the default ``--repeat 2``.
+Run time on the 2-core development machine (2026-11-25), the default two passes over the
+four sets: 5 minutes of CPU; 6.7 minutes while other jobs kept the load at 3 to 4, 12.7 at
+6 to 10.
 """
 
 from __future__ import annotations
