@@ -16,7 +16,8 @@ are the golden pages in ``tests/data``.
 Content only (``metadata=False``: the metadata stage does not change the text). The runs
 are spread over ``--workers`` processes (2: the development machine has two cores). Run
 time there (2026-11-25): 2.5 minutes of CPU; 4.8 minutes with 2 workers and 4.6 with 1
-while other jobs kept the load at 4 to 5 (a second worker helps only when a core is free).
+while other jobs kept the load at 4 to 5, 3.4 minutes with 2 workers at a load of 2 to 7
+(a second worker helps only when a core is free).
 """
 
 from __future__ import annotations
