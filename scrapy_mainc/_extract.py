@@ -22,7 +22,7 @@ from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._render import render_html, render_text
-from .core._sanitize import usable_url
+from .core._sanitize import URL_ENDS, usable_url
 from .core._stats import DomStats
 from .core._title import find_headline, find_titles, read_page_titles, visible_title
 from .core._types import Document, Extraction, Metadata, Selection
@@ -205,7 +205,7 @@ _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
 def _base_url(root: etree._Element, url: str | None) -> str | None:
     """The URL relative links of the page are relative to: its ``<base href>``, or ``url``
     (also when the ``<base href>`` is no URL urllib can read: ``//[bad``)."""
-    href = str(_BASE_HREF_XPATH(root)).strip()
+    href = str(_BASE_HREF_XPATH(root)).strip(URL_ENDS)  # what browsers strip, no more
     if not href:
         return url
     try:

@@ -8,7 +8,8 @@
 Seed pages are the development datasets (``html/*.html`` under each ``--datasets``
 directory; by default ``../shared/datasets`` next to the repository when it exists) and the
 test pages in ``tests/data``. Each fuzzed page is a seed with a few mutations (bytes
-inserted, deleted, duplicated or flipped; nasty markup spliced in: unsafe URLs, forms,
+inserted, deleted, duplicated or flipped; nasty markup spliced in: unsafe URLs (also behind
+Unicode spaces and other invisible characters), forms,
 control characters, unclosed quotes and comments, deep nesting, many attributes, charset
 declarations and BOMs; re-encoded), or a generated shape (tag soup, binary data, huge
 text, br siblings, comment blocks, deep nesting...). Every page goes through every
@@ -19,8 +20,9 @@ algorithm, as bytes or as text, and each result is checked:
 * the call takes at most ``--base-seconds`` plus ``--seconds-per-mb`` per megabyte, a
   "<" counting as 50 bytes (``--no-time`` to skip: tests run without timing checks);
 * the HTML output parses to no unsafe element, no ``on*`` attribute, no URL with a scheme
-  other than http, https or mailto, no ``style`` with ``expression``/``javascript:``, and
-  no control character.
+  other than http, https or mailto (read as any reader may: NFKC, without Unicode
+  spaces, controls and other characters that are not printable), no ``style`` with
+  ``expression``/``javascript:``, and no control character.
 
 Exit status 1 when any check failed; each failure is printed with its seed and page
 number (and saved with ``--save``), so ``--seed S --pages N`` reproduces it.
@@ -34,6 +36,7 @@ import random
 import re
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +57,22 @@ URL_ATTRIBUTES = frozenset(
     "dynsrc data codebase usemap manifest icon profile classid archive".split()
 )
 _CONTROL_RE = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]")
-_URL_NOISE_RE = re.compile("[\\x00-\\x20\\x7f]+")
+#: Characters a reader of a URL may drop (str.strip, a browser) or that turn into spaces:
+#: controls, format characters, separators, noncharacters (from the Unicode database).
+INVISIBLE = tuple(
+    char
+    for code in range(0x10000)
+    for char in (chr(code),)
+    if unicodedata.category(char) in {"Cc", "Cf", "Zs", "Zl", "Zp"} or code in (0xFFFE, 0xFFFF)
+)
+URL_TEMPLATES = (
+    '<a href="{c}javascript:alert(1)">x</a>',
+    '<img src="{c}javascript:alert(1)" srcset="{c}javascript:x 1x">',
+    "<q cite='java{c}script:x'>quoted</q>",
+    '<a href="/ok" ping="{c}vbscript:x">ping</a>',
+    '<p style="background: url({c}javascript:x)">styled text, here.</p>',
+    "<base href='{c}https://evil.example/'>",
+)
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 
 #: Markup spliced into pages.
@@ -194,6 +212,12 @@ def _splice(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = rng.choice(NASTY_SNIPPETS).encode("utf-8", "surrogatepass")
 
 
+def _splice_invisible_url(rng: random.Random, data: bytearray) -> None:
+    """A script URL behind a character some reader drops (``\\u00a0javascript:``)."""
+    snippet = rng.choice(URL_TEMPLATES).format(c=rng.choice(INVISIBLE) * rng.randint(1, 3))
+    data[rng.randrange(len(data) + 1) : 0] = snippet.encode("utf-8", "surrogatepass")
+
+
 def _insert_bytes(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = rng.randbytes(rng.randint(1, 64))
 
@@ -221,7 +245,7 @@ def _truncate(rng: random.Random, data: bytearray) -> None:
     del data[rng.randrange(len(data) + 1) :]
 
 
-MUTATIONS = (_splice, _splice, _insert_bytes, _delete, _duplicate, _flip, _truncate)
+MUTATIONS = (_splice, _splice, _splice_invisible_url, _insert_bytes, _delete, _duplicate, _flip, _truncate)
 
 
 def cases(rng: random.Random, seeds: list[bytes], count: int, scale: int) -> Iterator[Case]:
@@ -276,7 +300,7 @@ def _unsafe_attribute(tag: str, name: str, value: str) -> list[str]:
     if name.startswith("on"):
         return [f"{name} on <{tag}>"]
     if name == "style":
-        css = _URL_NOISE_RE.sub("", value).lower()
+        css = as_any_reader_reads(value).lower()
         return [f"style {value!r}"] if "expression" in css or "script:" in css else []
     if name in URL_ATTRIBUTES | {"srcset", "ping"}:
         if name == "srcset":  # the first word of each candidate
@@ -284,10 +308,15 @@ def _unsafe_attribute(tag: str, name: str, value: str) -> list[str]:
         else:
             urls = value.split() if name == "ping" else [value]
         for url in urls:
-            scheme = _SCHEME_RE.match(_URL_NOISE_RE.sub("", html.unescape(url)).lower())
+            scheme = _SCHEME_RE.match(as_any_reader_reads(html.unescape(url)).lower())
             if scheme and scheme.group(1) not in ("http", "https", "mailto"):
                 return [f"{name}={value[:60]!r} on <{tag}>"]
     return []
+
+
+def as_any_reader_reads(text: str) -> str:
+    """``text`` NFKC-normalised, without whitespace and characters that are not printable."""
+    return "".join(char for char in unicodedata.normalize("NFKC", text) if char.isprintable() and char != " ")
 
 
 def run(

@@ -7,9 +7,13 @@ reader elsewhere unasked, and makes the fragment stand on its own:
 * elements that load or run something (``portal``, ``keygen``...) are removed;
 * ``on*`` event-handler attributes are removed;
 * URL attributes (``href``, ``src``, ``srcset``, ``action``, ``ping``, ``xlink:href``...)
-  are kept only with an allowed scheme (http, https, mailto) or none (relative), judged
-  after entity decoding and with the whitespace and control characters browsers ignore
-  taken out (``jav&#x09;ascript:``); with a page URL, relative URLs are made absolute;
+  are kept only with an allowed scheme (http, https, mailto) or none (relative); with a
+  page URL, relative URLs are made absolute. The URL judged is the one emitted, after
+  every change made to it (control characters replaced, joined to the page URL), and the
+  one read; each is judged after entity decoding and NFKC normalisation, without the
+  characters any reader might drop: what browsers ignore (``jav&#x09;ascript:``) and
+  every other character that is not printable, such as Unicode spaces that ``str.strip``
+  takes away (``\u00a0javascript:``) or zero-width characters;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
   ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
 * an element whose tag name holds a character that ends a name in HTML (whitespace, a
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -43,6 +48,8 @@ _CHECKED = URL_ATTRIBUTES | {"srcset", "ping", "style"}
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 #: What browsers drop from URLs (ASCII whitespace and C0 controls) and lower-case.
 _URL_NOISE_RE = re.compile("[\\x00-\\x20\\x7f]+")
+#: What browsers strip from both ends of a URL (C0 controls and space).
+URL_ENDS = "".join(map(chr, range(0x21)))
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
@@ -77,15 +84,17 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
                 continue
             if lowered.startswith("on"):
                 del attributes[name]
-            elif lowered in URL_ATTRIBUTES:
-                _set_or_drop(attributes, name, _safe_url(attributes[name], base))
+                continue
+            value = xml_safe(attributes[name])  # as it will be emitted
+            if lowered in URL_ATTRIBUTES:
+                _set_or_drop(attributes, name, _safe_url(value, base))
             elif lowered == "srcset":
-                _set_or_drop(attributes, name, _safe_srcset(attributes[name], base))
+                _set_or_drop(attributes, name, _safe_srcset(value, base))
             elif lowered == "ping":
-                urls = [_safe_url(url, base) for url in attributes[name].split()]
+                urls = [_safe_url(url, base) for url in value.split()]
                 _set_or_drop(attributes, name, None if None in urls else " ".join(map(str, urls)))
-            elif lowered == "style" and not is_safe_style(attributes[name]):
-                del attributes[name]
+            else:
+                _set_or_drop(attributes, name, value if is_safe_style(value) else None)
 
 
 def _drop_bad_names(attributes: etree._Attrib) -> None:
@@ -101,18 +110,32 @@ def _settable_name(name: str) -> bool:
 
 
 def is_safe_url(value: str) -> bool:
-    """True when ``value`` is relative or has an allowed scheme, as a browser reads it."""
+    """True when ``value`` is relative or has an allowed scheme, as a browser or any
+    other reader (one that strips Unicode spaces, or normalises text) reads it."""
     if _PLAIN_URL_RE.match(value):
         return True
     decoded = html.unescape(value) if "&" in value else value
-    scheme = _SCHEME_RE.match(_URL_NOISE_RE.sub("", decoded).lower())
+    scheme = _SCHEME_RE.match(as_any_reader_reads(decoded).lower())
     return scheme is None or scheme.group(1) in SAFE_SCHEMES
+
+
+def as_any_reader_reads(text: str) -> str:
+    """``text`` without what a reader of a URL or of CSS may drop: ASCII whitespace and
+    controls (browsers), and in other text every character that is not printable
+    (Unicode spaces and line separators, controls, format characters such as zero-width
+    spaces, surrogates, noncharacters), after NFKC normalisation (full-width letters and
+    colons read as ASCII ones)."""
+    text = _URL_NOISE_RE.sub("", text)
+    if text.isascii():
+        return text
+    normalized = unicodedata.normalize("NFKC", text)
+    return "".join(char for char in normalized if char.isprintable() and char != " ")
 
 
 def is_safe_style(value: str) -> bool:
     """True when the inline CSS ``value`` can neither run code nor load a disallowed URL."""
     css = _CSS_ESCAPE_RE.sub(_unescape_css, _CSS_COMMENT_RE.sub("", value))
-    if _CSS_DANGER_RE.search(_URL_NOISE_RE.sub("", css).lower()):
+    if _CSS_DANGER_RE.search(as_any_reader_reads(css).lower()):
         return False
     return all(is_safe_url(match.group(2)) for match in _CSS_URL_RE.finditer(css))
 
@@ -125,11 +148,18 @@ def _unescape_css(escape: re.Match[str]) -> str:
 
 
 def _safe_url(value: str, base: str | None) -> str | None:
+    """The URL ``value`` as it will be emitted (made absolute against ``base``), or None
+    (the attribute is dropped) when it is unsafe as read or as emitted, or cannot be
+    joined (an invalid IPv6 host: ``//[bad``)."""
     if not is_safe_url(value):
         return None
     if base is None or _ABSOLUTE_RE.match(value):
         return value
-    return urljoin(base, value.strip())
+    try:
+        emitted = urljoin(base, value.strip(URL_ENDS))  # what browsers strip, no more
+    except ValueError:
+        return None
+    return emitted if is_safe_url(emitted) else None
 
 
 def _safe_srcset(value: str, base: str | None) -> str | None:
