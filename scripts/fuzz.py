@@ -50,8 +50,11 @@ DEFAULT_DATASETS = (ROOT.parent / "shared" / "datasets", ROOT.parent.parent / "s
 #: Elements the output must never contain.
 UNSAFE_ELEMENTS = frozenset(
     "script style iframe frame frameset object embed applet form input button select textarea "
-    "portal meta link base svg math template noscript keygen isindex".split()
+    "portal meta link base svg math template noscript keygen isindex plaintext xmp listing noembed "
+    "noframes dialog".split()
 )
+#: Attribute name prefixes of script frameworks (Alpine, Vue, Angular, htmx) and data-*.
+FRAMEWORK_PREFIXES = ("x-", "@", ":", "v-", "ng-", "hx-", "data-")
 URL_ATTRIBUTES = frozenset(
     "href src srcset action formaction ping cite background xlink:href poster longdesc lowsrc "
     "dynsrc data codebase usemap manifest icon profile classid archive".split()
@@ -74,6 +77,7 @@ URL_TEMPLATES = (
     "<base href='{c}https://evil.example/'>",
 )
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
+_DOCUMENT_TAG_RE = re.compile(r"<(html|body)\b", re.I)
 
 #: Markup spliced into pages.
 NASTY_SNIPPETS = (
@@ -107,6 +111,11 @@ NASTY_SNIPPETS = (
     '<?xml version="1.0" encoding="UTF-16"?>',
     "<base href='javascript:alert(1)//'>",
     "<a href='#top' ping='/p javascript:x'>ping</a>",
+    "<xmp><b>shown as code</b></xmp>",
+    "<noembed><p>hidden fallback</p></noembed><noframes>frames fallback</noframes>",
+    "<listing>listed</listing><dialog open><p>over the page</p></dialog>",
+    "<plaintext><p>the rest of the page as text",
+    "<p x-data='{}' @click='alert(1)' v-html='x' :href='x' data-hx-on:click='alert(2)' ng-click='f()'>t</p>",
 )
 TAG_WEIGHT = 50
 CODECS = ("utf-8", "utf-16", "gbk", "cp1252", "shift_jis", "latin-1", "big5", "cp037")
@@ -284,6 +293,8 @@ def unsafe_output(fragment: str) -> list[str]:
         return []
     if _CONTROL_RE.search(fragment):
         return ["control character in the HTML"]
+    if _DOCUMENT_TAG_RE.search(fragment):  # its attributes would go to the host page's
+        return ["<html> or <body> in the HTML"]
     root = etree.fromstring(f"<html><body>{fragment}</body></html>", etree.HTMLParser())
     problems = []
     for element in root.iter():
@@ -297,7 +308,7 @@ def unsafe_output(fragment: str) -> list[str]:
 
 
 def _unsafe_attribute(tag: str, name: str, value: str) -> list[str]:
-    if name.startswith("on"):
+    if name.startswith("on") or name.startswith(FRAMEWORK_PREFIXES):
         return [f"{name} on <{tag}>"]
     if name == "style":
         css = as_any_reader_reads(value).lower()

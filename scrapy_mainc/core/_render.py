@@ -6,15 +6,13 @@ from collections.abc import Collection, Iterable
 
 from lxml import etree
 
-from ._sanitize import UNSAFE_TAGS, sanitize, xml_safe
+from ._sanitize import sanitize, xml_safe
 from ._stats import DomStats
-from ._tags import BLOCK_TAGS, UNWRAP_IN_OUTPUT
+from ._tags import BLOCK_TAGS, DROPPED_IN_OUTPUT
 from ._text import normalize_space
 
 #: Elements below the root with no child elements and no attributes (text checked after).
 _EMPTY_XPATH = etree.XPath(".//*[not(*) and not(@*)]")
-#: Attributes a chosen ``<form>`` keeps when it becomes a ``<div>``.
-_KEPT_ON_UNWRAPPED_ROOT = frozenset({"id", "class", "lang", "dir", "itemprop", "itemscope", "itemtype"})
 #: Empty elements kept in the HTML output even without text or children.
 _VOID_TAGS = frozenset({"img", "br", "hr", "wbr", "picture", "td", "th"})
 
@@ -73,10 +71,11 @@ def render_html(
     """A cleaned, safe HTML fragment of the subtrees at ``roots``, in document order.
 
     The analysis tree holds no scripts, styles, frames, form controls or comments already;
-    here ``excluded`` subtrees are removed, forms unwrapped (a chosen ``<form>`` becomes a
-    ``<div>``), hidden elements (emptied during preparation) left out, and the rest made
-    safe by :func:`scrapy_mainc.core._sanitize.sanitize` (URLs made absolute against
-    ``base_url``, the page's URL, when given).
+    here ``excluded`` subtrees are removed, hidden elements (emptied during preparation)
+    left out, and the rest made safe by :func:`scrapy_mainc.core._sanitize.sanitize`
+    (allowed elements and attributes only: forms unwrapped, a chosen ``<form>`` or
+    ``<body>`` becomes a ``<div>``; URLs made absolute against ``base_url``, the page's URL,
+    when given).
 
     This edits the (private) analysis tree in place instead of copying it: call it last,
     once nothing else needs to read the tree.
@@ -96,7 +95,7 @@ def render_html(
     fragments = []
     for root in roots:
         element = stats.nodes[root]
-        if element.tag in UNSAFE_TAGS:  # sanitize removes them below a root, not a root itself
+        if element.tag in DROPPED_IN_OUTPUT:  # sanitize removes them below a root, not a root itself
             continue
         _clean_output(element, base_url)
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
@@ -104,12 +103,6 @@ def render_html(
 
 
 def _clean_output(root: etree._Element, base_url: str | None) -> None:
-    etree.strip_tags(root, *UNWRAP_IN_OUTPUT)
-    if root.tag in UNWRAP_IN_OUTPUT:  # strip_tags leaves the root itself
-        root.tag = "div"
-        kept = [(name, value) for name, value in root.attrib.items() if name in _KEPT_ON_UNWRAPPED_ROOT]
-        root.attrib.clear()  # not del: lxml cannot address a name like "{x" the parser lets through
-        root.attrib.update(kept)
     sanitize(root, base_url)
     for element in _EMPTY_XPATH(root):
         if element.tag not in _VOID_TAGS and not (element.text or "").strip():

@@ -1,26 +1,31 @@
 """Making the HTML fragment of the main content safe to index and to show.
 
 The analysis tree has no scripts, styles, frames, objects or form controls already
-(preparation removed them). Rendering then removes what could still run code or send the
-reader elsewhere unasked, and makes the fragment stand on its own:
+(preparation removed them). Rendering then keeps only what is known to be safe, and
+makes the fragment stand on its own:
 
-* elements that load or run something (``portal``, ``keygen``...) are removed;
-* ``on*`` event-handler attributes are removed;
-* URL attributes (``href``, ``src``, ``srcset``, ``action``, ``ping``, ``xlink:href``...)
-  are kept only with an allowed scheme (http, https, mailto) or none (relative); with a
-  page URL, relative URLs are made absolute. The URL judged is the one emitted, after
-  every change made to it (control characters replaced, joined to the page URL), and the
-  one read; each is judged after entity decoding and NFKC normalisation, without the
-  characters any reader might drop: what browsers ignore (``jav&#x09;ascript:``) and
-  every other character that is not printable, such as Unicode spaces that ``str.strip``
-  takes away (``\u00a0javascript:``) or zero-width characters;
+* elements are kept only when they are on an allow-list (``OUTPUT_TAGS``: text
+  structure, lists, tables, images...); raw text a browser does not show and what loads
+  or runs something (``noembed``, ``noframes``, ``portal``...: ``DROPPED_IN_OUTPUT``) is
+  removed with its content; what browsers show as preformatted text (``plaintext``,
+  ``xmp``, ``listing``) becomes a ``<pre>``; any other element (custom elements,
+  ``dialog``, ``form``, a name with a control character) is unwrapped, its text kept. A
+  chosen root outside the list becomes a ``<div>`` (``<body>``, ``<form>``);
+* attributes are kept only when they are on an allow-list (``OUTPUT_ATTRIBUTES``, and
+  ``aria-*``): no event handler, no framework directive (``x-data``, ``@click``,
+  ``v-html``, ``data-hx-on``: no ``data-*`` at all), no name a browser would read as
+  another (the parser lets ``<p x\x05onclick=...>`` through as one attribute name);
+* URL attributes (``href``, ``src``, ``srcset``, ``cite``, ``background``, ``longdesc``,
+  ``usemap``) are kept only with an allowed scheme (http, https, mailto) or none
+  (relative); with a page URL, relative URLs are made absolute. The URL judged is the
+  one emitted, after every change made to it (control characters replaced, joined to
+  the page URL), and the one read; each is judged after entity decoding and NFKC
+  normalisation, without the characters any reader might drop: what browsers ignore
+  (``jav&#x09;ascript:``) and every other character that is not printable, such as
+  Unicode spaces that ``str.strip`` takes away (``\u00a0javascript:``) or zero-width
+  characters;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
-  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
-* an element whose tag name holds a character that ends a name in HTML (whitespace, a
-  control character, a quote, ``/``, ``=``, ``<``, ``>``) becomes a ``<span>`` and such an
-  attribute is removed: the parser lets ``<p x\x05onclick=...>`` through as one attribute
-  name, and the control character, replaced by a space in the output, would make it an
-  event handler (``<script\x05src=...>`` a ``<script>``).
+  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first).
 """
 
 from __future__ import annotations
@@ -32,18 +37,26 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-#: Elements removed with their content from the output (what preparation left that can
-#: load, embed or submit something).
-UNSAFE_TAGS = ("portal", "keygen", "isindex", "bgsound", "layer", "ilayer", "frame", "frameset")
-#: Attributes holding one URL.
-URL_ATTRIBUTES = frozenset(
-    {
-        "href", "src", "action", "formaction", "cite", "background", "xlink:href", "poster",
-        "longdesc", "lowsrc", "dynsrc", "data", "codebase", "usemap", "manifest", "icon",
-        "profile", "classid", "archive",
-    }
-)  # fmt: skip
-_CHECKED = URL_ATTRIBUTES | {"srcset", "ping", "style"}
+from ._tags import DROPPED_IN_OUTPUT, OUTPUT_TAGS, RENAMED_IN_OUTPUT
+
+#: Attributes holding one URL (checked, and made absolute).
+URL_ATTRIBUTES = frozenset({"href", "src", "cite", "background", "longdesc", "usemap"})
+#: The only attributes the output keeps (with ``aria-*``): global ones, those of the
+#: ``OUTPUT_TAGS`` (links, images, tables, lists, quotations, presentational HTML),
+#: microdata and RDFa. ``style`` and the URL attributes are kept when safe.
+OUTPUT_ATTRIBUTES = URL_ATTRIBUTES | frozenset(
+    """id class title lang xml:lang dir style role translate hreflang rel rev target type
+    name srcset sizes alt width height loading decoding fetchpriority referrerpolicy ismap
+    datetime value start reversed colspan rowspan headers scope abbr axis span border
+    cellpadding cellspacing summary
+    frame rules align valign char charoff bgcolor color face size nowrap noshade clear
+    hspace vspace compact open itemscope itemtype itemprop itemid itemref property typeof
+    about resource vocab prefix datatype content""".split()
+)
+_ARIA_RE = re.compile(r"aria-[a-z]+\Z")
+#: Where unwrapped elements are renamed to, until they are stripped in one pass (a page's
+#: own element of this name is not allowed either).
+_UNWRAPPED = "mainc-unwrapped"
 #: URL schemes a fragment may keep (a URL without a scheme is relative, and kept).
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 #: What browsers drop from URLs (ASCII whitespace and C0 controls) and lower-case.
@@ -59,8 +72,6 @@ _ABSOLUTE_RE = re.compile(r"https?://", re.I)
 #: Most URLs: http(s), or a relative path whose first segment has no ":" (no scheme).
 _PLAIN_URL_RE = re.compile(r"https?://|[/#?]|[\w.~%+-]+(?:[/#?]|\Z)")
 _DESCRIPTOR_RE = re.compile(r"\d+(?:\.\d+)?[wxh]")
-#: A character that cannot be part of a tag or attribute name as a browser reads it.
-_NOT_NAME_RE = re.compile("[\\x00-\\x20\\x7f\"'/<=>\\ufffe\\uffff\\ud800-\\udfff]")
 
 
 def sanitize(root: etree._Element, base_url: str | None = None) -> None:
@@ -69,44 +80,49 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
     ``base_url``, the page's URL (or its ``<base href>``), makes relative URLs absolute;
     only an absolute http(s) URL is used as a base.
     """
-    etree.strip_elements(root, *UNSAFE_TAGS, with_tail=False)
+    etree.strip_elements(root, *DROPPED_IN_OUTPUT, with_tail=False)
     base = base_url if base_url and _ABSOLUTE_RE.match(base_url) else None
     for element in root.iter(etree.Element):  # cheaper than an XPath over attribute names
-        if _NOT_NAME_RE.search(element.tag):
-            element.tag = "span"
-        attributes = element.attrib
-        if not attributes:
+        if element.tag not in OUTPUT_TAGS:
+            renamed = RENAMED_IN_OUTPUT.get(element.tag)
+            if renamed is None and element is not root:
+                element.tag = _UNWRAPPED
+                continue
+            element.tag = renamed or "div"
+        if element.attrib:
+            _keep_safe_attributes(element.attrib, base)
+    etree.strip_tags(root, _UNWRAPPED)
+
+
+def _keep_safe_attributes(attributes: etree._Attrib, base: str | None) -> None:
+    """Remove the attributes not on the allow-list, and those whose values are unsafe;
+    URL values become what is emitted (absolute against ``base``)."""
+    kept, changed = [], False
+    for name, value in attributes.items():
+        lowered = name.lower()
+        if lowered not in OUTPUT_ATTRIBUTES and not _ARIA_RE.match(lowered):
+            changed = True
             continue
-        if any(_NOT_NAME_RE.search(name) for name in attributes):
-            _drop_bad_names(attributes)
-        for name, lowered in [(name, name.lower()) for name in attributes]:
-            if lowered not in _CHECKED and not lowered.startswith("on"):
+        if lowered in URL_ATTRIBUTES or lowered == "srcset" or lowered == "style":
+            safe = _safe_value(lowered, xml_safe(value), base)  # judged as it will be emitted
+            changed = changed or safe != value
+            if safe is None:
                 continue
-            if lowered.startswith("on"):
-                del attributes[name]
-                continue
-            value = xml_safe(attributes[name])  # as it will be emitted
-            if lowered in URL_ATTRIBUTES:
-                _set_or_drop(attributes, name, _safe_url(value, base))
-            elif lowered == "srcset":
-                _set_or_drop(attributes, name, _safe_srcset(value, base))
-            elif lowered == "ping":
-                urls = [_safe_url(url, base) for url in value.split()]
-                _set_or_drop(attributes, name, None if None in urls else " ".join(map(str, urls)))
-            else:
-                _set_or_drop(attributes, name, value if is_safe_style(value) else None)
+            value = safe
+        kept.append((name, value))
+    if changed:
+        attributes.clear()  # not del: lxml cannot address every name the parser lets through
+        attributes.update([(name, xml_safe(value)) for name, value in kept])  # lxml refuses controls
 
 
-def _drop_bad_names(attributes: etree._Attrib) -> None:
-    """Remove the attributes whose names a browser would read as something else."""
-    kept = [(name, xml_safe(value)) for name, value in attributes.items() if _settable_name(name)]
-    attributes.clear()  # not del: lxml cannot address every name the parser lets through
-    attributes.update(kept)
-
-
-def _settable_name(name: str) -> bool:
-    """A name browsers read as one attribute and lxml can set ("{x" is a namespace to it)."""
-    return bool(name) and not _NOT_NAME_RE.search(name) and "{" not in name and "}" not in name
+def _safe_value(name: str, value: str, base: str | None) -> str | None:
+    """The value of the URL, ``srcset`` or ``style`` attribute ``name`` as emitted, or
+    None when it is unsafe."""
+    if name == "style":
+        return value if is_safe_style(value) else None
+    if name == "srcset":
+        return _safe_srcset(value, base)
+    return _safe_url(value, base)
 
 
 def is_safe_url(value: str) -> bool:
@@ -174,13 +190,6 @@ def _safe_srcset(value: str, base: str | None) -> str | None:
         if safe and all(_DESCRIPTOR_RE.fullmatch(descriptor) for descriptor in descriptors):
             candidates.append(" ".join([safe, *descriptors]))
     return ", ".join(candidates)
-
-
-def _set_or_drop(attributes: etree._Attrib, name: str, value: str | None) -> None:
-    if value is None:
-        del attributes[name]
-    elif value != attributes[name]:
-        attributes[name] = xml_safe(value)
 
 
 #: Characters lxml refuses in text it is given (the HTML parser lets them through).
