@@ -117,6 +117,9 @@ NASTY_SNIPPETS = (
     "<plaintext><p>the rest of the page as text",
     "<p x-data='{}' @click='alert(1)' v-html='x' :href='x' data-hx-on:click='alert(2)' ng-click='f()'>t</p>",
 )
+#: URLs of shapes that string splitting gets wrong: bare hosts, no host, invalid hosts.
+ODD_URLS = ("http://example.com", "HTTP://EXAMPLE.COM", "http://", "http:", "//", "//[bad", "http://[::1",
+            "http://user@:80", "?", "#", "%zz", "http://example.com:99999/x")  # fmt: skip
 TAG_WEIGHT = 50
 CODECS = ("utf-8", "utf-16", "gbk", "cp1252", "shift_jis", "latin-1", "big5", "cp037")
 BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00")
@@ -171,6 +174,11 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "json": lambda: '{"a": [' + "1, " * (scale // 3) + "2]}",
         "empty": lambda: rng.choice(("", b"", "   ", b"\xef\xbb\xbf")),
         "form root": lambda: "<html><body><form action='/s'>" + paragraph * 12 + "</form></body></html>",
+        "headline link": lambda: (
+            f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
+            f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
+            "</body></html>"
+        ),
     }
     label = rng.choice(sorted(shapes))
     return label, shapes[label]()
