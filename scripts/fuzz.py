@@ -174,6 +174,7 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "json": lambda: '{"a": [' + "1, " * (scale // 3) + "2]}",
         "empty": lambda: rng.choice(("", b"", "   ", b"\xef\xbb\xbf")),
         "form root": lambda: "<html><body><form action='/s'>" + paragraph * 12 + "</form></body></html>",
+        "empty leaves": lambda: f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>",
         "headline link": lambda: (
             f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
             f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
