@@ -138,8 +138,8 @@ def _extract_tree(
     # the metadata stage reads the tree as parsed: before rendering, which edits it
     page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     text = render_text(stats, selection.nodes, selection.excluded)
+    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)  # before rendering renames
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
-    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(

@@ -114,3 +114,13 @@ def test_a_chosen_root_outside_the_allow_list_becomes_a_div(name: str) -> None:
     result = extract(page, algorithm=name)
     assert "Engineers finished the repairs" in result.text
     assert not result.html.startswith("<body")
+
+
+@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def test_the_xpath_names_the_chosen_root_as_the_page_has_it(name: str) -> None:
+    # rendering renames a root outside the allow-list to a <div>; the xpath was taken
+    # after it ("/html/div" for the body, ".../div" for a chosen <form>)
+    for content in (PARAGRAPHS, f"<form action='/s'>{PARAGRAPHS}</form>"):
+        result = extract(f"<html><body>{content}</body></html>", algorithm=name)
+        assert "Engineers finished the repairs" in result.text
+        assert "div" not in result.xpath, result.xpath  # the page has no <div>
