@@ -132,6 +132,8 @@ class Case:
     number: int
     label: str
     page: str | bytes
+    #: Text every algorithm's result must hold (pages whose decoding is known).
+    expected: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +176,9 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "json": lambda: '{"a": [' + "1, " * (scale // 3) + "2]}",
         "empty": lambda: rng.choice(("", b"", "   ", b"\xef\xbb\xbf")),
         "form root": lambda: "<html><body><form action='/s'>" + paragraph * 12 + "</form></body></html>",
-        "empty leaves": lambda: f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>",
+        "empty leaves": lambda: (
+            f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>"
+        ),
         "headline link": lambda: (
             f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
             f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
@@ -268,11 +272,34 @@ MUTATIONS = (_splice, _splice, _splice_invisible_url, _insert_bytes, _delete, _d
 
 def cases(rng: random.Random, seeds: list[bytes], count: int, scale: int) -> Iterator[Case]:
     for number in range(count):
-        if rng.random() < 0.25 or not seeds:
+        roll = rng.random()
+        if roll < 0.05:
+            yield Case(number, *encoded(rng))
+            continue
+        if roll < 0.3 or not seeds:
             label, page = generated(rng, rng.randint(1, scale))
         else:
             label, page = mutated(rng, rng.choice(seeds))
         yield Case(number, label, page)
+
+
+#: A sentence with letters outside ASCII, and the page of it every encoded case starts from.
+SENTENCE = "Der Bürgermeister eröffnete am Montag die neue Brücke, sagte er."
+ENCODED_PAGE = (
+    "<html><head>{head}</head><body><article>" + f"<p>{SENTENCE}</p>\n" * 12 + "</article></body></html>"
+)
+
+
+def encoded(rng: random.Random) -> tuple[str, bytes, str]:
+    """A page whose text is known, encoded in a way decoders get wrong; the sentence it must
+    decode to."""
+    shape = rng.choice(("bad utf-8 bytes",))
+    page = ENCODED_PAGE.format(head="")
+    paragraphs = page.encode("utf-8").split(b"</p>\n")
+    for _ in range(rng.randint(1, 3)):  # a byte no UTF-8 holds, between two paragraphs
+        spot = rng.randrange(1, len(paragraphs))
+        paragraphs[spot] = bytes([rng.choice((0xFF, 0xFE, 0xC3, 0x80))]) + paragraphs[spot]
+    return shape, b"</p>\n".join(paragraphs), SENTENCE
 
 
 def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
@@ -292,6 +319,8 @@ def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
         problems.append(f"took {elapsed:.2f} s, over {time_limit:.2f} s for {len(case.page):,} units")
     if result.milliseconds > elapsed * 1000 + 1:
         problems.append(f"reported {result.milliseconds:.1f} ms, longer than the call")
+    if case.expected and case.expected not in result.text:
+        problems.append(f"text without {case.expected!r}: {result.text[:80]!r}")
     problems.extend(unsafe_output(result.html))
     return problems
 

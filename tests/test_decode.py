@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scrapy_mainc.core._decode import binary_reason, decode_html, sniff_decode
+from scrapy_mainc import extract
+from scrapy_mainc.core._decode import MAX_INVALID_PER_MULTIBYTE, binary_reason, decode_html, sniff_decode
 
 CHINESE = (
     "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。"
@@ -60,3 +61,50 @@ def test_binary_payloads_are_named() -> None:
     assert binary_reason(b"\x89PNG\r\n") == "a PNG image"
     assert binary_reason(b"abc\x00def") == "binary data"
     assert binary_reason(b"<html></html>") == ""
+
+
+# --- UTF-8 with a few bad bytes (issue 17, item 5) ----------------------------------------
+
+GERMAN = (
+    "<html><body><p>Der Bürgermeister eröffnete am Montag die neue Brücke über die Spree. "
+    "Die Bauarbeiten dauerten länger als geplant, die Kosten stiegen um ein Fünftel.</p></body></html>"
+)
+
+
+def test_one_bad_byte_does_not_make_a_utf8_page_cp1252() -> None:
+    data = GERMAN.encode("utf-8").replace(b"Montag", b"Mon\xfftag")
+    decoded = decode_html(data)
+    assert (decoded.encoding, decoded.exact) == ("utf-8", False)
+    assert "Der Bürgermeister" in decoded.text
+    assert "Mon\ufffdtag" in decoded.text
+    assert "Der Bürgermeister eröffnete" in extract(data).text
+
+
+def test_a_utf8_chinese_page_with_a_bad_byte_stays_utf8() -> None:
+    data = CHINESE.encode("utf-8").replace("会见".encode(), b"\xff\xfe" + "会见".encode())
+    assert decode_html(data).text == CHINESE.replace("会见", "\ufffd\ufffd会见")
+
+
+def test_a_latin1_declaration_over_mostly_utf8_is_overruled() -> None:
+    page = '<meta charset="iso-8859-1">' + GERMAN
+    data = page.encode("utf-8").replace(b"Montag", b"Mon\xe9tag")  # one byte of Latin-1
+    assert decode_html(data).text == page.replace("Montag", "Mon\ufffdtag")
+
+
+def _mixed(valid: int, invalid: int) -> bytes:
+    """ASCII markup with ``valid`` multi-byte characters and ``invalid`` bad bytes."""
+    return b"<p>" + "\u00fc".encode() * valid + b" x" + b"\xff" * invalid + b"</p>"
+
+
+def test_the_share_of_invalid_sequences_decides() -> None:
+    assert MAX_INVALID_PER_MULTIBYTE == 0.25
+    assert sniff_decode(_mixed(valid=4, invalid=1))[1] == "utf-8"  # one per four
+    assert sniff_decode(_mixed(valid=40, invalid=10))[1] == "utf-8"
+    assert sniff_decode(_mixed(valid=39, invalid=10))[1] == "cp1252"
+    assert sniff_decode(_mixed(valid=0, invalid=1))[1] == "cp1252"  # no UTF-8 to speak of
+
+
+def test_the_pages_of_other_encodings_are_not_taken_for_utf8() -> None:
+    latin = "<p>Der Bürgermeister eröffnete die Brücke, à la française: «déjà vu» — 5 €.</p>"
+    assert sniff_decode(latin.encode("cp1252")) == (latin, "cp1252")
+    assert decode_html(CHINESE.encode("gbk")).encoding == "gb18030"
