@@ -293,7 +293,15 @@ ENCODED_PAGE = (
 def encoded(rng: random.Random) -> tuple[str, bytes, str]:
     """A page whose text is known, encoded in a way decoders get wrong; the sentence it must
     decode to."""
-    shape = rng.choice(("bad utf-8 bytes",))
+    shape = rng.choice(("bad utf-8 bytes", "utf-16 or utf-32 without BOM"))
+    if shape != "bad utf-8 bytes":
+        codec = rng.choice(("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"))
+        declared = rng.choice((codec[:6], codec.replace("-le", "le").replace("-be", "be")))
+        return (
+            f"{shape} ({codec})",
+            ENCODED_PAGE.format(head=f"<meta charset='{declared}'>").encode(codec),
+            SENTENCE,
+        )
     page = ENCODED_PAGE.format(head="")
     paragraphs = page.encode("utf-8").split(b"</p>\n")
     for _ in range(rng.randint(1, 3)):  # a byte no UTF-8 holds, between two paragraphs

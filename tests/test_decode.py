@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scrapy_mainc import extract
 from scrapy_mainc.core._decode import MAX_INVALID_PER_MULTIBYTE, binary_reason, decode_html, sniff_decode
 
@@ -108,3 +110,43 @@ def test_the_pages_of_other_encodings_are_not_taken_for_utf8() -> None:
     latin = "<p>Der Bürgermeister eröffnete die Brücke, à la française: «déjà vu» — 5 €.</p>"
     assert sniff_decode(latin.encode("cp1252")) == (latin, "cp1252")
     assert decode_html(CHINESE.encode("gbk")).encoding == "gb18030"
+
+
+# --- UTF-16 and UTF-32 without a BOM (issue 17, item 6) -----------------------------------
+
+WIDE_PAGE = (
+    "<html><head>{declaration}</head><body><article>"
+    + "<p>Der Bürgermeister eröffnete am Montag die neue Brücke über die Spree, 5 €.</p>" * 6
+    + "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("codec", "declared"),
+    [
+        ("utf-16-le", "utf-16"),
+        ("utf-16-le", "UTF-16LE"),
+        ("utf-16-be", "utf-16"),
+        ("utf-16-be", "utf-16be"),
+        ("utf-32-le", "utf-32"),
+        ("utf-32-be", "UTF-32BE"),
+    ],
+)
+@pytest.mark.parametrize(
+    "form", ["<meta charset='{}'>", "<meta http-equiv='Content-Type' content='text/html; charset={}'>"]
+)
+def test_utf16_and_utf32_without_a_bom_but_declared(codec: str, declared: str, form: str) -> None:
+    page = WIDE_PAGE.format(declaration=form.format(declared))
+    data = page.encode(codec)
+    assert binary_reason(data) == ""
+    decoded = decode_html(data)
+    assert (decoded.text, decoded.encoding) == (page, codec)
+    result = extract(data)
+    assert "Der Bürgermeister eröffnete am Montag" in result.text, result.reason
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-32-be"])
+def test_wide_text_declaring_another_encoding_or_none_is_still_binary(codec: str) -> None:
+    for declaration in ("<meta charset='utf-8'>", "", "<meta charset='utf-32'>" if "16" in codec else ""):
+        data = WIDE_PAGE.format(declaration=declaration).encode(codec)
+        assert extract(data).reason == "not HTML: binary data"

@@ -79,9 +79,30 @@ def binary_reason(data: bytes) -> str:
             description for signature, description in _BINARY_SIGNATURES if data.startswith(signature)
         )
     head = data[:1024]
-    if b"\x00" in head and read_bom(head)[0] is None:
+    if b"\x00" in head and read_bom(head)[0] is None and declared_wide_codec(data) is None:
         return "binary data"
     return ""
+
+
+#: UTF-16 and UTF-32 by byte order: pages in them without a BOM are full of zero bytes.
+_WIDE_CODECS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: How far into such a page its ``<meta charset>`` is looked for (1,024 characters of UTF-32).
+_WIDE_SCAN_BYTES = 4096
+
+
+def declared_wide_codec(data: bytes) -> str | None:
+    """The UTF-16 or UTF-32 codec of ``data``, a page without BOM, when decoded with it the
+    page declares that encoding (``<meta charset="utf-16">``: either byte order, or
+    ``utf-16le`` for this one); else None."""
+    head = data[:_WIDE_SCAN_BYTES]
+    for codec in _WIDE_CODECS:
+        unit = 4 if codec.startswith("utf-32") else 2
+        text = head[: len(head) - len(head) % unit].decode(codec, "replace")
+        declared = html_body_declared_encoding(text)
+        codec_name = resolve_encoding(declared) if declared else None
+        if codec_name in (codec, codec[:6]):  # "utf-16-le", or "utf-16"
+            return codec
+    return None
 
 
 #: Control characters that text never holds but binary data decoded as text does: C0
@@ -125,6 +146,9 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
         if has_markup(text):
             return DecodedHtml(text, bom_codec, declared or "", "bom")
         data = data[len(bom) :]  # a BOM in front of bytes in another encoding
+    wide = declared_wide_codec(data) if b"\x00" in data[:1024] else None
+    if wide:
+        return DecodedHtml(data.decode(wide, "replace"), wide, declared or wide, "declared")
     declared = declared or html_body_declared_encoding(data) or ""
     codec = resolve_encoding(declared) if declared else None
     if codec:
