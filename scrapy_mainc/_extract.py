@@ -24,6 +24,7 @@ from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
 from .core._stats import DomStats
+from .core._text import clean_text
 from .core._title import find_headline, find_titles, read_page_titles, visible_title
 from .core._types import Document, Extraction, Metadata, Selection
 from .metadata import extract_metadata
@@ -145,7 +146,7 @@ def _extract_tree(
     return Extraction(
         text=text,
         html=html,
-        title=title,
+        title=clean_text(title),
         algorithm=chosen.name,
         xpath=xpath,
         score=selection.score,

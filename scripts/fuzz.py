@@ -19,6 +19,7 @@ algorithm, as bytes or as text, and each result is checked:
 * empty text comes with a reason, non-empty text without one;
 * the call takes at most ``--base-seconds`` plus ``--seconds-per-mb`` per megabyte, a
   "<" counting as 50 bytes (``--no-time`` to skip: tests run without timing checks);
+* the text, title and metadata text fields hold no control character (but line feeds);
 * the HTML output parses to no unsafe element, no ``on*`` attribute, no URL with a scheme
   other than http, https or mailto (read as any reader may: NFKC, without Unicode
   spaces, controls and other characters that are not printable), no ``style`` with
@@ -116,6 +117,10 @@ NASTY_SNIPPETS = (
     "<listing>listed</listing><dialog open><p>over the page</p></dialog>",
     "<plaintext><p>the rest of the page as text",
     "<p x-data='{}' @click='alert(1)' v-html='x' :href='x' data-hx-on:click='alert(2)' ng-click='f()'>t</p>",
+    "<title>Ti\x01tle\x7f</title><meta property='og:site_name' content='Si\x02te\x85'>"
+    "<meta name='keywords' content='a\x03b, \x04'><meta name='author' content='Jane\x05 Doe'>"
+    "<meta name='description' content='De\x1bsc\x9f'><meta property='article:section' content='S\x06'>",
+    "<p class='byline'>By Jane\x07 Doe\x8f</p><h1>Head\x10line of \x11the story</h1>",
 )
 #: URLs of shapes that string splitting gets wrong: bare hosts, no host, invalid hosts.
 ODD_URLS = ("http://example.com", "HTTP://EXAMPLE.COM", "http://", "http:", "//", "//[bad", "http://[::1",
@@ -327,10 +332,24 @@ def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
         problems.append(f"took {elapsed:.2f} s, over {time_limit:.2f} s for {len(case.page):,} units")
     if result.milliseconds > elapsed * 1000 + 1:
         problems.append(f"reported {result.milliseconds:.1f} ms, longer than the call")
+    problems.extend(f"control character in {name}: {value[:60]!r}" for name, value in _text_fields(result)
+                    if _TEXT_CONTROL_RE.search(value))  # fmt: skip
     if case.expected and case.expected not in result.text:
         problems.append(f"text without {case.expected!r}: {result.text[:80]!r}")
     problems.extend(unsafe_output(result.html))
     return problems
+
+
+#: Control characters (Unicode category Cc) but the line feed that separates text lines.
+_TEXT_CONTROL_RE = re.compile("[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f]")
+
+
+def _text_fields(result: Extraction) -> list[tuple[str, str]]:
+    """The text fields of ``result``: main text, title and the metadata's text."""
+    metadata = result.metadata
+    fields = [("text", result.text), ("title", result.title), ("site_name", metadata.site_name)]
+    fields += [("description", metadata.description), ("section", metadata.section)]
+    return fields + [("author", name) for name in metadata.authors] + [("tag", tag) for tag in metadata.tags]
 
 
 def unsafe_output(fragment: str) -> list[str]:

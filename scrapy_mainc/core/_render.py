@@ -9,7 +9,7 @@ from lxml import etree
 from ._sanitize import sanitize, xml_safe
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, DROPPED_IN_OUTPUT
-from ._text import normalize_space
+from ._text import clean_text
 
 #: The tag rendering gives the elements it removes (excluded subtrees, empty elements), to
 #: remove them all in one pass of ``etree.strip_elements``, which leaves their tails in
@@ -52,7 +52,7 @@ def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     text = "".join(pieces)
     if text.count(_BREAK) != pieces.count(_BREAK):  # the page had the marker in its own text
         text = "".join(piece if piece == _BREAK else piece.replace(_BREAK, " ") for piece in pieces)
-    lines = (normalize_space(line) for line in text.split(_BREAK))
+    lines = (clean_text(line) for line in text.split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 

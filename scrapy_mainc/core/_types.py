@@ -53,7 +53,8 @@ class Metadata:
 class Extraction:
     """The main content of one page, as returned by :func:`scrapy_mainc.extract`."""
 
-    #: Clean plain text of the main content: one block per line, whitespace normalised.
+    #: Clean plain text of the main content: one block per line, whitespace normalised, no
+    #: control characters.
     text: str = ""
     #: The main content as an HTML fragment, safe to index and to show: structure kept;
     #: allowed elements and attributes only (no script, style, iframe, object, embed,
