@@ -21,6 +21,7 @@ from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_te
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
+from .core._limits import MAX_PAGE_BYTES, too_large_reason
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
 from .core._stats import DomStats
@@ -39,6 +40,7 @@ def extract(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
+    max_bytes: int | None = MAX_PAGE_BYTES,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -48,11 +50,15 @@ def extract(
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
     parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
     default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
-    stage (publication date, authors...: :class:`Metadata`). Bad input never raises: the
-    result then has empty ``text`` and a ``reason``.
+    stage (publication date, authors...: :class:`Metadata`). A page longer than
+    ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
+    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). Bad input never
+    raises: the result then has empty ``text`` and a ``reason``.
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
+    if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
+        return _empty(chosen, too_large_reason(html, max_bytes, "max_bytes"), started)
     text, utf8, reason = _page_text(html)
     reason = reason or markup_reason(text) or attributes_reason(text)
     if reason:
@@ -61,6 +67,7 @@ def extract(
         tree = [parse_html(text, utf8)]
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
+    del text, utf8  # the tree holds the page now: free the decoded copy before extracting
     return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
 
 

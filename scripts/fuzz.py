@@ -20,6 +20,7 @@ algorithm, as bytes or as text, and each result is checked:
 * the call takes at most ``--base-seconds`` plus ``--seconds-per-mb`` per megabyte, a
   "<" counting as 50 bytes (``--no-time`` to skip: tests run without timing checks);
 * the text, title and metadata text fields hold no control character (but line feeds);
+* a page over ``MAX_PAGE_BYTES`` is refused ("page too large");
 * the HTML output parses to no unsafe element, no ``on*`` attribute, no URL with a scheme
   other than http, https or mailto (read as any reader may: NFKC, without Unicode
   spaces, controls and other characters that are not printable), no ``style`` with
@@ -44,7 +45,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from scrapy_mainc import ALGORITHMS, Extraction, extract
+from scrapy_mainc import ALGORITHMS, MAX_PAGE_BYTES, Extraction, extract
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATASETS = (ROOT.parent / "shared" / "datasets", ROOT.parent.parent / "shared" / "datasets")
@@ -184,6 +185,7 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "empty leaves": lambda: (
             f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>"
         ),
+        "over the size limit": lambda: b"<html><body><p>" + b"word, " * (MAX_PAGE_BYTES // 6) + b"</p>",
         "headline link": lambda: (
             f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
             f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
@@ -334,6 +336,8 @@ def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
         problems.append(f"reported {result.milliseconds:.1f} ms, longer than the call")
     problems.extend(f"control character in {name}: {value[:60]!r}" for name, value in _text_fields(result)
                     if _TEXT_CONTROL_RE.search(value))  # fmt: skip
+    if len(case.page) > MAX_PAGE_BYTES and not result.reason.startswith("page too large"):
+        problems.append(f"{len(case.page):,} units over MAX_PAGE_BYTES, reason {result.reason!r}")
     if case.expected and case.expected not in result.text:
         problems.append(f"text without {case.expected!r}: {result.text[:80]!r}")
     problems.extend(unsafe_output(result.html))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
+from ..core._limits import MAX_PAGE_BYTES
 from ..dedup._config import read_setting
 from ._settings import REGISTRY
 
@@ -94,7 +95,7 @@ class MaincConfig:
     worker_mode: str = "process"
     workers: int = 1
     timeout: float = 10.0
-    max_page_size: int = 5 * 1024 * 1024
+    max_page_size: int = MAX_PAGE_BYTES
     fields: FieldNames = FieldNames()
     keep_page: bool = False
     convert_items: bool = False

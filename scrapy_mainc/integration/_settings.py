@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Any
 
+from ..core._limits import MAX_PAGE_BYTES
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
@@ -69,10 +71,11 @@ REGISTRY: tuple[Setting, ...] = (
     _extraction("MAINC_STRIP_COMMENTS", True, "bool", "remove reader-comment sections from the result"),
     _extraction(
         "MAINC_MAX_PAGE_SIZE",
-        5 * 1024 * 1024,
+        MAX_PAGE_BYTES,
         "int",
         "larger pages (bytes, or characters of decoded text) are not extracted: reason "
-        "``page too large: ...``",
+        "``page too large: ...``; the library's ``MAX_PAGE_BYTES`` (peak memory grows with the "
+        "page, about 20 MB per MB of an article page)",
     ),
     _extraction(
         "MAINC_DROP_EMPTY",

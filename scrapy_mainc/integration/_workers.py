@@ -99,6 +99,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             algorithm=task.algorithm,
             strip_comments=task.strip_comments,
             metadata=task.metadata,
+            max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
