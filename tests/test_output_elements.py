@@ -13,21 +13,13 @@ import re
 import pytest
 from lxml import etree
 
+from helpers import sanitized
 from scrapy_mainc import ALGORITHMS, extract
-from scrapy_mainc.core._sanitize import sanitize
 
 SENTENCE = "Engineers finished the repairs on the bridge, and traffic returned on Monday morning. "
 PARAGRAPHS = "".join(f"<p>Paragraph {n}. {SENTENCE * 2}</p>" for n in range(8))
-#: Raw-text and other elements a fragment must not carry into a host page.
-RAW_TEXT = ("plaintext", "xmp", "noembed", "noframes", "listing")
+#: Start tags of raw-text and other elements a fragment must not carry into a host page.
 _START_TAG_RE = re.compile(r"<(plaintext|xmp|noembed|noframes|listing|x-widget|dialog|marquee|body)\b", re.I)
-
-
-def _sanitized(fragment: str) -> str:
-    root = etree.fromstring(f"<html><body><div>{fragment}</div></body></html>", etree.HTMLParser())
-    div = root.find("body/div")
-    sanitize(div)
-    return etree.tostring(div, method="html", encoding="unicode")
 
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))
@@ -71,7 +63,7 @@ def _serialized(fragment: str) -> str:
     ],
 )
 def test_elements_outside_the_allow_list(fragment: str, expected: str | None) -> None:
-    assert _sanitized(fragment) == _serialized(fragment if expected is None else expected)
+    assert sanitized(fragment) == _serialized(fragment if expected is None else expected)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +97,7 @@ def test_elements_outside_the_allow_list(fragment: str, expected: str | None) ->
 def test_attributes_outside_the_allow_list_are_removed(fragment: str, expected: str | None) -> None:
     if expected is None:  # every attribute is allowed, but "download" and "data-src"
         expected = fragment.replace(" download", "").replace(" data-src='javascript:alert(1)'", "")
-    assert _sanitized(fragment) == _serialized(expected)
+    assert sanitized(fragment) == _serialized(expected)
 
 
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))
