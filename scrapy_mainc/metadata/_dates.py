@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core._evidence import jsonld_types, load_json
 from ._dateline import PageDates, page_dates
@@ -81,8 +81,24 @@ MODIFIED_META = (
 )  # fmt: skip
 
 
-def find_dates(document: Document, today: date | None = None) -> tuple[str, str]:
-    """(published, modified) of the page, ISO 8601, ``""`` when unknown.
+class FoundDates(NamedTuple):
+    """The page's dates and where each came from (:data:`SOURCES`, ``""`` with no date)."""
+
+    published: str = ""
+    modified: str = ""
+    published_from: str = ""
+    modified_from: str = ""
+
+
+#: The levels of evidence a date comes from, most trusted first.
+SOURCES = ("json-ld", "microdata", "meta", "dateline", "url")
+#: A claim: (ISO value, source).
+Claim = tuple[str, str]
+
+
+def find_dates(document: Document, today: date | None = None) -> FoundDates:
+    """The page's publication and modification dates, ISO 8601 (``""`` when unknown), and
+    where each came from.
 
     ``today`` (the day of the crawl, default the local date) bounds plausible dates.
     """
@@ -92,21 +108,26 @@ def find_dates(document: Document, today: date | None = None) -> tuple[str, str]
         return EARLIEST <= value[:10] <= latest
 
     evidence = document.evidence
-    published: list[str] = []
-    modified: list[str] = []
-    for source in (_jsonld_dates, _microdata_dates, _meta_dates):
+    published: list[Claim] = []
+    modified: list[Claim] = []
+    for source, name in ((_jsonld_dates, "json-ld"), (_microdata_dates, "microdata"), (_meta_dates, "meta")):
         claims = source(document, evidence)
-        published += _parsed(claims[0], plausible)
-        modified += _parsed(claims[1], plausible)
+        published += [(value, name) for value in _parsed(claims[0], plausible)]
+        modified += [(value, name) for value in _parsed(claims[1], plausible)]
     page = PageDates()
     if _needs_page(published, modified):
         page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
-    url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
-    chosen = _reconcile(published, page.published or url, page.days) or page.modified
-    last = modified[0] if modified else page.modified
-    if last and (not chosen or _earlier(last, chosen)):
-        last = ""
-    return chosen, last
+    shown: Claim = (page.published, "dateline")
+    if not page.published:
+        urls = _page_urls(document, evidence)
+        shown = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
+    chosen = _reconcile(published, shown, page.days)
+    if not chosen[0] and page.modified:
+        chosen = (page.modified, "dateline")  # the page shows nothing but its update
+    last = modified[0] if modified else (page.modified, "dateline")
+    if not last[0] or not chosen[0] or _earlier(last[0], chosen[0]):
+        last = ("", "")
+    return FoundDates(chosen[0], last[0], chosen[1] if chosen[0] else "", last[1])
 
 
 def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
@@ -115,19 +136,19 @@ def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
     return [value for value in parsed if value and plausible(value)]
 
 
-def _needs_page(published: list[str], modified: list[str]) -> bool:
+def _needs_page(published: list[Claim], modified: list[Claim]) -> bool:
     """Whether the visible dateline is read: when the markup gives no publication date,
     dates that disagree, or a time in UTC or without offset (whose day may not be the
     page's own)."""
     if not published:
         return True
-    first = published[0]
+    first = published[0][0]
     if len(first) > 10 and (len(first) == 19 or first.endswith("+00:00")):
         return True
-    return any(value[:10] != first[:10] for value in (*published, *modified))
+    return any(value[:10] != first[:10] for value, _ in (*published, *modified))
 
 
-def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
+def _reconcile(published: list[Claim], shown: Claim, days: frozenset[str]) -> Claim:
     """The publication date from the markup's claims (best first) and the date the page
     shows as its publication (the dateline, else the URL's date).
 
@@ -141,12 +162,13 @@ def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
     if not published:
         return shown
     first = published[0]
-    if not shown or shown[:10] == first[:10] or first[:10] in days:
+    day = shown[0][:10]
+    if not day or day == first[0][:10] or first[0][:10] in days:
         return first
-    for value in published:
-        if value[:10] == shown[:10]:
-            return value
-    if _in_other_zone(first, shown[:10]):
+    for claim in published:
+        if claim[0][:10] == day:
+            return claim
+    if _in_other_zone(first[0], day):
         return shown
     return first
 

@@ -24,10 +24,12 @@ def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metad
     which visible bylines are looked for.
     """
     try:
-        published, modified = find_dates(document)
+        dates = find_dates(document)
         return Metadata(
-            published=published,
-            modified=modified,
+            published=dates.published,
+            modified=dates.modified,
+            published_from=dates.published_from,
+            modified_from=dates.modified_from,
             authors=find_authors(document, content),
             **find_fields(document),
         )
