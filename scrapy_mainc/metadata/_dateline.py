@@ -11,11 +11,12 @@ a list of teasers (a home or section page), not a dateline.
 
 Within a window the dateline is the date closest to the headline, in characters of
 text between them (above the headline they count double: the page's header and
-navigation are there). A date inside running prose (a text piece of more than
-:data:`PROSE_CHARS` characters besides it: "...the base in Orleans on January 16, 2020")
-is a date the article talks about and ranks after every short dateline. A date right
-after "©" or "Copyright" is never one; a date after "Updated", "Aktualisiert", "更新"...
-is the modification date; one after "Published", "发布" ranks as if nearer.
+navigation are there); the first of equals. A date inside a sentence (:func:`_in_sentence`:
+"...announced at a rally on Nov. 6, 2019") is a date the article talks about, not when
+it was written: it is never the dateline, and a window that shows only such dates shows
+none. A date right after "©" or "Copyright" is never one; a date after "Updated",
+"Aktualisiert", "更新"... is the modification date; one after "Published", "发布" ranks
+as if nearer.
 """
 
 from __future__ import annotations
@@ -55,10 +56,6 @@ WINDOW_CHARS = 1000
 #: around a text block, whose window is narrower.
 LIST_DAYS = 5
 BLOCK_LIST_DAYS = 3
-#: Characters besides a date in its text piece from which the piece is prose.
-PROSE_CHARS = 80
-#: Rank added to a date in prose: after any dateline of the window.
-_PROSE_PENALTY = 10 * WINDOW_CHARS
 #: Rank taken from a date labelled as the publication ("Published", "发布日期"): as if
 #: that many characters nearer the headline.
 _LABEL_BONUS = 200
@@ -152,14 +149,18 @@ def page_dates(document: Document, plausible: Callable[[str], bool], windows: in
         if window.list_days and len(days) >= window.list_days:
             continue  # a list (a home or section page: teasers, each dated)
         if published or modified:
-            best = min(published)[1] if published else ""
-            return PageDates(best, min(modified)[1] if modified else "", days)
+            best = min(published, key=_rank)[1] if published else ""  # the first of equals
+            return PageDates(best, min(modified, key=_rank)[1] if modified else "", days)
     return PageDates()
+
+
+def _rank(candidate: tuple[int, str]) -> int:
+    return candidate[0]
 
 
 def _days(published: list[tuple[int, str]]) -> frozenset[str]:
     """The days the datelines (not the dates in prose) of a window show."""
-    return frozenset(value[:10] for rank, value in published if rank < _PROSE_PENALTY - _LABEL_BONUS)
+    return frozenset(value[:10] for _, value in published)
 
 
 def _windows(document: Document) -> Iterator[_Window]:
@@ -270,11 +271,10 @@ def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
             shown_in_time.setdefault(time, date.value)
             continue
         piece = bisect_right(text.piece_starts, date.start) - 1
-        piece_end = text.piece_starts[piece + 1] if piece + 1 < len(text.piece_starts) else len(text.text)
         rank = _distance(text, date.start, date.end)
-        if piece_end - text.piece_starts[piece] - (date.end - date.start) > PROSE_CHARS:
-            rank += _PROSE_PENALTY
         label = _label(text.text[max(0, date.start - 40) : date.start])
+        if not label and _in_sentence(text.text[text.piece_starts[piece] : date.start]):
+            continue  # a date the article talks about, not when it was written
         found.append((rank - _LABEL_BONUS if label == "published" else rank, date.value, label))
     for start, end, value, label in text.times:
         shown = shown_in_time.get(start, value)
@@ -377,3 +377,34 @@ def _day_first(document: Document) -> bool:
     if lang.startswith(_DAY_FIRST_ENGLISH) or host.endswith(_DAY_FIRST_HOSTS):
         return True
     return not lang and not host.endswith((".com", ".org", ".net", ".us", ".edu", ".gov"))
+
+
+#: Marks that end a clause (or a credit line's part): the words before one are not in the
+#: date's sentence. ASCII and CJK punctuation, brackets, bullets and dashes; a full stop
+#: after a word of three letters or more (not an abbreviation: "Mi. 5. Februar", "Nov. 6").
+_CLAUSE_END_RE = re.compile(r"[!?|•·—–:;()\[\]。，！？：；、（）【】]|(?<=[^\W\d_]{3})\.(?=\s)")
+#: A lower-case word: letters only, its first one lower-case (scripts without case have none).
+_LOWER_WORD_RE = re.compile(r"(?<![^\W\d_])[^\W\d_]+")
+#: Han characters right before the date, run into it ("该公司于2023年12月22日").
+_HAN_LEAD_RE = re.compile(r"[\u3400-\u9fff]{4}$")
+#: Lower-case words of its own clause before a date that put the date inside a sentence.
+PROSE_WORDS = 3
+
+
+def _in_sentence(before: str) -> bool:
+    """Whether a date whose text piece starts with ``before`` is inside a sentence: at
+    least :data:`PROSE_WORDS` lower-case words of its clause precede it ("announced at a
+    rally on Nov. 6, 2019", "findet am Mi. 5. Februar 2020 statt"), or four Han characters
+    run into it ("该项目于2023年12月22日启动"). A dateline stands alone, opens its piece
+    ("22.12.2023 - Der Rat..."), follows a label, a separator or names ("By Ann Lee •
+    December 22, 2023", "By Jane Doe and John Smith December 22, 2023")."""
+    clause = _CLAUSE_END_RE.split(before[-200:])[-1].rstrip()
+    if _HAN_LEAD_RE.search(clause):
+        return True
+    lower = 0
+    for word in _LOWER_WORD_RE.findall(clause):
+        if word[0].islower():
+            lower += 1
+            if lower == PROSE_WORDS:
+                return True
+    return False
