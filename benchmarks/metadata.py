@@ -26,7 +26,10 @@ only). Scores:
 - **date**: exact day: the first ten characters of the extractor's ISO 8601 date equal the
   gold ``published``; a page whose gold has no date is right when the output is empty.
 - **provenance** (scrapy_mainc): per ``published_from`` level, how many pages were dated
-  from it and the share of them dated right.
+  from it and the share of them dated right; and how many of its date misses have a
+  gold day the page shows nowhere (:func:`shows_day`: neither in its source as
+  ``2023-12-22``, ``2023/12/22``, ``20231222`` nor as a date written in its text), which
+  no extractor can find.
 
 Times are median milliseconds per page of the whole call (decoding and parsing included),
 each extractor taking the best of ``--repeat`` passes. Peers get the page as text decoded
@@ -57,7 +60,7 @@ from datetime import date
 from time import perf_counter
 from typing import Any
 
-from metadata_sets import ALL_SETS, Gold, GoldPage, load_set
+from metadata_sets import ALL_SETS, GoldPage, load_set
 
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
@@ -68,6 +71,7 @@ from scrapy_mainc.core._evidence import collect_evidence
 from scrapy_mainc.core._title import find_titles, read_page_titles, visible_title
 from scrapy_mainc.metadata._authors import find_authors
 from scrapy_mainc.metadata._dates import find_dates
+from scrapy_mainc.metadata._datetext import find_text_dates
 from scrapy_mainc.metadata._fields import find_fields
 
 
@@ -207,24 +211,29 @@ class PageScore:
 
     title: bool | None
     authors: AuthorScore | None
-    #: Authors against the gold read by RULES.md (newspaper4k only).
-    rules_authors: AuthorScore | None
     date: bool | None
+    #: Against the gold read by RULES.md (newspaper4k only).
+    rules_authors: AuthorScore | None = None
+    rules_date: bool | None = None
     published_from: str = ""
 
 
 def score_page(page: GoldPage, found: Found) -> PageScore:
-    gold: Gold = page.gold
+    gold = page.gold
     title = None
     if gold.title is not None and found.title is not None:
         title = collapse(found.title) == collapse(gold.title)
-    authors = rules = None
+    authors = rules_authors = None
     if gold.authors is not None and found.authors is not None:
         authors = score_authors(gold.authors, found.authors)
-        if page.rules_authors is not None:
-            rules = score_authors(page.rules_authors, found.authors)
+        if page.rules is not None and page.rules.authors is not None:
+            rules_authors = score_authors(page.rules.authors, found.authors)
     day = None if gold.published is None else found.published[:10] == gold.published
-    return PageScore(title, authors, rules, day, found.published_from if found.published else "none")
+    rules_day = None
+    if page.rules is not None and page.rules.published is not None:
+        rules_day = found.published[:10] == page.rules.published
+    source = found.published_from if found.published else "none"
+    return PageScore(title, authors, day, rules_authors, rules_day, source)
 
 
 def _share(values: list[bool]) -> str:
@@ -253,6 +262,7 @@ def row(name: str, scores: list[PageScore], times: list[float], rules: bool) -> 
         *([_author_cells([s.rules_authors for s in scores if s.rules_authors])[0]] if rules else []),
         *authors[1:],
         _share([score.date for score in scores if score.date is not None]),
+        *([_share([s.rules_date for s in scores if s.rules_date is not None])] if rules else []),
         f"{statistics.median(times):.2f}" if times else "–",
     ]
     return "| " + " | ".join(cells) + " |"
@@ -261,9 +271,27 @@ def row(name: str, scores: list[PageScore], times: list[float], rules: bool) -> 
 def header(rules: bool) -> str:
     columns = [
         "extractor", "title exact", "authors F1", *(["authors F1 (RULES.md)"] if rules else []),
-        "authors P", "authors R", "authors F1 (names)", "date day", "median ms",
+        "authors P", "authors R", "authors F1 (names)", "date day",
+        *(["date day (RULES.md)"] if rules else []), "median ms",
     ]  # fmt: skip
     return "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
+
+
+def shows_day(html: bytes, day: str) -> bool:
+    """Whether the page gives ``day`` anywhere: in its source as ``2023-12-22``,
+    ``2023/12/22``, ``2023.12.22`` or ``20231222``, or as a date written in its text."""
+    text = decode_html(html).text
+    year, month, number = day.split("-")
+    if any(f"{year}{mark}{month}{mark}{number}" in text for mark in ("-", "/", ".", "")):
+        return True
+    root = parse_html(text, None)
+    words = " ".join(" ".join(root.itertext()).split())
+    step = 1000  # find_text_dates reads at most 64 dates a call: chunks, overlapping by a date
+    return any(
+        found.value[:10] == day
+        for start in range(0, len(words), step)
+        for found in find_text_dates(words[start : start + step + 40])
+    )
 
 
 def provenance(scores: list[PageScore]) -> str:
@@ -311,7 +339,12 @@ def _print_miss(page: GoldPage, found: Found, score: PageScore) -> None:
         print(f"AUTHOR {page_id} gold={list(gold.authors or ())} ours={list(found.authors or ())}")
     if score.date is False:
         source = f" ({found.published_from})" if found.published_from else ""
-        print(f"DATE   {page_id} gold={gold.published} ours={found.published!r}{source}")
+        nowhere = (
+            " [gold day nowhere on the page]"
+            if gold.published and not shows_day(page.html, gold.published)
+            else ""
+        )
+        print(f"DATE   {page_id} gold={gold.published} ours={found.published!r}{source}{nowhere}")
 
 
 def _finder_times(document: Any, content: tuple[int, ...]) -> dict[str, float]:
@@ -396,7 +429,7 @@ def main() -> int:
     gold_sets: Results = {}
     for name in args.datasets:
         pages = load_set(name)
-        rules = any(page.rules_authors is not None for page in pages)
+        rules = any(page.rules is not None for page in pages)
         results = run_set(pages, runs, args.repeat, args.misses)
         print(f"### {name} ({len(pages)} pages)\n\n{header(rules)}")
         for extractor, (scores, times) in results.items():
@@ -406,7 +439,15 @@ def main() -> int:
                 total[0].extend(scores)
                 total[1].extend(times)
         if "scrapy_mainc" in results:
-            print(f"\npublished_from, pages (share right): {provenance(results['scrapy_mainc'][0])}")
+            ours = results["scrapy_mainc"][0]
+            missed = [page for page, score in zip(pages, ours) if score.date is False]
+            nowhere = sum(
+                not shows_day(page.html, page.gold.published or "") for page in missed if page.gold.published
+            )
+            print(
+                f"\npublished_from, pages (share right): {provenance(ours)}. Date misses: {len(missed)}, "
+                f"{nowhere} of them with a gold day the page shows nowhere."
+            )
         print(flush=True)
     if len({"scrapinghub", "zh_news"} & set(args.datasets)) == 2:
         count = len(next(iter(gold_sets.values()))[0])

@@ -6,8 +6,9 @@
 - ``newspaper4k``: the development half of the newspaper4k maintainer's dataset (214
   English pages of 107 sites), title, date and authors annotated by that dataset's
   authors (``gold.json``: ``authors`` is one string of names separated by commas, or
-  null). Their conventions are not RULES.md's; where they differ the set is scored both
-  ways (:func:`rules_authors`), their gold never edited.
+  null). Their conventions are not RULES.md's (an organisation credited as author, the
+  update date shown taken for the publication date); where they differ the set is scored
+  both ways (:func:`read_by_rules`), their gold never edited.
 - ``dates``: 460 pages of htmldate's evaluation data, the publication day only (NaN: the
   page has no date).
 
@@ -46,8 +47,8 @@ class GoldPage:
     html: bytes
     url: str
     gold: Gold
-    #: The authors by RULES.md where the set's own convention differs (newspaper4k only).
-    rules_authors: tuple[str, ...] | None = None
+    #: The gold read by RULES.md, for a set annotated by other conventions (newspaper4k).
+    rules: Gold | None = None
 
 
 def load_set(name: str, datasets: Path = DATASETS_DIR) -> list[GoldPage]:
@@ -87,28 +88,37 @@ def _newspaper4k(directory: Path) -> list[GoldPage]:
     conventions = json.loads(CONVENTIONS.read_text(encoding="utf-8"))
     pages = []
     for page_id, entry in sorted(gold.items()):
-        authors = split_authors(entry.get("authors"))
+        truth = Gold(entry.get("title") or "", split_authors(entry.get("authors")), entry.get("date") or "")
         pages.append(
             GoldPage(
                 page_id,
                 _html(directory, page_id),
                 entry.get("url") or "",
-                Gold(entry.get("title") or "", authors, entry.get("date") or ""),
-                rules_authors(authors, conventions.get(page_id)),
+                truth,
+                read_by_rules(truth, conventions.get(page_id, {})),
             )
         )
     return pages
 
 
-def rules_authors(authors: tuple[str, ...], convention: dict[str, Any] | None) -> tuple[str, ...]:
-    """The gold authors read by RULES.md: the conventions file's ``rules`` for a page it
-    lists (an organisation credited as author, a job title, a related item's authors),
-    the gold as given otherwise. The file must quote the gold it departs from."""
-    if not convention:
-        return authors
-    if tuple(convention["gold"]) != authors:
-        raise ValueError(f"{CONVENTIONS.name}: {convention['gold']} is not the gold {list(authors)}")
-    return tuple(convention["rules"])
+def read_by_rules(gold: Gold, convention: dict[str, Any]) -> Gold:
+    """The gold read by RULES.md: the conventions file's ``rules`` for a field it lists for
+    the page (an organisation or a job title credited as author, a related item's
+    authors; the update date shown taken for the publication), the gold as given for the
+    others. The file must quote the gold it departs from."""
+    authors, published = gold.authors, gold.published
+    if "authors" in convention:
+        _check(convention["authors"]["gold"], list(authors or ()))
+        authors = tuple(convention["authors"]["rules"])
+    if "date" in convention:
+        _check(convention["date"]["gold"], published)
+        published = convention["date"]["rules"]
+    return Gold(gold.title, authors, published)
+
+
+def _check(quoted: object, gold: object) -> None:
+    if quoted != gold:
+        raise ValueError(f"{CONVENTIONS.name} quotes {quoted!r}, the gold is {gold!r}")
 
 
 def _dates(directory: Path) -> list[GoldPage]:
