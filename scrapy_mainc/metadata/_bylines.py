@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ._datetext import find_text_dates
 from ._names import Context, Credit, read_credit
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ END_WINDOW = (-20, 10)
 MAX_NAMED_WORDS = 16
 #: Most characters before a label in a tail ("<span>Photo</span> By <a>A</a>").
 MAX_LEAD_CHARS = 30
+#: Ancestors of a labelled credit's element read for names set in elements of their own.
+WIDEN_LEVELS = 3
 #: Characters of the chosen text's last blocks read for a closing credit.
 CLOSING_CHARS = 40
 #: Evidence strengths.
@@ -72,6 +75,17 @@ _INNER_LABEL_RE = re.compile(
 )
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
+#: The path of an author's page (WordPress ``/author/jane-doe/`` and its kin).
+_AUTHOR_PAGE_RE = re.compile(
+    r"/(?:authors?|autor(?:es|en)?|auteurs?|writers?|journalists?|reporters?|contributors?|columnists?)/[^/?#]",
+    re.I,
+)
+#: A bare name: two to four capitalised words ("Jane Doe", "Daisy-Mae O'Neil", "Ann B. Lee").
+_BARE_NAME_RE = re.compile(r"^\s*[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}\s*$")
+#: What may stand between a name and its date ("Jane Doe - December 21, 2023").
+_DATE_LEAD = " \t\r\n-–—|•·,/"
+#: Characters read after a name for its date.
+_DATE_CHARS = 40
 _NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
 _HAN = "\u3400-\u9fff"
 #: One to six Han names separated by spaces or enumeration commas.
@@ -214,7 +228,26 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
             return REPORTER_CREDIT, credit
+    bare = named and 2 <= stats.words[node] <= 4 and not stats.link_words[node]
+    if bare and _name_beside_date(stats, node):
+        credit = read_credit(own, context)
+        if len(credit.persons) == 1 and not credit.unread:
+            return POSTER_CREDIT, credit
     return 0, Credit()
+
+
+def _name_beside_date(stats: DomStats, node: int) -> bool:
+    """Whether the element's own text is a bare name (a few capitalised words) and the
+    text right after it (its tail, else the next element's text) opens with a date:
+    "<span>Jane Doe</span><span>Dec 05, 2023</span>" under a headline."""
+    element = stats.nodes[node]
+    if len(element) or not _BARE_NAME_RE.match(element.text or ""):
+        return False
+    after = (element.tail or "").strip(_DATE_LEAD)
+    if not after and stats.end[node] < len(stats.texts):
+        after = (stats.texts[stats.end[node]] or "").strip(_DATE_LEAD)
+    found = find_text_dates(after[:_DATE_CHARS]) if after[:1].isalnum() else []
+    return bool(found) and found[0].start == 0
 
 
 def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
@@ -222,18 +255,40 @@ def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner
     whose text or tail holds the label, or its parent: "<b>作者：</b><a>A</a>"), from the
     label on; else in the labelled text alone ("文：张三" in a long text). A label that
     starts a text must be near the holder's start ("<span>Photo</span> By <a>A</a>")."""
-    stats, visible = scan.stats, _visible(scan.context)
     for holder in holders:
-        if holder < 0 or stats.words[holder] > scan.limit:
-            continue
-        text = _pieces(stats.nodes[holder])
-        position = text.find(labelled[:12])
-        if position < 0 or not inner and position > MAX_LEAD_CHARS:
-            continue
-        credit = read_credit(text[position:], visible)
+        credit = _credit_from(scan, holder, labelled, inner)
         if credit.persons or credit.organisations:
-            return credit
-    return read_credit(labelled, visible)
+            return _widened(scan, holder, labelled, inner, credit)
+    return read_credit(labelled, _visible(scan.context))
+
+
+def _credit_from(scan: _Scan, holder: int, labelled: str, inner: bool) -> Credit:
+    """The credit in short element ``holder`` from the label on (none when the label is
+    not near its start)."""
+    stats = scan.stats
+    if holder < 0 or stats.words[holder] > scan.limit:
+        return Credit()
+    text = _pieces(stats.nodes[holder])
+    position = text.find(labelled[:12])
+    if position < 0 or not inner and position > MAX_LEAD_CHARS:
+        return Credit()
+    return read_credit(text[position:], _visible(scan.context))
+
+
+def _widened(scan: _Scan, holder: int, labelled: str, inner: bool, credit: Credit) -> Credit:
+    """The credit of the largest short ancestor of ``holder`` (up to :data:`WIDEN_LEVELS`
+    up) that starts with the same label and names the same people and more: names set in
+    elements of their own beside the label's ("<span><span>By</span> <a>A</a></span> and
+    <span><a>B</a></span>")."""
+    parent = scan.stats.parent
+    ancestor = parent[holder]
+    for _ in range(WIDEN_LEVELS):
+        wider = _credit_from(scan, ancestor, labelled, inner)
+        known = len(credit.persons)
+        if len(wider.persons) <= known or wider.persons[:known] != credit.persons:
+            break
+        credit, ancestor = wider, parent[ancestor]
+    return credit
 
 
 def _pieces(element: etree._Element) -> str:
@@ -251,8 +306,11 @@ def _pieces(element: etree._Element) -> str:
 
 
 def _named_byline(element: etree._Element) -> bool:
-    """Whether the element is named or marked as a byline."""
+    """Whether the element is named or marked as a byline: ``rel="author"``, a link to an
+    author's page (``/author/jane-doe/``), a byline ``class`` or ``id``."""
     if element.get("rel", "").lower() == "author":
+        return True
+    if element.tag == "a" and _AUTHOR_PAGE_RE.search(element.get("href", "")):
         return True
     name = f"{element.get('class', '')} {element.get('id', '')}"
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
