@@ -88,3 +88,38 @@ def test_a_name_beside_the_date_under_the_headline() -> None:
     assert _authors(_page(body=body)) == ("Jane Doe",)
     section = "<span class='meta'><span>World News</span><span>Dec 05, 2023</span></span>"
     assert _authors(_page(body=section)) == ()
+
+
+# Chinese bylines under a headline set in a table cell (old portal layouts): no heading, so
+# the byline search starts where the page shows its headline, as the dateline search does
+
+ZH_STORY = "<p>" + "市政府今天召开会议，研究部署新大桥的建设工作，会议决定加快推进项目进度。" * 4 + "</p>"
+#: Toolbars and advertising cells between the credit line and the story (sixty elements).
+ZH_FILLER = "<table>" + "<tr><td><a href='/x'><img src='/a.gif'></a></td></tr>" * 20 + "</table>"
+
+
+def _zh_portal_page(credit_line: str) -> str:
+    return (
+        "<html><head><title>大桥建设加快推进_新闻网</title></head><body>"
+        "<table><tr><td class='nav'><a href='/'>首页</a> &gt; <a href='/n'>国内新闻</a></td></tr></table>"
+        "<table><tr><td class='title'><b>大桥建设加快推进</b></td></tr>"
+        f"<tr><td class='info'>{credit_line}</td></tr></table>{ZH_FILLER}"
+        f"<table><tr><td class='content'>{ZH_STORY}{ZH_STORY}</td></tr></table></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("credit_line", "expected"),
+    [
+        ("时间：2004年10月21日14:18 &nbsp;&nbsp; 作者：王建国", ("王建国",)),
+        ("<font>2004年7月16日08:19 [ 李明 ]\ue5c2 来源：[ <a href='/p'>国际金融报</a> ]</font>", ("李明",)),
+        ("时间：2004年10月21日14:18 编辑：王建国", ()),
+        ("作者：王建国 责任编辑：李明", ("王建国",)),
+    ],
+    ids=["time-and-author", "bracketed-reporter", "editor-only", "author-and-editor"],
+)
+def test_chinese_credit_line_under_a_table_cell_headline(credit_line: str, expected: tuple[str, ...]) -> None:
+    assert (
+        _authors(_zh_portal_page(credit_line), url="https://business.example.cn/20041021/n1.shtml")
+        == expected
+    )

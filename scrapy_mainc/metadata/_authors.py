@@ -59,18 +59,23 @@ _COMMENT_DEPTH = 8
 _GENERIC_LABELS = frozenset("www m mobile amp edition news blog blogs com net org co cn uk de".split())
 
 
-def find_authors(document: Document, content: tuple[int, ...] = ()) -> tuple[str, ...]:
+def find_authors(
+    document: Document, content: tuple[int, ...] = (), headline: int | None = None
+) -> tuple[str, ...]:
     """The article's authors: person names in page order, without duplicates.
 
     ``content`` holds the statistics indices of the chosen text's roots, where the
-    visible byline is looked for (beside the headline).
+    visible byline is looked for (beside the headline). ``headline`` is the element that
+    shows the headline (default :attr:`Document.headline`; the metadata stage gives the
+    element showing it when that is no heading).
     """
     evidence = document.evidence
     if evidence is None:
         return ()
     context = page_context(document)
     markup = markup_credit(document, context)
-    visible = find_byline(document, content, context, named=not markup.persons)
+    anchor = document.headline if headline is None else headline
+    visible = find_byline(document, content, context, named=not markup.persons, headline=anchor)
     if visible.persons:
         return _distinct(visible.persons)
     if visible.organisations:

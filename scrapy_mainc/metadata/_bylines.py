@@ -118,6 +118,7 @@ _CLOSING_RE = re.compile(
     rf"[。！？”\s][（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$|"
     rf"^[（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$"
 )
+_PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff]")
 _HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表|来源|칼럼니스트|기자|특파원")
 #: Two-character Chinese surnames, and the commonest one-character ones: four characters
 #: run together are two names when both halves start with a surname ("罗科苏盈").
@@ -133,8 +134,11 @@ _SURNAMES = frozenset(
 )
 
 
-def find_byline(document: Document, content: tuple[int, ...], context: Context, named: bool = True) -> Credit:
-    """The strongest visible byline near the headline or the chosen text (empty if none).
+def find_byline(
+    document: Document, content: tuple[int, ...], context: Context, named: bool = True, headline: int = -1
+) -> Credit:
+    """The strongest visible byline near the headline (the element ``headline``) or the
+    chosen text (empty if none).
 
     ``named`` looks at elements named as bylines too (the caller leaves them out when the
     markup names the authors already: they mostly repeat it, and reading every short
@@ -148,7 +152,7 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
     parent, tags, words, link_words = stats.parent, stats.tags, stats.words, stats.link_words
     cjk_page = bool(document.lang)
     scan = _Scan(stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS)
-    for start, stop in _windows(document, content, len(stats.tags), named):
+    for start, stop in _windows(document, content, headline, named):
         for node in range(start, stop):
             up = parent[node]
             size = words[node]
@@ -173,18 +177,21 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
     return best
 
 
-def _windows(document: Document, content: tuple[int, ...], count: int, named: bool) -> list[tuple[int, int]]:
+def _windows(
+    document: Document, content: tuple[int, ...], headline: int, named: bool
+) -> list[tuple[int, int]]:
     """Where to look: after the headline; around the start of the chosen text (only near
     it when the markup names the authors: a byline listing more of them sits by the
     headline); around its end on CJK pages."""
     anchors = []
-    if document.headline >= 0:
-        anchors.append((document.headline, HEADLINE_WINDOW))
-    if content and (named or document.headline < 0):
+    if headline >= 0:
+        anchors.append((headline, HEADLINE_WINDOW))
+    if content and (named or headline < 0):
         anchors.append((content[0], START_WINDOW if named else NEAR_START_WINDOW))
     if content and document.lang:  # Chinese, Japanese and Korean papers credit at the end
         last = max(document.stats.end[node] for node in content) - 1
         anchors.append((last, END_WINDOW))
+    count = len(document.stats.tags)
     return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
 
 
@@ -336,8 +343,11 @@ def _hinted_text(scan: _Scan, node: int, own: str, tail: str) -> str:
 
 
 def _han_credit(text: str, context: Context) -> tuple[int, Credit]:
-    """A reporter's or a poster's credit in CJK ``text``, with its strength."""
+    """A reporter's or a poster's credit in CJK ``text``, with its strength. Private-use
+    characters count as spaces: legacy Chinese encodings' spacing bytes decode to them
+    ("[ 黄宇 ]\ue5c2 来源")."""
     visible = _visible(context)
+    text = _PRIVATE_USE_RE.sub(" ", text)
     for strength, patterns in ((REPORTER_CREDIT, _REPORTER_RES), (POSTER_CREDIT, _POSTER_RES)):
         for pattern in patterns:
             match = pattern.search(text)

@@ -134,11 +134,13 @@ class PageDates(NamedTuple):
     days: frozenset[str] = frozenset()
 
 
-def page_dates(document: Document, plausible: Callable[[str], bool], windows: int = 6) -> PageDates:
+def page_dates(
+    document: Document, plausible: Callable[[str], bool], windows: int = 6, shown: int | None = None
+) -> PageDates:
     """The dates the reader sees in the first of ``windows`` windows (see :func:`_windows`)
-    that shows any."""
+    that shows any. ``shown`` is :func:`shown_headline` when the caller has it already."""
     day_first = _day_first(document)
-    for window in islice(_windows(document), windows):
+    for window in islice(_windows(document, shown), windows):
         text = _window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
@@ -163,7 +165,7 @@ def _days(published: list[tuple[int, str]]) -> frozenset[str]:
     return frozenset(value[:10] for _, value in published)
 
 
-def _windows(document: Document) -> Iterator[_Window]:
+def _windows(document: Document, shown: int | None = None) -> Iterator[_Window]:
     """Windows to read, in turn, each anchor found only when the ones before gave no
     date: the headline; the first ``<h1>`` (the headline when the page's title names
     only the site); the first element whose text is a headline the page states (pages
@@ -177,7 +179,7 @@ def _windows(document: Document) -> Iterator[_Window]:
     finders: tuple[Callable[[], int], ...] = (
         lambda: document.headline,
         lambda: _first_h1(stats.tags),
-        lambda: _headline_text(document),
+        lambda: shown_headline(document) if shown is None else shown,
         lambda: stats.positions.get(document.article_bodies[0], -1) if document.article_bodies else -1,
     )
     for find in finders:
@@ -220,8 +222,9 @@ def _container(document: Document, headline: int) -> int:
     return node
 
 
-def _headline_text(document: Document) -> int:
-    """The first element whose own text is one of the page's headlines, or part of one."""
+def shown_headline(document: Document) -> int:
+    """The first element whose own text is one of the page's headlines, or part of one:
+    where a page shows its headline when it is no heading (a table cell, a ``<b>``)."""
     headlines = [" ".join(headline.split()) for headline in document.headlines if len(headline) >= 6]
     if not headlines:
         return -1

@@ -96,11 +96,12 @@ SOURCES = ("json-ld", "microdata", "meta", "dateline", "url")
 Claim = tuple[str, str]
 
 
-def find_dates(document: Document, today: date | None = None) -> FoundDates:
+def find_dates(document: Document, today: date | None = None, shown: int | None = None) -> FoundDates:
     """The page's publication and modification dates, ISO 8601 (``""`` when unknown), and
     where each came from.
 
-    ``today`` (the day of the crawl, default the local date) bounds plausible dates.
+    ``today`` (the day of the crawl, default the local date) bounds plausible dates;
+    ``shown`` is :func:`._dateline.shown_headline` when the caller has it already.
     """
     latest = ((today or date.today()) + timedelta(days=1)).isoformat()
 
@@ -116,7 +117,7 @@ def find_dates(document: Document, today: date | None = None) -> FoundDates:
         modified += [(value, name) for value in _parsed(claims[1], plausible)]
     page = PageDates()
     if _needs_page(published, modified):
-        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
+        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6, shown=shown)
     shown: Claim = (page.published, "dateline")
     if not page.published:
         urls = _page_urls(document, evidence)

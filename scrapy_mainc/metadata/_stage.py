@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..core._types import Metadata
 from ._authors import find_authors
+from ._dateline import shown_headline
 from ._dates import find_dates
 from ._fields import find_fields
 
@@ -24,13 +25,15 @@ def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metad
     which visible bylines are looked for.
     """
     try:
-        dates = find_dates(document)
+        # where the page shows its headline when it is no heading: both searches start there
+        shown = shown_headline(document) if document.headline < 0 else None
+        dates = find_dates(document, shown=shown)
         return Metadata(
             published=dates.published,
             modified=dates.modified,
             published_from=dates.published_from,
             modified_from=dates.modified_from,
-            authors=find_authors(document, content),
+            authors=find_authors(document, content, document.headline if shown is None else shown),
             **find_fields(document),
         )
     except RecursionError:  # JSON-LD nested deeper than a reader follows: no metadata, no error
