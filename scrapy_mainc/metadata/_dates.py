@@ -118,11 +118,11 @@ def find_dates(document: Document, today: date | None = None, shown: int | None 
     page = PageDates()
     if _needs_page(published, modified):
         page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6, shown=shown)
-    shown: Claim = (page.published, "dateline")
+    visible: Claim = (page.published, "dateline")
     if not page.published:
         urls = _page_urls(document, evidence)
-        shown = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
-    chosen = _reconcile(published, shown, page.days)
+        visible = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
+    chosen = _reconcile(published, visible, page.days)
     if not chosen[0] and page.modified:
         chosen = (page.modified, "dateline")  # the page shows nothing but its update
     last = modified[0] if modified else (page.modified, "dateline")
