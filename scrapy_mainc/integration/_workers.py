@@ -71,6 +71,8 @@ class ExtractionTask:
     metadata: bool = True
     #: Fingerprint the main text with these parameters; None: no fingerprint.
     fingerprint: FingerprintParams | None = None
+    #: The response's HTTP ``Date`` header (``extract(fetched=...)``); None without one.
+    fetched: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             algorithm=task.algorithm,
             strip_comments=task.strip_comments,
             metadata=task.metadata,
+            fetched=task.fetched,
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")

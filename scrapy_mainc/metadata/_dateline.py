@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from heapq import nlargest
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from lxml import etree
 
 from ._datetext import find_text_dates, parse_machine_date
+from ._relative import find_relative_dates
 
 if TYPE_CHECKING:
     from ..core._types import Document
@@ -135,16 +137,22 @@ class PageDates(NamedTuple):
 
 
 def page_dates(
-    document: Document, plausible: Callable[[str], bool], windows: int = 6, shown: int | None = None
+    document: Document,
+    plausible: Callable[[str], bool],
+    windows: int = 6,
+    shown: int | None = None,
+    fetched: datetime | None = None,
 ) -> PageDates:
     """The dates the reader sees in the first of ``windows`` windows (see :func:`_windows`)
-    that shows any. ``shown`` is :func:`shown_headline` when the caller has it already."""
+    that shows any. ``shown`` is :func:`shown_headline` when the caller has it already;
+    with ``fetched`` (when the page was fetched) relative dates and days without a year
+    are read too (:mod:`._relative`)."""
     day_first = _day_first(document)
     for window in islice(_windows(document, shown), windows):
         text = _window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
-        for rank, value, label in _candidates(text, day_first):
+        for rank, value, label in _candidates(text, day_first, fetched):
             if label != "copyright" and plausible(value):
                 (modified if label == "modified" else published).append((rank, value))
         days = _days(published)
@@ -261,14 +269,18 @@ def _skipped(element: etree._Element) -> bool:
     return bool(name and _SKIP_RE.search(name))
 
 
-def _candidates(text: _Text, day_first: bool) -> list[tuple[int, str, str]]:
+def _candidates(text: _Text, day_first: bool, fetched: datetime | None = None) -> list[tuple[int, str, str]]:
     """(rank, ISO value, label) of every date in the window; lower ranks are better.
 
     A ``<time>`` element counts once, with its ``datetime``, unless its text shows
     another day: the reader sees that one (``datetime`` in UTC, the text local time)."""
     found = []
     shown_in_time: dict[int, str] = {}
-    for date in find_text_dates(text.text, day_first):
+    dates = find_text_dates(text.text, day_first)
+    if fetched is not None:
+        taken = [(date.start, date.end) for date in dates]
+        dates = sorted(dates + find_relative_dates(text.text, fetched, taken), key=lambda date: date.start)
+    for date in dates:
         time = next((start for start, end, _, _ in text.times if start <= date.start < end), -1)
         if time >= 0:
             shown_in_time.setdefault(time, date.value)

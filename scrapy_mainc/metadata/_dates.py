@@ -96,13 +96,20 @@ SOURCES = ("json-ld", "microdata", "meta", "dateline", "url")
 Claim = tuple[str, str]
 
 
-def find_dates(document: Document, today: date | None = None, shown: int | None = None) -> FoundDates:
+def find_dates(
+    document: Document, today: date | None = None, shown: int | None = None, fetched: datetime | None = None
+) -> FoundDates:
     """The page's publication and modification dates, ISO 8601 (``""`` when unknown), and
     where each came from.
 
-    ``today`` (the day of the crawl, default the local date) bounds plausible dates;
-    ``shown`` is :func:`._dateline.shown_headline` when the caller has it already.
+    ``fetched`` (when the page was fetched: :func:`._relative.fetched_moment`) bounds
+    plausible dates (none after its next day) and dates relative dates ("3 hours ago")
+    and days without a year; without it they are not read, and ``today`` (default the
+    local date) bounds plausible dates. ``shown`` is :func:`._dateline.shown_headline`
+    when the caller has it already.
     """
+    if fetched is not None:
+        today = fetched.date()
     latest = ((today or date.today()) + timedelta(days=1)).isoformat()
 
     def plausible(value: str) -> bool:
@@ -117,7 +124,8 @@ def find_dates(document: Document, today: date | None = None, shown: int | None 
         modified += [(value, name) for value in _parsed(claims[1], plausible)]
     page = PageDates()
     if _needs_page(published, modified):
-        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6, shown=shown)
+        windows = NEAR_WINDOWS if published else 6
+        page = page_dates(document, plausible, windows, shown, fetched)
     visible: Claim = (page.published, "dateline")
     if not page.published:
         urls = _page_urls(document, evidence)

@@ -15,19 +15,25 @@ from ._dates import find_dates
 from ._fields import find_fields
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ..core._types import Document
 
 
-def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metadata:
+def extract_metadata(
+    document: Document, content: tuple[int, ...] = (), fetched: datetime | None = None
+) -> Metadata:
     """The metadata of a prepared page (call before its statistics are released).
 
     ``content`` holds the statistics indices of the roots of the page's chosen text, near
-    which visible bylines are looked for.
+    which visible bylines are looked for. ``fetched`` is when the page was fetched
+    (:func:`._relative.fetched_moment`): relative dates ("3 hours ago") are read against
+    it, and only then.
     """
     try:
         # where the page shows its headline when it is no heading: both searches start there
         shown = shown_headline(document) if document.headline < 0 else None
-        dates = find_dates(document, shown=shown)
+        dates = find_dates(document, shown=shown, fetched=fetched)
         return Metadata(
             published=dates.published,
             modified=dates.modified,
