@@ -57,3 +57,68 @@ def test_of_two_datelines_as_near_the_first_wins() -> None:
 
 def test_the_article_text_alone_has_no_date() -> None:
     assert "20" not in ARTICLE_TEXT  # the helper page's own text names no year
+
+
+# Non-news pages (kind 4): blogs, institutions, shops, forums. The date of the page's own
+# content, not a sidebar's latest posts, a copyright year or a shop's delivery date.
+
+SIDEBAR = (
+    "<aside class='widget'><h3>Recent posts</h3><ul>"
+    + "".join(
+        f"<li><a href='/p{n}'>Post number {n}</a> <span>December {n}, 2023</span></li>" for n in (20, 18, 15)
+    )
+    + "</ul></aside>"
+)
+
+
+def _blog(before: str = "", own: str = "", after: str = "") -> str:
+    return (
+        "<html lang='en'><head><title>Bridge plan</title></head><body><div class='wrap'>"
+        f"{before}<article><h1>Bridge plan</h1>{own}{ARTICLE_TEXT}{ARTICLE_TEXT}</article>{after}"
+        "</div></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (_blog(before=SIDEBAR), ""),
+        (_blog(after=SIDEBAR), ""),
+        (_blog(before=SIDEBAR, own="<p class='meta'>December 22, 2023</p>"), "2023-12-22"),
+    ],
+    ids=["sidebar-above", "sidebar-below", "own-date"],
+)
+def test_a_sidebars_latest_posts_do_not_date_the_post(html: str, expected: str) -> None:
+    assert dates(html)[0] == expected
+
+
+def test_the_pages_own_teaser_in_a_list_dates_it() -> None:
+    # a section list that includes this very story: its item shows the page's headline
+    items = "".join(
+        f"<li><a href='/s{n}'>{headline}</a> <span>December {n}, 2023</span></li>"
+        for n, headline in ((20, "Tram lines extended"), (18, "Bridge plan"), (15, "Market reopens"))
+    )
+    html = (
+        "<html lang='en'><head><title>Bridge plan</title></head><body>"
+        f"<div class='more'><ul>{items}</ul></div><div class='story'>{ARTICLE_TEXT}</div></body></html>"
+    )
+    assert dates(html)[0] == "2023-12-18"
+
+
+def test_the_first_post_of_a_thread_dates_it() -> None:
+    posts = "".join(
+        f"<div class='post'><div class='author'>user{n}</div>"
+        f"<div class='date'>Posted: 2023-12-{n} 10:00</div>{ARTICLE_TEXT}</div>"
+        for n in (10, 12, 14)
+    )
+    head = "<html lang='en'><head><title>Bridge plan thread</title></head>"
+    html = f"{head}<body><h1>Bridge plan thread</h1>{posts}</body></html>"
+    assert dates(html)[0] == "2023-12-10T10:00:00"
+
+
+def test_an_institutions_copyright_years_are_no_date() -> None:
+    html = (
+        "<html lang='en'><head><title>Parks department</title></head><body><h1>Parks department</h1>"
+        f"{ARTICLE_TEXT}<footer>© 2023 City Council. Site by Acme, 2019.</footer></body></html>"
+    )
+    assert dates(html) == ("", "")

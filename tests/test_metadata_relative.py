@@ -91,3 +91,9 @@ def test_the_fetch_time_bounds_plausible_dates() -> None:
     html = page(body="<p class='meta'>March 3, 2021</p>")
     assert published(html) == ("", "")
     assert published(html, fetched=None) == ("2021-03-03", "dateline")
+
+
+def test_a_shops_delivery_date_and_deals_are_no_dateline() -> None:
+    # relative dates and days without a year count only when labelled or standing alone
+    body = "<p>Order by Dec 20 for delivery before the holidays.</p><p>Today's deals</p>"
+    assert published(page(body=body), fetched="Tue, 12 Dec 2023 08:00:00 GMT") == ("", "")

@@ -105,7 +105,7 @@ def find_dates(
     ``fetched`` (when the page was fetched: :func:`._relative.fetched_moment`) bounds
     plausible dates (none after its next day) and dates relative dates ("3 hours ago")
     and days without a year; without it they are not read, and ``today`` (default the
-    local date) bounds plausible dates. ``shown`` is :func:`._dateline.shown_headline`
+    local date) bounds plausible dates. ``shown`` is :func:`._windows.shown_headline`
     when the caller has it already.
     """
     if fetched is not None:
@@ -124,8 +124,8 @@ def find_dates(
         modified += [(value, name) for value in _parsed(claims[1], plausible)]
     page = PageDates()
     if _needs_page(published, modified):
-        windows = NEAR_WINDOWS if published else 6
-        page = page_dates(document, plausible, windows, shown, fetched)
+        tries = NEAR_WINDOWS if published else 6
+        page = page_dates(document, plausible, tries, shown, fetched)
     visible: Claim = (page.published, "dateline")
     if not page.published:
         urls = _page_urls(document, evidence)

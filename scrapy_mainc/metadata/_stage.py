@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from ..core._types import Metadata
 from ._authors import find_authors
-from ._dateline import shown_headline
 from ._dates import find_dates
 from ._fields import find_fields
+from ._windows import shown_headline
 
 if TYPE_CHECKING:
     from datetime import datetime
