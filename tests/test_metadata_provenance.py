@@ -83,3 +83,23 @@ def test_extract_and_its_json_carry_the_levels() -> None:
     metadata = extract(html).metadata
     assert (metadata.published_from, metadata.modified_from) == ("json-ld", "")
     assert json.loads(json.dumps(metadata.as_dict()))["published_from"] == "json-ld"
+
+
+@pytest.mark.parametrize(
+    ("shown", "expected"),
+    [
+        # the markup's moment told in UTC by the page: the day the page shows counts
+        ("Dec 19, 2023 3:57 AM", ("2023-12-19T03:57:00", "dateline")),
+        # another time that day: not the same moment, the markup's claim stands
+        ("Dec 19, 2023 9:10 AM", ("2023-12-18T22:57:00-05:00", "json-ld")),
+    ],
+)
+def test_a_dateline_showing_the_markups_moment_in_another_zone(shown: str, expected: tuple[str, str]) -> None:
+    article = {
+        **ARTICLE,
+        "datePublished": "2023-12-18T22:57:00-05:00",
+        "dateModified": "2023-12-20T10:00:00-05:00",
+    }
+    html = page(jsonld(article), body=f"<p class='meta'>By Ann Lee | {shown}</p>")
+    result = found(html)
+    assert (result.published, result.published_from) == expected
