@@ -80,6 +80,8 @@ _AUTHOR_PAGE_RE = re.compile(
     r"/(?:authors?|autor(?:es|en)?|auteurs?|writers?|journalists?|reporters?|contributors?|columnists?)/[^/?#]",
     re.I,
 )
+#: The start of a text that goes on with more names after a credit.
+_MORE_NAMES_RE = re.compile(r"\s*(?:,|&|and\b|und\b|et\b|y\b|e\b|en\b|og\b|och\b|i\b|и\b|、|，)", re.I)
 #: A bare name: two to four capitalised words ("Jane Doe", "Daisy-Mae O'Neil", "Ann B. Lee").
 _BARE_NAME_RE = re.compile(r"^\s*[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}\s*$")
 #: What may stand between a name and its date ("Jane Doe - December 21, 2023").
@@ -287,6 +289,8 @@ def _widened(scan: _Scan, holder: int, labelled: str, inner: bool, credit: Credi
     up) that starts with the same label and names the same people and more: names set in
     elements of their own beside the label's ("<span><span>By</span> <a>A</a></span> and
     <span><a>B</a></span>")."""
+    if not _continues(scan.stats, holder):
+        return credit
     parent = scan.stats.parent
     ancestor = parent[holder]
     for _ in range(WIDEN_LEVELS):
@@ -310,6 +314,15 @@ def _pieces(element: etree._Element) -> str:
         if len(text) > 2 * MAX_BYLINE_CHARS:
             break
     return " ".join(text.split())
+
+
+def _continues(stats: DomStats, holder: int) -> bool:
+    """Whether the text right after element ``holder`` (its tail, else the next element's
+    text) goes on with more names: it opens with "and", "&" or a comma."""
+    after = stats.tails[holder]
+    if (not after or after.isspace()) and stats.end[holder] < len(stats.texts):
+        after = stats.texts[stats.end[holder]]
+    return bool(after) and _MORE_NAMES_RE.match(after) is not None
 
 
 def _named_byline(element: etree._Element) -> bool:

@@ -28,6 +28,8 @@ def in_teaser_list(stats: DomStats, holders: list[int], headline: int = -1) -> l
     """For each element showing a date, whether it is inside a list of teasers made of the
     elements of ``holders`` (the dates of one window), other than the item holding the
     element ``headline``."""
+    if len(holders) < MIN_ITEMS:
+        return [False] * len(holders)  # too few dates for a list: the common case, at no cost
     parent, words, nodes, end = stats.parent, stats.words, stats.nodes, stats.end
     chains: list[list[tuple[int, int]]] = []
     items: dict[tuple[int, str, str], set[int]] = {}  # (container, tag, class) -> dated children
