@@ -319,10 +319,10 @@ def _pieces(element: etree._Element) -> str:
 def _continues(stats: DomStats, holder: int) -> bool:
     """Whether the text right after element ``holder`` (its tail, else the next element's
     text) goes on with more names: it opens with "and", "&" or a comma."""
-    after = stats.tails[holder]
-    if (not after or after.isspace()) and stats.end[holder] < len(stats.texts):
-        after = stats.texts[stats.end[holder]]
-    return bool(after) and _MORE_NAMES_RE.match(after) is not None
+    after = stats.tails[holder] or ""
+    if after.isspace() or not after and stats.end[holder] < len(stats.texts):
+        after = stats.texts[stats.end[holder]] or ""
+    return _MORE_NAMES_RE.match(after) is not None
 
 
 def _named_byline(element: etree._Element) -> bool:
