@@ -320,7 +320,7 @@ def _continues(stats: DomStats, holder: int) -> bool:
     """Whether the text right after element ``holder`` (its tail, else the next element's
     text) goes on with more names: it opens with "and", "&" or a comma."""
     after = stats.tails[holder] or ""
-    if after.isspace() or not after and stats.end[holder] < len(stats.texts):
+    if (not after or after.isspace()) and stats.end[holder] < len(stats.texts):
         after = stats.texts[stats.end[holder]] or ""
     return _MORE_NAMES_RE.match(after) is not None
 
