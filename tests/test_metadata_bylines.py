@@ -88,6 +88,8 @@ def test_a_name_beside_the_date_under_the_headline() -> None:
     assert _authors(_page(body=body)) == ("Jane Doe",)
     section = "<span class='meta'><span>World News</span><span>Dec 05, 2023</span></span>"
     assert _authors(_page(body=section)) == ()
+    tags = "<div class='story-meta'><div class='story-tags'>Winter Games</div><div>02 Feb. 2022</div></div>"
+    assert _authors(_page(body=tags)) == ()
 
 
 # Chinese bylines under a headline set in a table cell (old portal layouts): no heading, so

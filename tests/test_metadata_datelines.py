@@ -15,8 +15,10 @@ from test_metadata_dates import ARTICLE_TEXT, dates, page
         "<p>Der nächste Stammtisch findet am Mi. 5. Februar 2020 ab 19 Uhr im Café statt.</p>",
         "<p>The report, which was first released on 3 March 2021, is now out of print.</p>",
         "<p>该项目于2023年12月22日正式启动，预计明年完工。</p>",
+        "<p>Der Film lief im Kino. Die Premiere am 3. Februar 2019 besuchten mehr als zweitausend Gäste "
+        "aus der ganzen Region.</p>",
     ],
-    ids=["english", "german", "after-a-comma", "chinese"],
+    ids=["english", "german", "after-a-comma", "chinese", "german-nouns"],
 )
 def test_a_page_whose_only_date_is_in_its_prose_gives_none(paragraph: str) -> None:
     assert dates(page(body=paragraph)) == ("", "")

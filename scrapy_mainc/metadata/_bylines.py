@@ -84,6 +84,8 @@ _AUTHOR_PAGE_RE = re.compile(
 _MORE_NAMES_RE = re.compile(r"\s*(?:,|&|and\b|und\b|et\b|y\b|e\b|en\b|og\b|och\b|i\b|и\b|、|，)", re.I)
 #: A bare name: two to four capitalised words ("Jane Doe", "Daisy-Mae O'Neil", "Ann B. Lee").
 _BARE_NAME_RE = re.compile(r"^\s*[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}\s*$")
+#: Class and id words of elements that name a topic, not a person.
+_TOPIC_NAME_RE = re.compile(r"tag|categor|section|topic|rubri|kicker|label|channel|breadcrumb|location", re.I)
 #: What may stand between a name and its date ("Jane Doe - December 21, 2023").
 _DATE_LEAD = " \t\r\n-–—|•·,/"
 #: Characters read after a name for its date.
@@ -252,6 +254,8 @@ def _name_beside_date(stats: DomStats, node: int) -> bool:
     element = stats.nodes[node]
     if len(element) or not _BARE_NAME_RE.match(element.text or ""):
         return False
+    if _TOPIC_NAME_RE.search(f"{element.get('class', '')} {element.get('id', '')}"):
+        return False  # a tag or a section beside the date: "<div class='tags'>Winter Games</div>"
     after = (element.tail or "").strip(_DATE_LEAD)
     if not after and stats.end[node] < len(stats.texts):
         after = (stats.texts[stats.end[node]] or "").strip(_DATE_LEAD)

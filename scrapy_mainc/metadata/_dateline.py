@@ -150,7 +150,9 @@ def _candidates(
         piece_end = text.piece_starts[piece + 1] - 1 if piece + 1 < len(text.piece_starts) else len(text.text)
         rank = _distance(text, date.start, date.end)
         label = _label(text.text[max(0, date.start - 40) : date.start])
-        if not label and _in_sentence(text.text[piece_start : date.start]):
+        other = len(text.text[piece_start:piece_end].strip()) - (date.end - date.start)
+        after = text.text[date.end : piece_end] if other > PROSE_CHARS else ""
+        if not label and _in_sentence(text.text[piece_start : date.start], after):
             continue  # a date the article talks about, not when it was written
         if date.start in weak and not label and not _stands_alone(text.text, piece_start, date, piece_end):
             continue  # "Order by Dec 20 for delivery", "Today's deals"
@@ -208,25 +210,42 @@ _LOWER_WORD_RE = re.compile(r"(?<![^\W\d_])[^\W\d_]+")
 _HAN_LEAD_RE = re.compile(r"[\u3400-\u9fff]{4}$")
 #: Lower-case words of its own clause before a date that put the date inside a sentence.
 PROSE_WORDS = 3
+#: Characters besides the date (whitespace at its ends left out) from which its text
+#: piece is running text: then one lower-case word before the date in its clause and one
+#: after it are enough.
+PROSE_CHARS = 80
 
 
-def _in_sentence(before: str) -> bool:
+def _in_sentence(before: str, after: str = "") -> bool:
     """Whether a date whose text piece starts with ``before`` is inside a sentence: at
     least :data:`PROSE_WORDS` lower-case words of its clause precede it ("announced at a
-    rally on Nov. 6, 2019", "findet am Mi. 5. Februar 2020 statt"), or four Han characters
-    run into it ("该项目于2023年12月22日启动"). A dateline stands alone, opens its piece
-    ("22.12.2023 - Der Rat..."), follows a label, a separator or names ("By Ann Lee •
+    rally on Nov. 6, 2019", "findet am Mi. 5. Februar 2020 statt"); or, in running text
+    (``after`` is the rest of a piece of more than :data:`PROSE_CHARS` other characters),
+    one precedes it and one follows it in its clause (German capitalises its nouns: "Die
+    Erstausstrahlung am 3. Februar 2019 sahen 9,77 Millionen Zuschauer"); or four Han
+    characters run into it ("该项目于2023年12月22日启动"). A dateline stands alone, opens its
+    piece ("22.12.2023 - Der Rat..."), follows a label, a separator or names ("By Ann Lee •
     December 22, 2023", "By Jane Doe and John Smith December 22, 2023")."""
     clause = _CLAUSE_END_RE.split(before[-200:])[-1].rstrip()
     if _HAN_LEAD_RE.search(clause):
         return True
+    lower = _lower_words(clause, PROSE_WORDS)
+    if lower >= PROSE_WORDS:
+        return True
+    return (
+        lower >= 1 and bool(after) and _lower_words(_CLAUSE_END_RE.split(after[:200], maxsplit=1)[0], 1) >= 1
+    )
+
+
+def _lower_words(text: str, enough: int) -> int:
+    """How many lower-case words ``text`` has, counting up to ``enough``."""
     lower = 0
-    for word in _LOWER_WORD_RE.findall(clause):
+    for word in _LOWER_WORD_RE.findall(text):
         if word[0].islower():
             lower += 1
-            if lower == PROSE_WORDS:
-                return True
-    return False
+            if lower == enough:
+                break
+    return lower
 
 
 def _stands_alone(text: str, piece_start: int, date: TextDate, piece_end: int) -> bool:
