@@ -295,14 +295,20 @@ def shows_day(html: bytes, day: str) -> bool:
 
 
 def provenance(scores: list[PageScore]) -> str:
-    """Pages dated from each level, and the share of them dated right."""
-    levels: dict[str, list[bool]] = {}
+    """Pages dated from each level, and the share of them dated right (also by RULES.md
+    where the set has that reading)."""
+    levels: dict[str, list[PageScore]] = {}
     for score in scores:
         if score.date is not None:
-            levels.setdefault(score.published_from or "?", []).append(score.date)
-    return ", ".join(
-        f"{level} {len(values)} ({sum(values) / len(values):.3f})" for level, values in sorted(levels.items())
-    )
+            levels.setdefault(score.published_from or "?", []).append(score)
+    parts = []
+    for level, group in sorted(levels.items()):
+        share = f"{sum(bool(score.date) for score in group) / len(group):.3f}"
+        rules = [score.rules_date for score in group if score.rules_date is not None]
+        if rules:
+            share += f" / {sum(rules) / len(rules):.3f}"
+        parts.append(f"{level} {len(group)} ({share})")
+    return ", ".join(parts)
 
 
 Results = dict[str, tuple[list[PageScore], list[float]]]
@@ -444,8 +450,10 @@ def main() -> int:
             nowhere = sum(
                 not shows_day(page.html, page.gold.published or "") for page in missed if page.gold.published
             )
+            rules_note = " as given / by RULES.md" if rules else ""
             print(
-                f"\npublished_from, pages (share right): {provenance(ours)}. Date misses: {len(missed)}, "
+                f"\npublished_from, pages (share right{rules_note}): {provenance(ours)}. "
+                f"Date misses: {len(missed)}, "
                 f"{nowhere} of them with a gold day the page shows nowhere."
             )
         print(flush=True)
