@@ -47,9 +47,7 @@ runs with or without the stage.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
-import socket
 import statistics
 import sys
 import unicodedata
@@ -61,6 +59,7 @@ from time import perf_counter
 from typing import Any
 
 from metadata_sets import ALL_SETS, GoldPage, load_set
+from offline import no_network
 
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
@@ -160,20 +159,6 @@ def extractors(only: list[str] | None, peers: bool) -> dict[str, Extractor]:
             except ImportError:
                 print(f"{name} is not installed (peers extra): left out", file=sys.stderr)
     return {name: run for name, run in found.items() if not only or name in only}
-
-
-def _no_network() -> None:
-    """Refuse connections outside 127.0.0.1; tldextract uses its bundled suffix list."""
-    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
-    connect = socket.socket.connect
-
-    def guarded(self: socket.socket, address: Any) -> Any:
-        host = address[0] if isinstance(address, tuple) else address
-        if isinstance(host, str) and host not in ("127.0.0.1", "localhost", "::1") and "/" not in host:
-            raise OSError(f"benchmarks/metadata.py: no network ({host})")
-        return connect(self, address)
-
-    socket.socket.connect = guarded  # type: ignore[method-assign,assignment]
 
 
 def collapse(text: str) -> str:
@@ -428,7 +413,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print scrapy_mainc's wrong pages")
     parser.add_argument("--no-stage-time", action="store_true")
     args = parser.parse_args()
-    _no_network()
+    no_network("benchmarks/metadata.py")
     warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
     runs = extractors(args.only, not args.no_peers)
     print(f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}\n")
