@@ -146,16 +146,10 @@ def _candidates(
             shown_in_time.setdefault(time, date.value)
             continue
         piece = bisect_right(text.piece_starts, date.start) - 1
-        piece_start = text.piece_starts[piece]
-        piece_end = text.piece_starts[piece + 1] - 1 if piece + 1 < len(text.piece_starts) else len(text.text)
-        rank = _distance(text, date.start, date.end)
         label = _label(text.text[max(0, date.start - 40) : date.start])
-        other = len(text.text[piece_start:piece_end].strip()) - (date.end - date.start)
-        after = text.text[date.end : piece_end] if other > PROSE_CHARS else ""
-        if not label and _in_sentence(text.text[piece_start : date.start], after):
-            continue  # a date the article talks about, not when it was written
-        if date.start in weak and not label and not _stands_alone(text.text, piece_start, date, piece_end):
-            continue  # "Order by Dec 20 for delivery", "Today's deals"
+        if not label and _talked_about(text, piece, date, date.start in weak):
+            continue
+        rank = _distance(text, date.start, date.end)
         rank = rank - _LABEL_BONUS if label == "published" else rank
         found.append((rank, date.value, label, text.piece_nodes[piece]))
     for start, end, value, label, node in text.times:
@@ -166,6 +160,20 @@ def _candidates(
         found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label, node))
     teasers = in_teaser_list(stats, [holder for _, _, _, holder in found], anchor)
     return [(rank, value, label) for (rank, value, label, _), teaser in zip(found, teasers) if not teaser]
+
+
+def _talked_about(text: WindowText, piece: int, date: TextDate, relative: bool) -> bool:
+    """Whether an unlabelled date in text piece ``piece`` is one the article talks about,
+    not when it was written: a date inside a sentence (:func:`_in_sentence`), or a relative
+    date or a day without a year that does not stand alone ("Order by Dec 20 for
+    delivery", "Today's deals")."""
+    whole = text.text
+    start = text.piece_starts[piece]
+    end = text.piece_starts[piece + 1] - 1 if piece + 1 < len(text.piece_starts) else len(whole)
+    other = len(whole[start:end].strip()) - (date.end - date.start)
+    if _in_sentence(whole[start : date.start], whole[date.end : end] if other > PROSE_CHARS else ""):
+        return True
+    return relative and not _stands_alone(whole, start, date, end)
 
 
 def _distance(text: WindowText, start: int, end: int) -> int:
