@@ -41,7 +41,11 @@ scrapinghub page is extracted with ``metadata=True`` and ``metadata=False`` in t
 each page's fastest of ``--repeat`` runs kept, and the medians compared; and the median
 microseconds of each finder of the stage on the prepared document, and of the title
 search (``find_titles`` before preparation, ``visible_title`` after the choice), which
-runs with or without the stage.
+runs with or without the stage. ``--clock cpu`` times the stage in this thread's CPU time,
+which other processes on a busy machine disturb less than the wall clock. To compare with
+another tree, run this script with that tree first on ``PYTHONPATH``, from outside the
+repository (``cd /tmp && PYTHONPATH=<tree> .venv/bin/python <repo>/benchmarks/metadata.py
+--datasets scrapinghub --no-peers --clock cpu``).
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from metadata_sets import ALL_SETS, GoldPage, load_set
@@ -87,6 +91,8 @@ class Found:
 
 #: From page bytes and URL to what the extractor found.
 Extractor = Callable[[bytes, str], Found]
+#: Clocks for the stage's time: the wall clock, or this thread's CPU time.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": perf_counter, "cpu": thread_time}
 
 
 def _ours(html: bytes, url: str) -> Found:
@@ -338,7 +344,7 @@ def _print_miss(page: GoldPage, found: Found, score: PageScore) -> None:
         print(f"DATE   {page_id} gold={gold.published} ours={found.published!r}{source}{nowhere}")
 
 
-def _finder_times(document: Any, content: tuple[int, ...]) -> dict[str, float]:
+def _finder_times(document: Any, content: tuple[int, ...], clock: Callable[[], float]) -> dict[str, float]:
     """The time of each finder's first call on one prepared page, microseconds."""
     finders: dict[str, Callable[[], object]] = {
         "dates": lambda: find_dates(document),
@@ -350,14 +356,17 @@ def _finder_times(document: Any, content: tuple[int, ...]) -> dict[str, float]:
         finders["title shown"] = lambda: None
     times = {}
     for name, finder in finders.items():
-        started = perf_counter()
+        started = clock()
         finder()
-        times[name] = (perf_counter() - started) * 1e6
+        times[name] = (clock() - started) * 1e6
     return times
 
 
-def stage_time(name: str, repeat: int) -> str:
-    """The time the metadata stage adds on the median page, and each finder's time."""
+def stage_time(name: str, repeat: int, clock_name: str = "wall") -> str:
+    """The time the metadata stage adds on the median page, and each finder's time, by the
+    wall clock or by this thread's CPU time (``cpu``: steadier on a machine other
+    processes keep busy)."""
+    clock = CLOCKS[clock_name]
     pages = load_set(name)
     with_stage = [float("inf")] * len(pages)
     without = [float("inf")] * len(pages)
@@ -371,9 +380,9 @@ def stage_time(name: str, repeat: int) -> str:
     for _ in range(repeat):
         for index, page in enumerate(pages):
             for flag, best in ((True, with_stage), (False, without)):
-                started = perf_counter()
+                started = clock()
                 extract(page.html, url=page.url or None, metadata=flag)
-                best[index] = min(best[index], (perf_counter() - started) * 1000)
+                best[index] = min(best[index], (clock() - started) * 1000)
     auto = get_algorithm("auto")
     for page in pages:
         text, utf8, _ = _page_text(page.html)
@@ -381,12 +390,12 @@ def stage_time(name: str, repeat: int) -> str:
         for _ in range(repeat):  # a fresh page each time: each finder's first call, as in extract
             root = parse_html(text, utf8)
             evidence = collect_evidence(root)
-            started = perf_counter()
+            started = clock()
             find_titles(root, (), read_page_titles(root, evidence.meta))
-            times = {"titles": (perf_counter() - started) * 1e6}
+            times = {"titles": (clock() - started) * 1e6}
             document = build_document(root, page.url or None)
             content = auto.select(document, auto.params()).nodes
-            times.update(_finder_times(document, content))
+            times.update(_finder_times(document, content, clock))
             best = {key: min(value, best.get(key, value)) for key, value in times.items()}
         for finder_name, value in best.items():
             finders[finder_name].append(value)
@@ -394,7 +403,8 @@ def stage_time(name: str, repeat: int) -> str:
     differences = statistics.median(a - b for a, b in zip(with_stage, without))
     parts = ", ".join(f"{key} {statistics.median(values):.0f} us" for key, values in finders.items())
     return (
-        f"metadata stage on {name} ({len(pages)} pages, best of {repeat} per page): median page "
+        f"metadata stage on {name} ({len(pages)} pages, best of {repeat} per page, {clock_name} time): "
+        f"median page "
         f"{off:.3f} ms without, {on:.3f} ms with (+{on - off:.3f} ms); median per-page difference "
         f"{differences:.3f} ms. Median time of each finder's first call on the prepared page "
         f"(the chosen text from auto; fastest of {repeat} fresh parses), and of find_titles on "
@@ -412,6 +422,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timing passes; each page's fastest counts")
     parser.add_argument("--misses", action="store_true", help="print scrapy_mainc's wrong pages")
     parser.add_argument("--no-stage-time", action="store_true")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="clock of the stage time (cpu: this thread's)"
+    )
     args = parser.parse_args()
     no_network("benchmarks/metadata.py")
     warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
@@ -449,7 +462,7 @@ def main() -> int:
             print(row(extractor, scores, times, False))
         print()
     if not args.no_stage_time and "scrapy_mainc" in runs:
-        print(stage_time("scrapinghub", args.repeat))
+        print(stage_time("scrapinghub", args.repeat, args.clock))
     return 0
 
 
