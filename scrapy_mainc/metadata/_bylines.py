@@ -116,8 +116,12 @@ def find_byline(
     seen: set[int] = set()
     parent, tags, words, link_words = stats.parent, stats.tags, stats.words, stats.link_words
     cjk_page = bool(document.lang)
-    scan = _Scan(stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS)
-    for start, stop in _windows(document, content, headline, named):
+    windows = _windows(document, content, headline, named)
+    under_headline = range(*windows[0]) if headline >= 0 else range(0)
+    scan = _Scan(
+        stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS, under_headline
+    )
+    for start, stop in windows:
         for node in range(start, stop):
             up = parent[node]
             size = words[node]
@@ -170,6 +174,8 @@ class _Scan:
     named: bool
     #: Most words of a text read as a credit.
     limit: int
+    #: The elements around the headline, where a bare name beside a date is a byline.
+    under_headline: range = range(0)
 
 
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
@@ -200,7 +206,9 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
             return REPORTER_CREDIT, credit
-    bare = named and 2 <= stats.words[node] <= 4 and not stats.link_words[node]
+    bare = (
+        named and node in scan.under_headline and 2 <= stats.words[node] <= 4 and not stats.link_words[node]
+    )
     if bare and _name_beside_date(stats, node):
         credit = read_credit(own, context)
         if len(credit.persons) == 1 and not credit.unread:
