@@ -1,37 +1,41 @@
-"""Publication and modification dates of a page.
+"""Publication and modification dates of a page, and where each came from.
 
 Evidence, from most to least trusted (every value must be *plausible*: not before 1995,
-not after the day after ``today``):
+not after the day after the fetch, or after ``today`` without a fetch time); each level
+names itself in :attr:`FoundDates.published_from` (:data:`SOURCES`):
 
-1. JSON-LD of the page's own article (``datePublished``, else ``dateCreated``;
-   ``dateModified``); a page object (``WebPage``) when the article gives no date; any
-   dated object when the page has no article at all. Of several stories, one that is
-   not this page's (by URL or headline) gives no date: the page lists them.
-2. Microdata in the body: ``itemprop="datePublished"`` (``datetime``, ``content`` or
+1. ``json-ld``: JSON-LD of the page's own article (``datePublished``, else
+   ``dateCreated``; ``dateModified``); a page object (``WebPage``) when the article gives
+   no date; any dated object when the page has no article at all. Of several stories, one
+   that is not this page's (by URL or headline) gives no date: the page lists them.
+2. ``microdata``: ``itemprop="datePublished"`` in the body (``datetime``, ``content`` or
    text), nearest the headline first.
-3. Meta names: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly,
-   Sailthru, cXense, Dublin Core, ``citation_*`` and the other names in
-   :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
-4. What the reader sees near the headline (:mod:`._dateline`): ``<time>`` elements and
-   written datelines in many languages.
-5. The URL: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
+3. ``meta``: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly, Sailthru,
+   cXense, Dublin Core, ``citation_*`` and the other names in :data:`PUBLISHED_META`; then
+   ``parsely-page`` JSON.
+4. ``dateline``: what the reader sees near the headline (:mod:`._dateline`): ``<time>``
+   elements and written datelines in many languages, not dates inside sentences or a list
+   of teasers'; relative dates ("3 hours ago") only against the fetch time.
+5. ``url``: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
 
 The markup's first claim is the publication date, except where the page contradicts it
 (:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
 the first's, or the first is a UTC time one day from the day shown (the day counts in the
-page's own time zone). The dateline is read only when the markup has no date, disagrees
-with itself, or gives a UTC time or one without offset; otherwise only the markup is
-read. ``modified`` comes from the markup, else from a visible "Updated ..."
-date; when it is earlier than ``published`` the page contradicts itself and ``modified``
-is dropped (``published`` is the better-attested claim).
+page's own time zone), or the dateline shows the first claim's moment told in another zone.
+The dateline is read only when the markup has no date, disagrees with itself, or gives a
+UTC time or one without offset; otherwise only the markup is read. ``modified`` comes from
+the markup, else from a visible "Updated ..." date; when it is earlier than ``published``
+the page contradicts itself and ``modified`` is dropped (``published`` is the
+better-attested claim).
 
 Written here rather than taken from htmldate, which accepts an lxml tree: measured with
-``benchmarks/dates.py`` in one run (2026-11-23), htmldate 1.11.0 with ``original_date=True``
-reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the 460-page dates set
-against 0.933 here, and 0.856 / 0.820 on the hand-annotated gold of scrapinghub and zh_news
-against 0.956 (0.739 / 0.580 against 0.928 on zh_news alone); the targets are 0.92 and 0.95.
-Its time is no obstacle when it is handed a tree (median 0.15 ms a page in both modes,
-1.25 / 1.36 ms with its own parse, against 0.15 ms for :func:`find_dates`), the accuracy is.
+``benchmarks/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
+``original_date=True`` reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the
+460-page dates set against 0.933 here, 0.856 / 0.820 on the hand-annotated gold of
+scrapinghub and zh_news against 0.960 (0.739 / 0.580 against 0.942 on zh_news alone), and
+0.869 on the newspaper4k half (by RULES.md) against 0.930. Its time is no obstacle when it
+is handed a tree (median 0.15 ms a page in both modes, 1.25 / 1.36 ms with its own parse,
+against 0.15 ms for :func:`find_dates`; 2026-11-23), the accuracy is.
 """
 
 from __future__ import annotations
