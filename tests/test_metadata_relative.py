@@ -10,7 +10,8 @@ import pytest
 from test_metadata_dates import page
 
 from scrapy_mainc import extract
-from scrapy_mainc.metadata._relative import fetched_moment
+from scrapy_mainc.metadata._datetext import MAX_TEXT_DATES
+from scrapy_mainc.metadata._relative import fetched_moment, find_relative_dates
 
 #: A Date header as servers send it (a Tuesday).
 HEADER = "Tue, 19 Nov 2019 08:12:31 GMT"
@@ -97,3 +98,10 @@ def test_a_shops_delivery_date_and_deals_are_no_dateline() -> None:
     # relative dates and days without a year count only when labelled or standing alone
     body = "<p>Order by Dec 20 for delivery before the holidays.</p><p>Today's deals</p>"
     assert published(page(body=body), fetched="Tue, 12 Dec 2023 08:00:00 GMT") == ("", "")
+
+
+def test_a_text_of_nothing_but_relative_dates_is_read_up_to_the_cap() -> None:
+    moment = fetched_moment(HEADER)
+    assert moment is not None
+    found = find_relative_dates("1 day ago, " * 5000, moment, [])
+    assert len(found) == MAX_TEXT_DATES and found[0].value == "2019-11-18"

@@ -16,7 +16,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
-from ._datetext import MONTHS, TextDate, iso_date
+from ._datetext import MAX_TEXT_DATES, MONTHS, TextDate, iso_date
 
 #: Unit words by language, to the number of seconds of one unit.
 _UNITS = {
@@ -99,7 +99,9 @@ def fetched_moment(value: str | datetime | None) -> datetime | None:
 
 def find_relative_dates(text: str, fetched: datetime, taken: list[tuple[int, int]]) -> list[TextDate]:
     """The relative dates and the days without a year in ``text``, resolved against
-    ``fetched``, outside the spans in ``taken`` (dates with a year found there already)."""
+    ``fetched``, outside the spans in ``taken`` (dates with a year found there already).
+    At most :data:`._datetext.MAX_TEXT_DATES` are read, as for dates with a year: the time
+    stays linear on a text of nothing but "1 day ago"."""
     found: list[TextDate] = []
     readers = (
         (_AGO_RE, _ago),
@@ -117,6 +119,8 @@ def find_relative_dates(text: str, fetched: datetime, taken: list[tuple[int, int
             if value:
                 found.append(TextDate(value, start, end))
                 taken.append((start, end))
+                if len(found) == MAX_TEXT_DATES:
+                    return sorted(found, key=lambda text_date: text_date.start)
     found.sort(key=lambda text_date: text_date.start)
     return found
 
