@@ -8,6 +8,7 @@ docs/development.md, "Layers".
 
 from __future__ import annotations
 
+from datetime import datetime
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
@@ -31,6 +32,7 @@ from .core._types import Document, Extraction, Metadata, Selection
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
+from .metadata._relative import fetched_moment
 
 
 def extract(
@@ -41,6 +43,7 @@ def extract(
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
     max_bytes: int | None = MAX_PAGE_BYTES,
+    fetched: str | datetime | None = None,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -50,7 +53,11 @@ def extract(
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
     parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
     default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
-    stage (publication date, authors...: :class:`Metadata`). A page longer than
+    stage (publication date, authors...: :class:`Metadata`). ``fetched`` is when the page
+    was fetched: the response's HTTP ``Date`` header as sent (``Tue, 19 Nov 2019 08:12:31
+    GMT``) or a datetime (naive: UTC); relative dates the page shows ("3 hours ago",
+    "yesterday", a day without a year) are read against it, and only then (never against
+    the machine's clock); a header that cannot be read is ignored. A page longer than
     ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
     decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). Bad input never
     raises: the result then has empty ``text`` and a ``reason``.
@@ -68,7 +75,8 @@ def extract(
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
     del text, utf8  # the tree holds the page now: free the decoded copy before extracting
-    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
+    moment = fetched_moment(fetched)
+    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, moment, started)
 
 
 def extract_tree(
@@ -78,12 +86,16 @@ def extract_tree(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
+    fetched: str | datetime | None = None,
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
-    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, metadata, started)
+    moment = fetched_moment(fetched)
+    return _extract_tree(
+        [copy_tree(tree)], chosen, chosen_params, url, strip_comments, metadata, moment, started
+    )
 
 
 def markup_reason(text: str) -> str:
@@ -126,6 +138,7 @@ def _extract_tree(
     url: str | None,
     strip_comments: bool | CommentParams,
     metadata: bool,
+    fetched: datetime | None,
     started: float,
 ) -> Extraction:
     """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
@@ -144,7 +157,7 @@ def _extract_tree(
     if document.headline < 0:  # the title is not a heading of the page: what does it show?
         title = visible_title(stats, selection.nodes, title, document.headlines)
     # the metadata stage reads the tree as parsed: before rendering, which edits it
-    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
+    page_metadata = extract_metadata(document, selection.nodes, fetched) if metadata else Metadata()
     text = render_text(stats, selection.nodes, selection.excluded)
     xpath = " | ".join(stats.xpath(node) for node in selection.nodes)  # before rendering renames
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""

@@ -39,8 +39,9 @@ def test_extract_prints_the_metadata() -> None:
     result = scrapy_mainc.extract(page.read_bytes())
     record = json.loads(_run("extract", str(page), "--format", "json").stdout)
     assert record["metadata"] == result.metadata.as_dict()
-    assert list(record["metadata"]) == ["published", "modified", "authors", "site_name", "canonical_url",
-                                        "description", "image", "section", "tags"]  # fmt: skip
+    assert list(record["metadata"]) == ["published", "modified", "published_from", "modified_from", "authors",
+                                        "site_name", "canonical_url", "description", "image", "section",
+                                        "tags"]  # fmt: skip
     plain = json.loads(_run("extract", str(page), "--format", "json", "--no-metadata").stdout)
     assert "metadata" not in plain and plain["text"] == record["text"]
     lines = [f"Published: {result.metadata.published}"] if result.metadata.published else []

@@ -37,6 +37,8 @@ NAMES = tuple(name for name, _ in METADATA_FIELD_SETTINGS)
 FULL = Metadata(
     published="2024-05-13T08:30:00+01:00",
     modified="2024-05-14",
+    published_from="json-ld",
+    modified_from="dateline",
     authors=("Maren Hollis", "Ada Park"),
     site_name="The Eastgate Herald",
     canonical_url="https://herald.example/news/bridge",
@@ -45,11 +47,13 @@ FULL = Metadata(
     section="Transport",
     tags=("bridges", "transport"),
 )
-PARTIAL = Metadata(published="2024-05-13", site_name="The Eastgate Herald")
+PARTIAL = Metadata(published="2024-05-13", published_from="url", site_name="The Eastgate Herald")
 #: What FULL looks like in an item.
 FULL_ITEM = {
     "published": "2024-05-13T08:30:00+01:00",
     "modified": "2024-05-14",
+    "published_from": "json-ld",
+    "modified_from": "dateline",
     "authors": ["Maren Hollis", "Ada Park"],
     "site_name": "The Eastgate Herald",
     "canonical_url": "https://herald.example/news/bridge",
@@ -82,6 +86,8 @@ class IndexItem(CoreItem):
 
     published = scrapy.Field()
     modified = scrapy.Field()
+    published_from = scrapy.Field()
+    modified_from = scrapy.Field()
     authors = scrapy.Field()
     site_name = scrapy.Field()
     canonical_url = scrapy.Field()

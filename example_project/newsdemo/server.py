@@ -7,8 +7,10 @@ in ``DIR`` (``*.html``): a front page linking to every one of them as a story.
 
 Any path may start with ``/c<N>/`` (``/c17/en/index.html``) to get a copy of the site under
 another URL, which is how the benchmark crawls the site repeated many times. Pages go out
-as ``text/html`` with no charset, like many real servers. ``--delay`` holds every response
-that many seconds (the server stays concurrent: it is asyncio, one task per connection).
+as ``text/html`` with no charset, like many real servers, with a ``Date`` header (the time
+of the answer, or a fixed one given to :class:`SiteServer`). ``--delay`` holds every
+response that many seconds (the server stays concurrent: it is asyncio, one task per
+connection).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 import re
 import threading
 from collections.abc import Mapping
+from email.utils import formatdate
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -57,11 +60,15 @@ def content_type(path: Path) -> str:
 
 
 class SiteServer:
-    """Serve ``pages`` (path -> body, Content-Type) on 127.0.0.1, each after ``delay`` s."""
+    """Serve ``pages`` (path -> body, Content-Type) on 127.0.0.1, each after ``delay`` s,
+    with ``date`` as every answer's ``Date`` header (default: the time of the answer)."""
 
-    def __init__(self, pages: Mapping[str, Page] | None = None, delay: float = 0.0) -> None:
+    def __init__(
+        self, pages: Mapping[str, Page] | None = None, delay: float = 0.0, date: str | None = None
+    ) -> None:
         self.pages = dict(load_site() if pages is None else pages)
         self.delay = delay
+        self.date = date
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -159,6 +166,7 @@ class SiteServer:
             await asyncio.sleep(self.delay)
         head = (
             f"HTTP/1.1 {status} {_REASONS.get(status, 'OK')}\r\n"
+            f"Date: {self.date or formatdate(usegmt=True)}\r\n"
             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
             f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
         )

@@ -25,6 +25,13 @@ class Metadata:
     published: str = ""
     #: Date of the last modification, never earlier than ``published``.
     modified: str = ""
+    #: Where ``published`` came from, most trusted first: ``json-ld`` (the page's article
+    #: object), ``microdata`` (``itemprop`` in the body), ``meta`` (meta names such as
+    #: ``article:published_time``), ``dateline`` (a date the reader sees by the headline),
+    #: ``url`` (a day in the page's URL); ``""`` without a date.
+    published_from: str = ""
+    #: Where ``modified`` came from, as ``published_from``.
+    modified_from: str = ""
     #: Person names, in page order, without "By", job titles, e-mail addresses or URLs.
     authors: tuple[str, ...] = ()
     #: Name of the publication (``og:site_name``, the JSON-LD publisher...).

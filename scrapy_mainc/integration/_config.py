@@ -48,6 +48,8 @@ def default_workers() -> int:
 METADATA_FIELD_SETTINGS: tuple[tuple[str, str], ...] = (
     ("published", "MAINC_PUBLISHED_FIELD"),
     ("modified", "MAINC_MODIFIED_FIELD"),
+    ("published_from", "MAINC_PUBLISHED_FROM_FIELD"),
+    ("modified_from", "MAINC_MODIFIED_FROM_FIELD"),
     ("authors", "MAINC_AUTHORS_FIELD"),
     ("site_name", "MAINC_SITE_NAME_FIELD"),
     ("canonical_url", "MAINC_CANONICAL_URL_FIELD"),

@@ -34,6 +34,8 @@ class AttachedPage:
     page: str | bytes  #: decoded text for text responses, the body otherwise
     url: str
     annotations: dict[str, Any] = field(default_factory=dict)  #: ``response.meta["mainc"]``
+    #: The response's HTTP ``Date`` header ("" without one): relative dates are read against it.
+    fetched: str = ""
 
 
 class ItemBook(Generic[_V]):

@@ -116,6 +116,18 @@ REGISTRY: tuple[Setting, ...] = (
         "modified",
         "item field for the date of the last modification, ISO 8601 like the publication date",
     ),
+    _field(
+        "MAINC_PUBLISHED_FROM_FIELD",
+        "published_from",
+        "item field for where the publication date came from: ``json-ld``, ``microdata``, "
+        "``meta``, ``dateline`` or ``url`` (most trusted first; how accurate each was: "
+        "docs/metadata.md)",
+    ),
+    _field(
+        "MAINC_MODIFIED_FROM_FIELD",
+        "modified_from",
+        "item field for where the modification date came from, as ``MAINC_PUBLISHED_FROM_FIELD``",
+    ),
     _field("MAINC_AUTHORS_FIELD", "authors", "item field for the list of author names, in page order"),
     _field("MAINC_SITE_NAME_FIELD", "site_name", "item field for the publication's name"),
     _field("MAINC_CANONICAL_URL_FIELD", "canonical_url", "item field for the absolute canonical URL"),

@@ -73,6 +73,8 @@ class ExtractionTask:
     metadata: bool = True
     #: Fingerprint the main text with these parameters; None: no fingerprint.
     fingerprint: FingerprintParams | None = None
+    #: The response's HTTP ``Date`` header (``extract(fetched=...)``); None without one.
+    fetched: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             strip_comments=task.strip_comments,
             metadata=task.metadata,
             max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
+            fetched=task.fetched,
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")

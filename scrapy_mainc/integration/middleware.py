@@ -118,4 +118,5 @@ def attached_page(response: Response) -> AttachedPage:
     page: str | bytes = response.text if isinstance(response, TextResponse) else response.body
     request = response.request
     annotations = request.meta.get(META_KEY) if request is not None else None
-    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}))
+    fetched = (response.headers.get(b"Date") or b"").decode("latin-1")
+    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}), fetched=fetched)

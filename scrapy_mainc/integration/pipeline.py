@@ -118,7 +118,8 @@ class MaincPipeline:
         in_item = self.fields.page_in(adapter)
         page = in_item if in_item is not None else _page_of(attached)
         url = attached.url if attached else _item_url(adapter)
-        outcome = await self._extract(page, url, self.fields.takes_metadata(item))
+        fetched = attached.fetched if attached else None
+        outcome = await self._extract(page, url, self.fields.takes_metadata(item), fetched)
         found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
         if self.dedup.enabled:
@@ -130,7 +131,9 @@ class MaincPipeline:
             raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
         return item
 
-    async def _extract(self, page: str | bytes | None, url: str | None, metadata: bool) -> ExtractionOutcome:
+    async def _extract(
+        self, page: str | bytes | None, url: str | None, metadata: bool, fetched: str | None = None
+    ) -> ExtractionOutcome:
         task = ExtractionTask(
             page=page if page is not None else "",
             url=url,
@@ -138,6 +141,7 @@ class MaincPipeline:
             strip_comments=self.config.strip_comments,
             metadata=metadata,
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
+            fetched=fetched or None,
         )
         if page is None:
             return failed(task, "no_page", _no_page_reason(self.pages.filing, self.config.fields.page))
