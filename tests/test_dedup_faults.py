@@ -1,10 +1,10 @@
 """Near-duplicate clustering in real crawls when things go wrong: typed items without the
 cluster fields, items dropped or failed by a later pipeline, re-crawls of indexed URLs, and a
-Redis server that is unreachable at start or stops answering mid-crawl.
+Redis server that is unreachable at start, stops answering or loses its data mid-crawl.
 
 The crawls run in a subprocess (``conftest.run_crawls``) against the bundled site on
 loopback, with real redis-servers: the session's for re-crawls, one of the test's own
-(``own_redis``) for the server that the crawl freezes with SIGSTOP.
+(``own_redis``) for the server that the crawl freezes with SIGSTOP or empties (FLUSHALL).
 """
 
 from __future__ import annotations
@@ -112,6 +112,28 @@ class FreezeRedisPipeline:
         item["seq"] = self.seen
         if self.seen == self.freeze_at:
             os.kill(self.pid, signal.SIGSTOP)
+        return item
+
+
+class FlushRedisPipeline:
+    """Before NearDuplicatePipeline: numbers the items and empties the Redis at
+    TEST_REDIS_URL (FLUSHALL, as a restart without persistence would) when item
+    TEST_FLUSH_AT arrives."""
+
+    def __init__(self, url: str, flush_at: int) -> None:
+        self.url, self.flush_at, self.seen = url, flush_at, 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> FlushRedisPipeline:
+        return cls(crawler.settings.get("TEST_REDIS_URL"), crawler.settings.getint("TEST_FLUSH_AT"))
+
+    def process_item(self, item: Any) -> Any:
+        self.seen += 1
+        item["seq"] = self.seen
+        if self.seen == self.flush_at:
+            client = redis.Redis.from_url(self.url)
+            client.flushall()
+            client.close()
         return item
 
 
@@ -325,6 +347,50 @@ def test_a_frozen_redis_lets_the_items_through_unclustered(
     (warning,) = [message for message in result.warnings_logged if "mainc dedup" in message]
     assert warning.startswith(f"mainc dedup: the index at {own_redis.url} failed")
     assert "TimeoutError" in warning
+
+
+# --- A Redis server that loses its data mid-crawl ------------------------------------------
+
+#: The item before whose clustering FlushRedisPipeline empties the server.
+FLUSH_AT = 3
+
+
+def test_an_index_lost_mid_crawl_is_counted_logged_once_and_the_crawl_goes_on(
+    site_server: Any, own_redis: LocalRedis, tmp_path: Any
+) -> None:
+    here = __name__
+    settings = {
+        **DEDUP,
+        "MAINC_DEDUP_REDIS_URL": own_redis.url,
+        "ITEM_PIPELINES": {f"{here}.FlushRedisPipeline": 105},
+        "TEST_REDIS_URL": own_redis.url,
+        "TEST_FLUSH_AT": FLUSH_AT,
+    }
+    # The first bridge copy is indexed before the loss, the other two after it.
+    pages = [COPIES[0], "en/river-festival.html", COPIES[1], COPIES[2], "en/school-gardens.html"]
+    scenario = {
+        "name": "flushed",
+        "spider": f"{here}:SequentialSpider",
+        "args": {"base": site_server.url, "pages": pages},
+        "settings": settings,
+    }
+    results, warnings = run_crawls([scenario], tmp_path, timeout=240)
+    assert warnings == []
+    result = results["flushed"]
+    assert result.stats["finish_reason"] == "finished"
+    items = sorted(result.items, key=lambda item: item["seq"])
+    assert [page(item) for item in items] == pages  # every item reached the output
+    assert all(item["cluster_id"] for item in items)  # clustered, the one in flight too
+    assert dangling(items) == []
+    # The copies after the loss make a cluster of their own: the index forgot the first.
+    first, second, third = (item for item in items if page(item) in COPIES)
+    assert (second["cluster_id"], second["duplicate_of"]) == (cluster_id_for(second["url"]), "")
+    assert third["duplicate_of"] == second["url"]
+    assert dedup_stats(result) == {"unique": 4, "duplicates": 1, "index_lost": 1}
+    (error,) = result.errors
+    assert error.startswith(f"mainc dedup: the index lost its data on {own_redis.url} (the server")
+    assert "the clusters of the 2 texts this process assigned before are gone" in error
+    assert not [message for message in result.warnings_logged if "mainc dedup" in message]
 
 
 def test_clustering_on_a_non_asyncio_reactor(site_server: Any, tmp_path: Any) -> None:

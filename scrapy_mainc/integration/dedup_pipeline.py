@@ -29,7 +29,9 @@ match: re-crawls, not duplicates), ``mainc/dedup/dropped`` (duplicates dropped),
 answer in time), ``mainc/dedup/missing_field`` (typed items without the cluster fields),
 ``mainc/dedup/withdrawn`` (founders taken out again because a later pipeline lost them),
 ``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the
-item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers).
+item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers),
+``mainc/dedup/index_lost`` (times the Redis index was found to have lost its data: a
+restart without persistence, a FLUSHALL, an emptied cluster node; logged by the index).
 """
 
 from __future__ import annotations
@@ -251,6 +253,9 @@ class NearDuplicatePipeline:
         except self._index.service_errors as exc:
             self._failed(exc, url)
             return None
+        finally:
+            if self._index.losses and self._stats is not None:
+                self._stats.set_value(STATS_PREFIX + "index_lost", self._index.losses)
         self._health.worked()
         return assignment
 
