@@ -197,6 +197,6 @@ def test_a_master_that_lost_its_data_is_found_by_every_process(
     address = victim.url.removeprefix("redis://").removesuffix("/0")
     assert f"on node {address} (" in messages[0].getMessage()
     assert "the clusters on that node of the 6 texts this process assigned before" in messages[0].getMessage()
-    assert "(another process found it first)" in messages[1].getMessage()
+    assert ", found by another process first (" in messages[1].getMessage()
     epochs = [key for keys in keys_by_master(redis_cluster, "lost:dedup:epoch:*").values() for key in keys]
     assert len(epochs) == 16384 // 16  # the lost node's epoch keys are back

@@ -22,7 +22,7 @@ from newsdemo.localredis import LocalRedis, find_redis_server, start_redis_serve
 redis = pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[redis])")
 
 from scrapy_mainc.dedup import Assignment, IndexParams, cluster_id_for, fingerprint_text, open_index  # noqa: E402
-from scrapy_mainc.dedup._redis_epoch import IndexLostError, IndexMismatchError  # noqa: E402
+from scrapy_mainc.dedup._redis_epoch import IndexEpoch, IndexLostError, IndexMismatchError  # noqa: E402
 from scrapy_mainc.dedup._redis_index import RedisIndex  # noqa: E402
 
 PARAMS = IndexParams()
@@ -135,7 +135,7 @@ def test_after_a_restart_a_running_process_finds_the_loss(
     messages = [message for _, message in loss_messages(caplog_info)]
     assert len(messages) == 2  # once in each process
     assert f"on {url} (the server restarted" in messages[0]
-    assert f"on {url} (another process found it first)" in messages[1]
+    assert f"on {url}, found by another process first (the server restarted" in messages[1]
 
 
 def test_a_process_with_other_parameters_that_came_first_after_a_restart_keeps_the_index(
@@ -207,6 +207,29 @@ def test_processes_creating_an_index_at_once_agree_and_find_no_loss(redis_url: s
     assert loss_messages(caplog_info) == []
     for index in opened:
         index.close()
+
+
+@pytest.mark.parametrize("between", ["_read", "_meta"])
+def test_an_index_created_while_another_process_opens_it_is_no_loss(
+    redis_url: str, between: str, monkeypatch: pytest.MonkeyPatch, caplog_info: Any
+) -> None:
+    """Opening reads the epoch keys and the meta one after the other: another process that
+    creates the index between the two reads (whichever comes first) is no loss."""
+    real = getattr(IndexEpoch, between)
+    created: list[Any] = []
+
+    def another_process_first(self: IndexEpoch, *args: Any) -> Any:
+        if not created:
+            created.append(None)  # the other process's own reads go straight through
+            created[0] = index_at(redis_url)
+        return real(self, *args)
+
+    monkeypatch.setattr(IndexEpoch, between, another_process_first)
+    with index_at(redis_url) as second:
+        assert (created[0].losses, second.losses) == (0, 0)
+        assert second._epoch._epoch == created[0]._epoch._epoch
+    created[0].close()
+    assert loss_messages(caplog_info) == []
 
 
 def test_keys_of_other_parameters_without_a_meta_refuse_to_open(redis_url: str) -> None:

@@ -15,9 +15,10 @@ parameters recognise keys it must not use even when the meta is gone.
 
 **Checks.** Every read pipeline ends with a ``GET`` of an epoch key on each server it
 reaches (on a cluster: on each master, the epoch key of a read key's slot group), so
-checking costs no round trip. A connection runs its commands in order, so when that reply is this process's epoch
-value, the reads before it saw the index whole. Any other reply makes the process *resync*
-and the call starts over once (``IndexLostError`` escapes only when that fails too).
+checking costs no round trip. A connection runs its commands in order, so when that reply
+is this process's epoch value, the reads before it saw the index whole. Any other reply
+makes the process *resync*, and the call starts over once (``IndexLostError`` escapes only
+when that fails too): nothing was written yet, the lock pipeline's locks are released first.
 
 **Resync** (one thread of a process at a time) reads the meta:
 
@@ -137,9 +138,11 @@ class IndexEpoch:
     def open(self) -> None:
         """Join the index, creating or completing it; IndexMismatchError when it has other
         parameters. A loss found here is reported and a new epoch started."""
-        meta = self._meta()
+        # The epoch keys before the meta: a creator writes the meta first, so epoch keys
+        # without a meta read after them mean the meta was lost, not that it is coming.
         sample = self._store.checks(self._store.epoch_keys())  # an epoch key on each master
         values = self._read(sample)
+        meta = self._meta()
         lost = ""
         if meta is None:
             self._refuse_foreign(values)
@@ -150,9 +153,11 @@ class IndexEpoch:
         self._accept(meta)
         self._refuse_foreign(values)
         if meta.complete and None in values and not lost:
-            lost = self._store.describe(sample[values.index(None)])
-            meta = self._new_meta(meta)
-            self._accept(meta)
+            values = self._read(sample)  # the index may have been created since the first read
+            if None in values:
+                lost = self._store.describe(sample[values.index(None)])
+                meta = self._new_meta(meta)
+                self._accept(meta)
         if lost or not meta.complete:  # NX: processes completing an index write the same
             self._write(self._store.epoch_keys(), self._value(self._epoch), nx=not lost)
             self._complete(meta)
@@ -205,7 +210,7 @@ class IndexEpoch:
 
     def _report(self, lost: str, assigned: int, opening: bool) -> None:
         """Log a loss found at ``lost`` ("": by another process) once, with what it affects."""
-        where = lost or f"{self._store.where} (another process found it first)"
+        where = lost or f"{self._store.where}, found by another process first"
         if self._store.is_cluster:
             cause = (
                 "the node restarted without persistence, was flushed, or a replica without the data took over"
@@ -216,6 +221,8 @@ class IndexEpoch:
             effect = (
                 "that was before this process opened it: copies of stories indexed before start new clusters"
             )
+        elif not assigned:
+            effect = "this process had not assigned a text to it yet"
         else:
             share = "on that node " if self._store.is_cluster and lost else ""
             effect = (

@@ -114,7 +114,8 @@ class NearDuplicatePipeline:
         starts); one that cannot be opened stops the crawl (see ``_open_index``)."""
         if self._index is None:
             self._index = self._open_index()
-            logger.info("mainc dedup: index in %s, threshold %s", self._where, self.config.threshold)
+            kind = "the Redis Cluster at " if self.config.redis_cluster and self._where != "memory" else ""
+            logger.info("mainc dedup: index in %s%s, threshold %s", kind, self._where, self.config.threshold)
 
     def open_spider(self, spider: Spider | None = None) -> None:
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
