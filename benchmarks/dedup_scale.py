@@ -39,7 +39,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -241,54 +241,78 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--targets", nargs="+", choices=["server", "cluster"], default=["server"])
     parser.add_argument("--masters", type=int, default=3, help="masters of the cluster")
     parser.add_argument("--url-bytes", type=int, default=0, help="pad the URLs to this length")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each load; the fastest is kept")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
         path = Path(scratch) / "workload.npz"
         workload = make_workload(args.texts, IndexParams().fingerprint.num_perm, SEED)
         np.savez(path, minhash=workload.minhash, shingles=workload.shingles, stories=workload.stories)
-        for name in args.targets:
-            with started(name, Path(scratch), args.masters) as target:
-                report(args, target, path, workload.stories)
+        targets = [stack.enter_context(started(name, Path(scratch), args.masters)) for name in args.targets]
+        reports = measure(args, targets, path)
+        for target in targets:
+            print(header(args, target, workload.stories))
+            print("\n".join(reports[target.name]))
+            print()
     return 0
 
 
-def report(args: argparse.Namespace, target: Target, path: Path, stories: int) -> None:
-    params = IndexParams(redis_url=target.url, redis_cluster=target.cluster, redis_buckets=args.buckets)
-    print(
+def header(args: argparse.Namespace, target: Target, stories: int) -> str:
+    params = IndexParams(redis_buckets=args.buckets)
+    return (
         f"## {target.name}\n\n{args.texts:,} synthetic texts ({stories:,} stories, the rest copies), "
         f"{params.fingerprint.num_perm} permutations, LSH {params.lsh_shape[0]} bands x "
         f"{params.lsh_shape[1]} rows, {args.buckets:,} hashes per band, URLs of "
-        f"{args.url_bytes or 'about 14'} bytes; {os.cpu_count()} CPUs; redis-server {target.version}.\n"
+        f"{args.url_bytes or 'about 14'} bytes; {os.cpu_count()} CPUs; redis-server {target.version}; "
+        f"the fastest of {args.repeat} run(s) of each load.\n"
     )
-    rows = [
-        "| processes | texts/s | ms per new text | ms per duplicate | Redis commands per text "
-        "| Redis CPU µs per text | clusters | duplicates |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    memory_lines: list[str] = []
+
+
+def measure(args: argparse.Namespace, targets: list[Target], path: Path) -> dict[str, list[str]]:
+    """Load the texts into each target with each number of processes, the targets taking
+    turns (so that they share the machine's other load alike); memory, dupefilter and
+    throughput lines by target."""
+    rows = {
+        target.name: [
+            "| processes | texts/s | ms per new text | ms per duplicate | Redis commands per text "
+            "| Redis CPU µs per text | clusters | duplicates |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for target in targets
+    }
+    memory: dict[str, list[str]] = {}
     for count in args.processes:
+        for target in targets:
+            runs = [load_once(args, target, path, count) for _ in range(args.repeat)]
+            wall, row, lines = min(runs, key=lambda run: run[0])
+            rows[target.name].append(row)
+            memory.setdefault(target.name, lines)
+    for target in targets:
         target.flush()
-        baseline = target.used_memory()
-        before = target.counters()
-        outcome = run_processes(params, str(path), args.texts, count, args.url_bytes)
-        commands, cpu = (after - start for after, start in zip(target.counters(), before))
-        kinds, seconds = outcome["kinds"], outcome["seconds"]
-        rows.append(
-            f"| {count} | {args.texts / outcome['wall']:,.0f} | "
-            f"{1000 * seconds['new'] / max(kinds['new'], 1):.2f} | "
-            f"{1000 * seconds['duplicate'] / max(kinds['duplicate'], 1):.2f} | "
-            f"{commands / args.texts:.1f} | {1e6 * cpu / args.texts:.0f} | "
-            f"{kinds['new']:,} | {kinds['duplicate']:,} |"
-        )
-        if count == args.processes[0]:
-            memory_lines = memory_report(target, baseline, args.texts, kinds["new"])
+        if not target.cluster:  # one key: a cluster keeps it whole on one master too
+            memory[target.name] += ["", dupefilter_report(target.masters[0], args.texts)]
+    return {name: [*memory[name], "", *rows[name]] for name in rows}
+
+
+def load_once(
+    args: argparse.Namespace, target: Target, path: Path, count: int
+) -> tuple[float, str, list[str]]:
+    """One load of every text into an emptied ``target`` by ``count`` processes: its wall
+    time, its table row and the memory report."""
+    params = IndexParams(redis_url=target.url, redis_cluster=target.cluster, redis_buckets=args.buckets)
     target.flush()
-    if not target.cluster:  # one key: a cluster keeps it whole on one master too
-        memory_lines += ["", dupefilter_report(target.masters[0], args.texts)]
-    print("\n".join(memory_lines))
-    print()
-    print("\n".join(rows))
-    print()
+    baseline = target.used_memory()
+    before = target.counters()
+    outcome = run_processes(params, str(path), args.texts, count, args.url_bytes)
+    commands, cpu = (after - start for after, start in zip(target.counters(), before))
+    kinds, seconds = outcome["kinds"], outcome["seconds"]
+    row = (
+        f"| {count} | {args.texts / outcome['wall']:,.0f} | "
+        f"{1000 * seconds['new'] / max(kinds['new'], 1):.2f} | "
+        f"{1000 * seconds['duplicate'] / max(kinds['duplicate'], 1):.2f} | "
+        f"{commands / args.texts:.1f} | {1e6 * cpu / args.texts:.0f} | "
+        f"{kinds['new']:,} | {kinds['duplicate']:,} |"
+    )
+    return outcome["wall"], row, memory_report(target, baseline, args.texts, kinds["new"])
 
 
 def server_counters(client: redis.Redis) -> tuple[float, float]:

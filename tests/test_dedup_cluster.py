@@ -11,6 +11,7 @@ The failover crawl is in test_dedup_failover.py.
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import sys
@@ -28,7 +29,7 @@ from redis.cluster import RedisCluster  # noqa: E402
 
 from scrapy_mainc import extract  # noqa: E402
 from scrapy_mainc.dedup import Assignment, IndexParams, fingerprint_text, open_index  # noqa: E402
-from scrapy_mainc.dedup._redis_client import ClusterModeError  # noqa: E402
+from scrapy_mainc.dedup._redis_client import ClusterModeError, NodePipeline  # noqa: E402
 from scrapy_mainc.dedup._redis_index import RedisIndex  # noqa: E402
 
 ROOT = EXAMPLE.parent
@@ -134,6 +135,70 @@ def test_the_keys_of_a_cluster_index_are_on_every_master(
     client.close()
 
 
+# --- The pipeline split by master -----------------------------------------------------------
+
+
+def fill(pipe: Any, prefix: str) -> None:
+    """A pipeline of every command the index sends, over keys in many slots."""
+    for number in range(12):
+        pipe.set(f"{prefix}:lock:{{{number}}}", b"token", nx=True, px=60_000)
+        pipe.hset(f"{prefix}:band:{{{number}}}", b"digest", b"entries")
+    for number in range(12):
+        pipe.set(f"{prefix}:lock:{{{number}}}", b"other", nx=True, px=60_000)  # taken: None
+        pipe.hget(f"{prefix}:band:{{{number}}}", b"digest")
+        pipe.get(f"{prefix}:missing:{{{number}}}")
+        pipe.execute_command("EVAL", RELEASE, 1, f"{prefix}:lock:{{{number}}}", b"token")
+        pipe.hdel(f"{prefix}:band:{{{number}}}", b"digest")
+        pipe.delete(f"{prefix}:lock:{{{number}}}")
+
+
+#: The index's compare-and-delete of a lock (as in _redis_index).
+RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+
+
+def test_the_pipeline_split_by_master_replies_as_redis_pys_cluster_pipeline(
+    redis_cluster: LocalCluster,
+) -> None:
+    client = client_of(redis_cluster)
+    try:
+        ours = NodePipeline(client)
+        fill(ours, "split-ours")
+        theirs = client.pipeline(transaction=False)
+        fill(theirs, "split-theirs")
+        replies = ours.execute()
+        assert replies == theirs.execute()
+        assert replies[:2] == [True, 1] and replies[24:30] == [None, b"entries", None, 1, 1, 0]
+        wrong = NodePipeline(client)
+        wrong.set("split-ours:string", b"x")
+        wrong.hget("split-ours:string", b"field")  # a hash command on a string
+        with pytest.raises(redis.exceptions.ResponseError, match="WRONGTYPE"):
+            wrong.execute()
+    finally:
+        client.delete("split-ours:string")
+        client.close()
+
+
+def test_the_pipeline_split_by_master_follows_a_moved_slot(redis_cluster: LocalCluster) -> None:
+    """A client whose map of the slots is out of date (a failover or resharding since)
+    sends a command to the wrong master, which answers MOVED: the command goes again through
+    the cluster client, which follows it and corrects its map."""
+    client = client_of(redis_cluster)
+    try:
+        key = b"moved:key"
+        client.set(key, b"value")
+        right = client.get_node_from_key(key)
+        wrong = next(node for node in client.get_primaries() if node.name != right.name)
+        client.nodes_manager.slots_cache[client.keyslot(key)] = [wrong]
+        pipe = NodePipeline(client)
+        pipe.get(key)
+        pipe.get(b"moved:other")
+        assert pipe.execute() == [b"value", None]
+        assert client.get_node_from_key(key).name == right.name
+        client.delete(key)
+    finally:
+        client.close()
+
+
 # --- Clients of the wrong kind ------------------------------------------------------------
 
 
@@ -200,3 +265,41 @@ def test_a_master_that_lost_its_data_is_found_by_every_process(
     assert ", found by another process first (" in messages[1].getMessage()
     epochs = [key for keys in keys_by_master(redis_cluster, "lost:dedup:epoch:*").values() for key in keys]
     assert len(epochs) == 16384 // 16  # the lost node's epoch keys are back
+
+
+# --- What of scrapy-redis may live on a cluster (docs/dedup.md) -----------------------------
+
+
+def test_what_of_scrapy_redis_works_through_the_cluster_client(redis_cluster: LocalCluster) -> None:
+    """The dupefilter and a FIFO queue work (each one key, so on one master); the default
+    priority queue cannot pop, and the example's roll call (one transaction over the queue
+    and the members) is refused: a cluster runs a transaction within one hash slot only."""
+    pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (scrapy-mainc[test])")
+    from scrapy import Request, Spider
+    from scrapy_redis.dupefilter import RFPDupeFilter
+    from scrapy_redis.queue import FifoQueue, PriorityQueue
+
+    client = client_of(redis_cluster)
+    spider = Spider(name="clustered")
+    try:
+        seen = RFPDupeFilter(client, "clustered:dupefilter")
+        assert [seen.request_seen(Request("http://a/1")) for _ in range(2)] == [False, True]
+        fifo = FifoQueue(client, spider, "clustered:fifo")
+        fifo.push(Request("http://a/1"))
+        assert fifo.pop().url == "http://a/1"
+        priority = PriorityQueue(client, spider, "clustered:requests")
+        priority.push(Request("http://a/2"))
+        with pytest.raises(redis.exceptions.RedisClusterException):
+            priority.pop()
+        pipe = client.pipeline(transaction=True)
+        pipe.exists("clustered:requests")
+        pipe.hgetall("clustered:members")
+        with pytest.raises(redis.exceptions.RedisClusterException):
+            pipe.execute()
+    finally:
+        for key in ("clustered:dupefilter", "clustered:fifo", "clustered:requests"):
+            client.delete(key)
+        client.close()
+        # The refused transactions keep a connection, referenced from the exceptions'
+        # frames: collected now, it is closed (at exit its socket would be reported open).
+        gc.collect()

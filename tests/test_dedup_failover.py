@@ -144,6 +144,9 @@ def test_a_crawl_goes_through_a_failover_and_a_master_that_lost_its_data(
     assert gap and all(item["seq"] >= CHAOS_AT for item in gap)
     resumed = [item for item in items if item["seq"] > gap[-1]["seq"]]
     assert len(resumed) >= 10 and all(item["cluster_id"] for item in resumed)
+    # The figures docs/dedup.md quotes (pytest -s shows them).
+    first, passed, again = len(before), len(gap), len(resumed)
+    print(f"failover: {first} items clustered, {passed} passed unclustered, {again} clustered again")
     assert "index_lost" not in stats  # the replica had the data
     assert len(promoted) == 3 and victim not in promoted
     assert failover.errors == []

@@ -21,8 +21,15 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import redis
-from redis.cluster import RedisCluster
-from redis.exceptions import NoPermissionError, RedisClusterException, ResponseError
+from redis.cluster import RedisCluster, get_connection
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    NoPermissionError,
+    RedisClusterException,
+    ResponseError,
+    TryAgainError,
+)
 
 from ._index import redacted
 from ._params import IndexParams
@@ -81,6 +88,110 @@ class IndexStore:
         self.client.connection_pool.disconnect()
 
 
+#: Replies that mean "ask the cluster again": the slot moved, is moving, or has no master
+#: for the moment. The cluster client's own path follows them (and learns the new map).
+_REDIRECTIONS = (AskError, TryAgainError, ClusterDownError)
+#: A master that does not answer.
+_CONNECTION_ERRORS = (redis.ConnectionError, redis.TimeoutError)
+
+
+class NodePipeline:
+    """A pipeline on a Redis Cluster that sends each master its own commands on one of its
+    connections, all masters' commands written before any reply is read: one round trip to
+    each master, at once. The commands are built by a plain pipeline of redis-py (never
+    executed itself), so they and their replies are redis-py's. A reply that redirects
+    (MOVED, ASK, TRYAGAIN, CLUSTERDOWN) makes its command go again through the cluster
+    client, which follows the redirection and corrects its map of the slots. A master that
+    does not answer fails the pipeline at once (ConnectionError or TimeoutError, as one
+    server would) after the client learnt the map anew, so that once a replica has taken
+    over, the next pipeline goes to it. (redis-py's own cluster pipeline routes every command
+    through its policy layer first, and retries a failed master's commands one by one with
+    back-off: about twice the client time, docs/dedup.md.)"""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._builder = client.get_redis_connection(client.get_default_node()).pipeline(transaction=False)
+
+    def __len__(self) -> int:
+        return len(self._builder.command_stack)
+
+    def __getattr__(self, name: str) -> Any:
+        """The command methods (``hget``, ``set``, ``execute_command``...): recorded."""
+        return getattr(self._builder, name)
+
+    def execute(self) -> list[Any]:
+        """The replies, in order; the first error reply raises, as redis-py's pipelines do."""
+        stack = self._builder.command_stack
+        groups: dict[str, tuple[Any, list[int]]] = {}
+        for index, (args, _) in enumerate(stack):
+            node = self._client.get_node_from_key(args[3] if args[0] == "EVAL" else args[1])
+            groups.setdefault(node.name, (node, []))[1].append(index)
+        replies: list[Any] = [None] * len(stack)
+        self._send_and_read(stack, list(groups.values()), replies)
+        failed = next((reply for reply in replies if isinstance(reply, _CONNECTION_ERRORS)), None)
+        if failed is not None:  # a master is gone: learn the map anew for the next pipeline
+            self._client.nodes_manager.initialize()
+            raise failed
+        for index, reply in enumerate(replies):
+            if isinstance(reply, _REDIRECTIONS):
+                args, options = stack[index]
+                replies[index] = self._client.execute_command(*args, **options)
+        error = next((reply for reply in replies if isinstance(reply, ResponseError)), None)
+        if error is not None:
+            raise error
+        return replies
+
+    def _send_and_read(self, stack: Any, groups: list[tuple[Any, list[int]]], replies: list[Any]) -> None:
+        """Write every master's commands, then read every reply into ``replies`` (a failed
+        master's replies are its ConnectionError or TimeoutError). A connection is given
+        back to its pool only once all its replies were read; otherwise it is closed."""
+        held: list[tuple[Any, Any, list[int]]] = []
+        read: set[int] = set()  # positions in ``held`` whose replies were all read
+        try:
+            for node, indexes in groups:
+                redis_node = self._client.get_redis_connection(node)
+                try:
+                    connection: Any = get_connection(redis_node, "GET")  # (redis-py < 5.3 needs a name)
+                except _CONNECTION_ERRORS as exc:
+                    _fail(replies, indexes, exc)
+                    continue
+                held.append((redis_node, connection, indexes))
+                try:
+                    connection.send_packed_command(connection.pack_commands([stack[i][0] for i in indexes]))
+                except _CONNECTION_ERRORS as exc:
+                    _fail(replies, indexes, exc)
+            for position, (redis_node, connection, indexes) in enumerate(held):
+                if replies[indexes[0]] is None and self._read(
+                    redis_node, connection, stack, indexes, replies
+                ):
+                    read.add(position)
+        finally:
+            for position, (redis_node, connection, _) in enumerate(held):
+                if position not in read:
+                    connection.disconnect()  # replies may be left on it
+                redis_node.connection_pool.release(connection)
+
+    @staticmethod
+    def _read(redis_node: Any, connection: Any, stack: Any, indexes: list[int], replies: list[Any]) -> bool:
+        """Read the replies of ``indexes``; False when the connection failed (their replies
+        are then its error)."""
+        for position, index in enumerate(indexes):
+            args, options = stack[index]
+            try:
+                replies[index] = redis_node.parse_response(connection, args[0], **options)
+            except _CONNECTION_ERRORS as exc:
+                _fail(replies, indexes[position:], exc)
+                return False
+            except ResponseError as exc:
+                replies[index] = exc
+        return True
+
+
+def _fail(replies: list[Any], indexes: list[int], error: Exception) -> None:
+    for index in indexes:
+        replies[index] = error
+
+
 class ClusterStore(IndexStore):
     """A Redis Cluster holding an index; epoch keys in every ``EPOCH_SLOT_STEP``-th slot."""
 
@@ -90,6 +201,10 @@ class ClusterStore(IndexStore):
         super().__init__(client, keys, where)  # type: ignore[arg-type]
         self._tags = slot_tags()
         self._epochs = keys.slot_epochs(self._tags, EPOCH_SLOT_STEP)
+
+    def pipeline(self) -> NodePipeline:
+        """A pipeline split by master (:class:`NodePipeline`)."""
+        return NodePipeline(self.client)
 
     def epoch_keys(self) -> list[bytes]:
         return list(self._epochs.values())
