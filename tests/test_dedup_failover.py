@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from conftest import CrawlResult, run_crawls, start_cluster
 from newsdemo.localcluster import LocalCluster
-from test_dedup_faults import DEDUP, SequentialSpider, dangling, dedup_stats, page  # noqa: F401 (the crawls name it here)
+from test_dedup_faults import DEDUP, ActAtItemPipeline, SequentialSpider, dangling, dedup_stats, page  # noqa: F401 (the crawls name it here)
 
 redis = pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
 
@@ -46,36 +46,21 @@ PAGE_DELAY = 0.12
 PAGES = [f"c{copy}/{article}" for copy in range(1, SITE_COPIES + 1) for article in ARTICLES]
 
 
-class ChaosPipeline:
-    """Before NearDuplicatePipeline: numbers the items and, when item TEST_CHAOS_AT arrives,
-    kills the process TEST_KILL_PID (SIGKILL) or deletes the keys matching TEST_EMPTY_KEYS
-    on the Redis at TEST_EMPTY_NODE (one master's share of the index, as when that master
-    restarts without persistence)."""
+class ChaosPipeline(ActAtItemPipeline):
+    """Kills the process TEST_KILL_PID (SIGKILL), or deletes the keys matching
+    TEST_EMPTY_KEYS on the Redis at TEST_EMPTY_NODE (one master's share of the index, as when
+    that master restarts without persistence)."""
 
-    def __init__(self, settings: Any) -> None:
-        self.at, self.seen = settings.getint("TEST_CHAOS_AT"), 0
-        self.kill_pid = settings.getint("TEST_KILL_PID")
-        self.node, self.pattern = settings.get("TEST_EMPTY_NODE"), settings.get("TEST_EMPTY_KEYS")
-
-    @classmethod
-    def from_crawler(cls, crawler: Any) -> ChaosPipeline:
-        return cls(crawler.settings)
-
-    def process_item(self, item: Any) -> Any:
-        self.seen += 1
-        item["seq"] = self.seen
-        if self.seen != self.at:
-            return item
-        if self.kill_pid:
-            os.kill(self.kill_pid, signal.SIGKILL)
-        else:
-            node = redis.Redis.from_url(self.node)
-            pipe = node.pipeline(transaction=False)
-            for key in node.scan_iter(match=self.pattern, count=1000):
-                pipe.delete(key)  # one at a time: the keys are in many slots
-            pipe.execute()
-            node.close()
-        return item
+    def act(self) -> None:
+        if self.settings.getint("TEST_KILL_PID"):
+            os.kill(self.settings.getint("TEST_KILL_PID"), signal.SIGKILL)
+            return
+        node = redis.Redis.from_url(self.settings.get("TEST_EMPTY_NODE"))
+        pipe = node.pipeline(transaction=False)
+        for key in node.scan_iter(match=self.settings.get("TEST_EMPTY_KEYS"), count=1000):
+            pipe.delete(key)  # one at a time: the keys are in many slots
+        pipe.execute()
+        node.close()
 
 
 def crawl(site: str, cluster_url: str, prefix: str, pages: list[str], **chaos: Any) -> dict[str, Any]:
@@ -86,7 +71,7 @@ def crawl(site: str, cluster_url: str, prefix: str, pages: list[str], **chaos: A
         "MAINC_DEDUP_REDIS_KEY": prefix,
         "MAINC_DEDUP_REDIS_TIMEOUT": 1.0,
         "ITEM_PIPELINES": {f"{__name__}.ChaosPipeline": 105},
-        "TEST_CHAOS_AT": CHAOS_AT,
+        "TEST_ACT_AT": CHAOS_AT,
         **chaos,
     }
     return {
