@@ -252,7 +252,9 @@ class FlushBeforeLocking(RedisIndex):
         return super()._lock_buckets(probe, token)
 
 
-def test_a_text_in_flight_during_a_loss_is_assigned_again_in_the_new_epoch(redis_url: str) -> None:
+def test_a_text_in_flight_during_a_loss_is_assigned_again_in_the_new_epoch(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     with index_at(redis_url) as first:
         first.assign(story(1), "http://a")
     with FlushBeforeLocking(IndexParams(redis_url=redis_url)) as index:
@@ -264,3 +266,39 @@ def test_a_text_in_flight_during_a_loss_is_assigned_again_in_the_new_epoch(redis
     fields = [field for key in client.keys("mainc:dedup:rec:*") for field in client.hkeys(key)]
     client.close()
     assert fields == [bytes.fromhex(cluster_id_for("http://b")) + b"\0"]
+    # Its locks went with the data: releasing them is no sign of a stall.
+    assert [record.getMessage() for record in caplog.records if "expired" in record.getMessage()] == []
+
+
+class FlushInSection(RedisIndex):
+    """Empties the server inside a text's section (its locks taken), before it reads its
+    candidates again, once."""
+
+    flushed = False
+
+    def _verify(self, probe: Any, candidates: Any, url: str, section: Any = None) -> Any:
+        if section is not None and candidates and not self.flushed:
+            self.flushed = True
+            self._redis.flushall()
+        return super()._verify(probe, candidates, url, section)
+
+
+def words(start: int, stop: int) -> Any:
+    result = fingerprint_text(" ".join(f"w{n}" for n in range(start, stop)), PARAMS.fingerprint)
+    assert result is not None
+    return result
+
+
+def test_a_loss_inside_a_section_releases_what_is_left_and_starts_over(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with FlushInSection(IndexParams(redis_url=redis_url)) as index:
+        index.assign(words(60, 300), "http://lead-cut")
+        # The full story would become the cluster's longer copy: it reads the leader again
+        # under its locks, and finds the index lost.
+        assert index.assign(words(0, 300), "http://story") == Assignment(cluster_id_for("http://story"))
+        assert (index.flushed, index.losses) == (True, 1)
+    client = redis.Redis.from_url(redis_url)
+    assert client.keys("mainc:dedup:stripe:*") == []
+    client.close()
+    assert [record.getMessage() for record in caplog.records if "expired" in record.getMessage()] == []

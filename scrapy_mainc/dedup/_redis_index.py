@@ -251,6 +251,9 @@ class RedisIndex(ClusterIndex):
         section = Section(_entries(buckets))
         try:
             yield section
+        except IndexLostError:
+            self._release_after_loss(probe, token)
+            raise
         except BaseException:
             self._write_and_release(probe, None, token, buckets, surely_held=False)
             raise
@@ -272,8 +275,8 @@ class RedisIndex(ClusterIndex):
                 pipe.hget(buckets[band], digest)
             try:
                 replies = self._execute_checked(pipe, buckets)
-            except IndexLostError:  # which locks were had is unknown: release each if held
-                self._write_and_release(probe, None, token, [None] * len(buckets), surely_held=False)
+            except IndexLostError:
+                self._release_after_loss(probe, token)
                 raise
             taken, values = replies[0::2], replies[1::2]
             if all(taken):
@@ -283,6 +286,15 @@ class RedisIndex(ClusterIndex):
             if time.monotonic() >= deadline:
                 raise LockError(f"could not lock the {len(taken)} buckets of a text within {wait:g} s")
             time.sleep(STRIPE_LOCK_POLL * (1.0 + random.random()))  # noqa: S311 (jitter)
+
+    def _release_after_loss(self, probe: Probe, token: bytes) -> None:
+        """Release the locks of ``probe`` still held with ``token`` after the index was found
+        lost: which of them were had, and which went with the data, is unknown, so each is
+        compared and deleted, and one found gone is no sign of a stall."""
+        pipe = self._backend.pipeline()
+        for band, digest in enumerate(probe.bands):
+            pipe.execute_command("EVAL", _RELEASE, 1, self.stripe_key(band, digest), token)
+        pipe.execute()
 
     def _write_and_release(
         self,
