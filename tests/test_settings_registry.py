@@ -56,6 +56,9 @@ def test_the_config_objects_default_to_the_registry() -> None:
     assert dedup.containment == DEFAULTS["MAINC_DEDUP_CONTAINMENT"]
     assert dedup.min_size_ratio == DEFAULTS["MAINC_DEDUP_MIN_SIZE_RATIO"]
     assert dedup.redis_buckets == DEFAULTS["MAINC_DEDUP_REDIS_BUCKETS"]
+    assert dedup.redis_cluster == DEFAULTS["MAINC_DEDUP_REDIS_CLUSTER"]
+    assert dedup.redis_key == DEFAULTS["MAINC_DEDUP_REDIS_KEY"]
+    assert dedup.redis_params == DEFAULTS["MAINC_DEDUP_REDIS_PARAMS"]
     assert (dedup.enabled, dedup.drop) == (DEFAULTS["MAINC_DEDUP_ENABLED"], DEFAULTS["MAINC_DEDUP_DROP"])
 
 

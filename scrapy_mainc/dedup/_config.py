@@ -1,14 +1,14 @@
 """The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
 
-Reading needs only the ``get``/``getbool``/``getint``/``getfloat`` methods of Scrapy's
-settings (through :func:`read_setting`, which names a setting whose value it cannot
-convert), so this module does not import Scrapy; nor does it import datasketch, so that
+Reading needs only the ``get``/``getbool``/``getint``/``getfloat``/``getdict`` methods of
+Scrapy's settings (through :func:`read_setting`, which names a setting whose value it
+cannot convert), so this module does not import Scrapy; nor does it import datasketch, so that
 ``MaincPipeline`` and the add-on can read it in every crawl at no cost.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._params import FingerprintParams, IndexParams
@@ -59,6 +59,12 @@ class DedupConfig:
     min_size_ratio: float = _INDEX_DEFAULTS.min_size_ratio
     #: ``MAINC_DEDUP_REDIS_BUCKETS``: hashes per LSH band in Redis (a power of two).
     redis_buckets: int = _INDEX_DEFAULTS.redis_buckets
+    #: ``MAINC_DEDUP_REDIS_CLUSTER``: the URL names a node of a Redis Cluster.
+    redis_cluster: bool = _INDEX_DEFAULTS.redis_cluster
+    #: ``MAINC_DEDUP_REDIS_KEY``: prefix of the index's keys.
+    redis_key: str = _INDEX_DEFAULTS.redis_key
+    #: ``MAINC_DEDUP_REDIS_PARAMS``: more options of the Redis client (password, TLS, ...).
+    redis_params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         self.index_params  # noqa: B018 (validates the values)
@@ -76,6 +82,9 @@ class DedupConfig:
                 enabled=read("getbool", "MAINC_DEDUP_ENABLED", default.enabled),
                 threshold=read("getfloat", "MAINC_DEDUP_THRESHOLD", default.threshold),
                 redis_url=settings.get("MAINC_DEDUP_REDIS_URL") or "",
+                redis_cluster=read("getbool", "MAINC_DEDUP_REDIS_CLUSTER", default.redis_cluster),
+                redis_key=settings.get("MAINC_DEDUP_REDIS_KEY") or default.redis_key,
+                redis_params=dict(read("getdict", "MAINC_DEDUP_REDIS_PARAMS", {})),
                 redis_required=read("getbool", "MAINC_DEDUP_REDIS_REQUIRED", default.redis_required),
                 redis_timeout=read("getfloat", "MAINC_DEDUP_REDIS_TIMEOUT", default.redis_timeout),
                 drop=read("getbool", "MAINC_DEDUP_DROP", default.drop),
@@ -108,6 +117,9 @@ class DedupConfig:
             containment=self.containment,
             min_size_ratio=self.min_size_ratio,
             redis_url=self.redis_url,
+            redis_cluster=self.redis_cluster,
+            redis_key=self.redis_key,
+            redis_params=self.redis_params,
             redis_buckets=self.redis_buckets,
             fingerprint=self.fingerprint_params,
             redis_timeout=self.redis_timeout,

@@ -217,7 +217,31 @@ REGISTRY: tuple[Setting, ...] = (
         "MAINC_DEDUP_REDIS_URL",
         "",
         "str",
-        "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty",
+        "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty "
+        "(with ``MAINC_DEDUP_REDIS_CLUSTER``: any one node of the cluster)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_CLUSTER",
+        False,
+        "bool",
+        "``MAINC_DEDUP_REDIS_URL`` names one node of a Redis Cluster: the index uses redis-py's "
+        "cluster client, which finds the other nodes (only database 0 exists there)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_KEY",
+        "mainc:dedup",
+        "str",
+        "prefix of the index's keys: crawls with their own prefix keep their own indexes in "
+        "one Redis or one cluster (no ``{`` or ``}``)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_PARAMS",
+        {},
+        "dict",
+        "more options of the Redis client, as for ``redis.Redis`` (``password``, ``username``, "
+        "``ssl_ca_certs``, ``ssl_cert_reqs``, ``health_check_interval``...); not "
+        "``decode_responses``, ``socket_timeout`` or ``socket_connect_timeout`` "
+        "(``MAINC_DEDUP_REDIS_TIMEOUT`` sets those), nor ``client_name``",
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_BUCKETS",

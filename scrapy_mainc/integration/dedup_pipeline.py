@@ -29,7 +29,9 @@ match: re-crawls, not duplicates), ``mainc/dedup/dropped`` (duplicates dropped),
 answer in time), ``mainc/dedup/missing_field`` (typed items without the cluster fields),
 ``mainc/dedup/withdrawn`` (founders taken out again because a later pipeline lost them),
 ``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the
-item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers).
+item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers),
+``mainc/dedup/index_lost`` (times the Redis index was found to have lost its data: a
+restart without persistence, a FLUSHALL, an emptied cluster node; logged by the index).
 """
 
 from __future__ import annotations
@@ -112,7 +114,8 @@ class NearDuplicatePipeline:
         starts); one that cannot be opened stops the crawl (see ``_open_index``)."""
         if self._index is None:
             self._index = self._open_index()
-            logger.info("mainc dedup: index in %s, threshold %s", self._where, self.config.threshold)
+            kind = "the Redis Cluster at " if self.config.redis_cluster and self._where != "memory" else ""
+            logger.info("mainc dedup: index in %s%s, threshold %s", kind, self._where, self.config.threshold)
 
     def open_spider(self, spider: Spider | None = None) -> None:
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
@@ -251,6 +254,9 @@ class NearDuplicatePipeline:
         except self._index.service_errors as exc:
             self._failed(exc, url)
             return None
+        finally:
+            if self._index.losses and self._stats is not None:
+                self._stats.set_value(STATS_PREFIX + "index_lost", self._index.losses)
         self._health.worked()
         return assignment
 
