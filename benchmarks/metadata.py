@@ -71,7 +71,8 @@ from scrapy_mainc.algorithms import get_algorithm
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._evidence import collect_evidence
-from scrapy_mainc.core._title import find_titles, read_page_titles, visible_title
+from scrapy_mainc.core._shown_title import visible_title
+from scrapy_mainc.core._title import find_titles, read_page_titles
 from scrapy_mainc.metadata._authors import find_authors
 from scrapy_mainc.metadata._dates import find_dates
 from scrapy_mainc.metadata._datetext import find_text_dates

@@ -25,9 +25,10 @@ from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._limits import MAX_PAGE_BYTES, too_large_reason
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
+from .core._shown_title import visible_title
 from .core._stats import DomStats
 from .core._text import clean_text
-from .core._title import find_headline, find_titles, read_page_titles, visible_title
+from .core._title import find_headline, find_titles, read_page_titles
 from .core._types import Document, Extraction, Metadata, Selection
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
@@ -204,7 +205,7 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         article_bodies=article_bodies,
         headlines=titles.headlines,
         urls=urls,
-        headline=find_headline(stats, titles.title),
+        headline=find_headline(stats, titles.shown),
         base_url=base_url,
         evidence=evidence,
         itemprops=itemprops,
