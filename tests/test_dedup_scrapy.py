@@ -22,13 +22,12 @@ from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
 from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
-from scrapy_mainc.integration._looppool import LoopProcessPool
 from scrapy_mainc.integration._pages import AttachedPage, pages_of
+from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
     ExtractionTask,
-    WorkerPool,
     run_extraction,
 )
 from scrapy_mainc.integration.addon import Addon
@@ -159,9 +158,9 @@ def test_workers_fingerprint_the_main_text(pools: list[WorkerPool], mode: str) -
 def test_the_loop_pool_fingerprints_alike() -> None:
     async def run() -> list[ExtractionOutcome]:
         loop = asyncio.get_running_loop()
-        pool = LoopProcessPool(loop, 1, 60.0, preload=FINGERPRINT_MODULES)
+        pool = WorkerPool("process", 1, 60.0, preload=FINGERPRINT_MODULES, loop=loop)
         try:
-            return list(await asyncio.gather(*(pool.submit(task) for task in tasks())))
+            return list(await asyncio.gather(*(asyncio.wrap_future(pool.submit(task)) for task in tasks())))
         finally:
             pool.close(5)
 

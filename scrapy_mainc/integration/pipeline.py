@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -33,21 +32,14 @@ from scrapy.exceptions import DropItem, NotConfigured
 from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
-from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, ItemBook, fingerprints_of, pages_of
+from ._pool import WorkerPool
+from ._reactor import asyncio_available, await_future
 from ._startup import check_crawl, checked, enabled_order
 from ._tally import OutcomeTally, metadata_stats
-from ._workers import (
-    FINGERPRINT_MODULES,
-    ExtractionOutcome,
-    ExtractionTask,
-    WorkerPool,
-    failed,
-)
+from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, ExtractionTask, failed
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
-
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
@@ -88,7 +80,7 @@ class MaincPipeline:
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm = checked(spider_algorithm, crawler.spider)
-        self.pool: WorkerPool | LoopProcessPool | None = None
+        self.pool: WorkerPool | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -148,11 +140,9 @@ class MaincPipeline:
         if self.pool is None:  # process_item before open_spider: not in a crawl
             self.pool = WorkerPool("inline", 1, self.config.timeout)
         submitted = self.pool.submit(task)
-        if not isinstance(submitted, Future):  # an asyncio future: already on the loop
-            return await submitted
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
-        return await _on_reactor(submitted)
+        return await await_future(submitted)
 
     def _hand_to_dedup(self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None) -> None:
         """Hand the worker's fingerprint on (in its field, or beside the item when the items
@@ -215,18 +205,17 @@ class MaincPipeline:
             self.crawler.stats.inc_value(key, count)  # type: ignore[arg-type]  # sums ms too
 
 
-def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool | LoopProcessPool:
-    """The worker pool for ``config``: process workers driven by the asyncio loop when
-    Scrapy runs on one (no threads between the loop and the workers), else slot threads.
-    Worker processes import ``preload`` before their first page."""
-    if config.worker_mode == "process" and _asyncio_available():
+def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
+    """The worker pool for ``config``, driven by Scrapy's asyncio loop when the crawl runs on
+    one (no thread between the loop and the workers), else by a loop of its own. Worker
+    processes import ``preload`` before their first page."""
+    loop = None
+    if config.worker_mode != "inline" and asyncio_available():
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:
+        except RuntimeError:  # not called from the reactor: the pool runs its own loop
             loop = None
-        if loop is not None:
-            return LoopProcessPool(loop, config.workers, config.timeout, preload=preload)
-    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
+    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload, loop=loop)
 
 
 def _clustered(settings: BaseSettings) -> bool:
@@ -299,29 +288,3 @@ def _page_of(attached: AttachedPage | None) -> str | bytes | None:
 def _item_url(adapter: ItemAdapter) -> str | None:
     url = adapter.get("url")
     return url if isinstance(url, str) else None
-
-
-def _on_reactor(future: Future[ExtractionOutcome]) -> Awaitable[ExtractionOutcome]:
-    """Await a future completed in another thread without blocking the event loop."""
-    if _asyncio_available():
-        return asyncio.wrap_future(future, loop=asyncio.get_running_loop())
-    from twisted.internet import reactor
-    from twisted.internet.defer import Deferred
-
-    deferred: Deferred[ExtractionOutcome] = Deferred()
-
-    def done(finished: Future[ExtractionOutcome]) -> None:
-        reactor.callFromThread(deferred.callback, finished.result())
-
-    future.add_done_callback(done)
-    return deferred
-
-
-def _asyncio_available() -> bool:
-    try:
-        from scrapy.utils.asyncio import is_asyncio_available
-    except ImportError:  # Scrapy < 2.14
-        from scrapy.utils.reactor import is_asyncio_reactor_installed
-
-        return is_asyncio_reactor_installed()
-    return is_asyncio_available()
