@@ -16,13 +16,14 @@ import pytest
 import scrapy
 from conftest import EXAMPLE, CrawlResult, run_crawls
 from probes import extract_and_list_modules
+from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
 from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
-from scrapy_mainc.integration._pages import AttachedPage, pages_of
+from scrapy_mainc.integration._pages import AttachedPage, book_of
 from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._workers import (
     FINGERPRINT_MODULES,
@@ -239,8 +240,9 @@ def through_both_pipelines(items: list[Any], urls: list[str], **settings: Any) -
 
     async def process() -> None:
         for item, url in zip(items, urls):
-            name = url.split("/", 3)[-1]
-            pages_of(crawler).attach(item, AttachedPage(PAGES[name].decode(), url))
+            page = PAGES[url.split("/", 3)[-1]]
+            response = HtmlResponse(url, body=page, encoding="utf-8")
+            book_of(crawler).file(item, response, AttachedPage(page.decode(), url), [url])
             await dedup.process_item(await mainc.process_item(item))
 
     asyncio.run(process())

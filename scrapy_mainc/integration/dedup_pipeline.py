@@ -50,7 +50,7 @@ from ..dedup._open import open_index
 from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared
-from ._pages import ItemBook, fingerprints_of
+from ._pages import ItemBook, book_of
 from ._reactor import await_future
 from ._startup import check_crawl, checked, stop_crawl
 
@@ -77,7 +77,7 @@ class NearDuplicatePipeline:
         config: DedupConfig,
         stats: StatsCollector | None = None,
         convert_items: bool = False,
-        handoff: ItemBook[Fingerprint] | None = None,
+        handoff: ItemBook | None = None,
     ) -> None:
         self.config = config
         #: The workers' fingerprints, when the items are not to keep them (see ``_pages``).
@@ -99,7 +99,7 @@ class NearDuplicatePipeline:
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
         convert = checked(MaincConfig.from_settings, crawler.settings).convert_items
-        handoff = None if config.fingerprint_field else fingerprints_of(crawler)
+        handoff = None if config.fingerprint_field else book_of(crawler)
         pipeline = cls(config, crawler.stats, convert, handoff)
         pipeline.open_index()  # before the engine starts: a failure stops the crawl there
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
@@ -138,7 +138,7 @@ class NearDuplicatePipeline:
             return item
         adapter = ItemAdapter(item)
         url = str(adapter.get(self.config.url_field) or "")
-        fingerprint = await self._fingerprint(adapter)
+        fingerprint = await self._fingerprint(adapter, url)
         assignment = None
         if fingerprint is None:
             self._inc("skipped_short")
@@ -211,12 +211,12 @@ class NearDuplicatePipeline:
         self._inc("missing_field")
         return item, False
 
-    async def _fingerprint(self, adapter: ItemAdapter) -> Fingerprint | None:
+    async def _fingerprint(self, adapter: ItemAdapter, url: str) -> Fingerprint | None:
         """The item's fingerprint if usable, else one of its text; None when too short."""
         params, field = self.config.fingerprint_params, self.config.fingerprint_field
         stored = adapter.get(field) if field else None
         if stored is None and self._handoff is not None:
-            stored = self._handoff.take(adapter.item)
+            stored = self._handoff.take_fingerprint(adapter.item, url)
         fingerprint = coerce_fingerprint(stored, params)
         if fingerprint is None:
             text = str(adapter.get(self.config.text_field) or "")
