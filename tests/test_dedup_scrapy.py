@@ -22,7 +22,8 @@ from scrapy.utils.test import get_crawler
 from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
-from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
+from scrapy_mainc.dedup import cluster_id_for, fingerprint_text
+from scrapy_mainc.integration._dedup_config import DedupConfig
 from scrapy_mainc.integration._pages import AttachedPage, book_of
 from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._workers import (
@@ -118,7 +119,8 @@ def test_the_dedup_package_loads_its_parts_on_first_access() -> None:
     code = """
 import sys
 import scrapy_mainc, scrapy_mainc.integration._workers
-from scrapy_mainc.dedup import DedupConfig, FingerprintParams, IndexParams
+from scrapy_mainc.dedup import FingerprintParams, IndexParams
+from scrapy_mainc.integration._dedup_config import DedupConfig
 loaded = lambda: [name for name in ("scrapy", "datasketch", "numpy") if name in sys.modules]
 assert loaded() == [], loaded()
 from scrapy_mainc.dedup import fingerprint_text, open_index

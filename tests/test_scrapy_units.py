@@ -22,7 +22,14 @@ from scrapy.utils.test import get_crawler
 from scrapy_mainc.core._annotate import annotate, better_encoding, declared_encoding
 from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration._config import MaincConfig
-from scrapy_mainc.integration._itemfields import ItemFields, MissingFieldError
+from scrapy_mainc.integration._itemfields import (
+    CLUSTER_FIELDS,
+    FieldPolicy,
+    ItemFields,
+    MissingFieldError,
+    cluster_fields_policy,
+    set_if_declared,
+)
 from scrapy_mainc.integration._pages import MAX_LOOSE_TRAILS, AttachedPage, ItemBook, book_of
 from scrapy_mainc.integration._workers import ExtractionTask, run_extraction
 from scrapy_mainc.integration.middleware import (
@@ -390,6 +397,42 @@ def test_keep_page_needs_the_page_field_on_typed_items() -> None:
 def test_convert_items_gives_a_dict() -> None:
     item = _fields(MAINC_CONVERT_ITEMS=True).prepare(ShortItem(url="x"))
     assert item == {"url": "x"} and type(item) is dict
+
+
+class ClusterItem(scrapy.Item):
+    url = scrapy.Field()
+    cluster_id = scrapy.Field()
+    duplicate_of = scrapy.Field()
+
+
+def test_one_policy_decides_per_item_class() -> None:
+    policy = FieldPolicy(
+        {"main_text": "MAINC_TEXT_FIELD"},
+        optional=(("published", "published"),),
+        later=CLUSTER_FIELDS,
+    )
+    assert policy.verdict(dict).optional == (("published", "published"),)
+    short = policy.verdict(ShortItem)  # has main_text; no published, no cluster fields
+    assert (short.problem, short.convert, short.optional) == ("", False, ())
+    assert short.skipped == (("published", "published"),)
+    assert "MAINC_TEXT_FIELD='main_text'" in policy.verdict(ClusterItem).problem
+    converting = FieldPolicy({"main_text": "MAINC_TEXT_FIELD"}, later=CLUSTER_FIELDS, convert=True)
+    assert converting.verdict(ShortItem).convert  # for the later pipeline's fields
+    assert converting.prepare(ShortItem(url="x")) == {"url": "x"}
+    assert policy.first_report(ShortItem) and not policy.first_report(ShortItem)
+
+
+def test_the_dedup_pipeline_policy_needs_the_cluster_fields() -> None:
+    assert cluster_fields_policy(False).prepare(ClusterItem(url="x")) == ClusterItem(url="x")
+    with pytest.raises(MissingFieldError, match="NearDuplicatePipeline cannot store clusters in ShortItem"):
+        cluster_fields_policy(False).prepare(ShortItem(url="x"))
+    assert cluster_fields_policy(True).prepare(ShortItem(url="x")) == {"url": "x"}
+
+
+def test_set_if_declared_skips_a_field_the_class_lacks() -> None:
+    item = ShortItem(url="x")
+    assert not set_if_declared(ItemAdapter(item), "fingerprint", {})
+    assert set_if_declared(ItemAdapter(item), "main_text", "t") and item["main_text"] == "t"
 
 
 def test_binary_data_served_as_html_is_not_extracted() -> None:

@@ -29,9 +29,15 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
-from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
+from ._dedup_config import DedupConfig
+from ._itemfields import (
+    CLUSTER_FIELDS,
+    ItemFields,
+    MissingFieldError,
+    set_if_declared,
+    undeclared_metadata_message,
+)
 from ._pages import AttachedPage, Trail, book_of
 from ._pool import WorkerPool
 from ._reactor import asyncio_available, await_future
@@ -45,6 +51,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
     from typing_extensions import Self
+
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +81,6 @@ class MaincPipeline:
         #: Components that may hand this pipeline another object than the spider's item.
         self.replacers = _replacers(crawler.settings)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
-        self.reported_classes: set[type] = set()
         #: Item classes already told (at INFO) that they lack metadata fields.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
@@ -153,11 +159,11 @@ class MaincPipeline:
         are not to keep it) and, where the item has none, the page URL."""
         fingerprint, dedup = outcome.fingerprint, self.dedup
         if fingerprint is not None and dedup.fingerprint_field:
-            _set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
+            set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
         elif fingerprint is not None and self.handoff:
             self.book.keep_fingerprint(trail, adapter.item, fingerprint)
         if url and not adapter.get(dedup.url_field):
-            _set_if_declared(adapter, dedup.url_field, url)
+            set_if_declared(adapter, dedup.url_field, url)
 
     def _no_page_reason(self, url: str | None) -> str:
         """Why an item has no page: with the spider middleware off, it may well have come
@@ -189,8 +195,7 @@ class MaincPipeline:
         self._inc("mainc/failed")
         self._inc("mainc/failed/missing_field")
         self.tally.add("missing_field", str(error))
-        if type(item) not in self.reported_classes:
-            self.reported_classes.add(type(item))
+        if self.fields.policy.first_report(type(item)):
             logger.error("%s (items of this class pass through without extraction)", error)
         return item
 
@@ -264,14 +269,6 @@ def _clustered(settings: BaseSettings) -> bool:
         order + DEDUP_PIPELINE_OFFSET,
     )
     return False
-
-
-def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
-    """Set ``field`` unless the item class declares its fields and not this one."""
-    try:
-        adapter[field] = value
-    except KeyError:
-        logger.debug("mainc: %s has no %r field", type(adapter.item).__name__, field)
 
 
 def _replacers(settings: BaseSettings) -> tuple[str, ...]:
