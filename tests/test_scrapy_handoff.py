@@ -21,7 +21,7 @@ from conftest import CrawlResult, run_crawls
 from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.http import Response
-from test_scrapy_crawl import ADDON, PagesSpider
+from test_scrapy_crawl import ADDON, ArticleItem, PagesSpider
 from test_scrapy_faults import ALL_ARTICLES
 
 from scrapy_mainc.integration._pages import book_of
@@ -67,13 +67,8 @@ class CopyPipeline:
         return dict(item)
 
 
-class PartItem(scrapy.Item):
-    url = scrapy.Field()
+class PartItem(ArticleItem):
     part = scrapy.Field()
-    main_text = scrapy.Field()
-    main_html = scrapy.Field()
-    title = scrapy.Field()
-    mainc = scrapy.Field()
 
 
 class ConvertPipeline:
