@@ -14,8 +14,11 @@ failure concerns. Each case runs once per pool, one worker, in a fresh interpret
 - ``close(2.0)``: with 4 workers busy for 60 s, how long close takes.
 
 ``--crawl`` then crawls the bundled site (``benchmarks/crawl_bench.py``'s set-up: 2,080
-pages, 16 concurrent requests, process mode) once with each pool and prints pages per
-second and the crawler's CPU per page, medians over ``--repeat`` runs.
+pages, 16 concurrent requests, process mode) with each pool in turn: ours, ours with one
+page per worker (``PAGES_PER_WORKER = 1``: no page waits in a busy worker's pipe), and
+pebble's; it prints pages per second and the crawler's CPU per page, medians over
+``--repeat`` runs. A crawl that has not finished after ``CRAWL_PATIENCE`` seconds is
+killed and counted as hung.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ from scrapy_mainc.integration._workers import (  # noqa: E402
 
 CASES = ("busy kill -9", "idle kill -9", "time-out", "unreadable result", "close(2.0)")
 POOLS = ("mainc", "pebble")
+#: The pools crawled with: ours, ours without a second page per worker, pebble's.
+CRAWL_POOLS = ("mainc", "mainc-one-page", "pebble")
+#: Seconds after which a crawl of 2,080 pages is called hung (a loaded 2-core machine
+#: crawls it in under two minutes).
+CRAWL_PATIENCE = 300.0
 #: How much of a failure's reason a table cell quotes.
 REASON_CHARS = 48
 #: How long a probe waits for a page's future before calling it unsettled.
@@ -219,6 +227,10 @@ def crawl_child(job: dict[str, Any]) -> int:
         from scrapy_mainc.integration import pipeline
 
         pipeline.make_pool = lambda config, preload=(): PebblePool(config.workers, config.timeout)  # type: ignore[assignment]
+    elif job["pool"] == "mainc-one-page":
+        from scrapy_mainc.integration import _pool
+
+        _pool.PAGES_PER_WORKER = 1
     return crawl_bench.run_child(job)
 
 
@@ -230,11 +242,11 @@ def run_crawls(delays: list[float], repeat: int) -> None:
     for delay in delays:
         server, url = crawl_bench.start_server(delay, None)
         try:
-            runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in POOLS}
+            runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CRAWL_POOLS}
             for _ in range(repeat):
-                for kind in POOLS:
+                for kind in CRAWL_POOLS:
                     runs[kind].append(crawl_once(url, kind))
-            for kind in POOLS:
+            for kind in CRAWL_POOLS:
                 print_row(delay, kind, runs[kind])
         finally:
             server.terminate()
@@ -245,18 +257,26 @@ def crawl_once(url: str, kind: str) -> dict[str, Any]:
     job = {"url": url, "mode": "process", "copies": 160, "concurrency": 16, "freeze_gc": False}
     job.update({"concurrent_items": 0, "workers": 0, "reactor": "asyncio", "pool": kind})
     command = [sys.executable, __file__, "--crawl-child", json.dumps(job)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=CRAWL_PATIENCE)
+    except subprocess.TimeoutExpired:
+        return {}  # hung
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
-def print_row(delay: float, kind: str, runs: list[dict[str, Any]]) -> None:
+def print_row(delay: float, kind: str, every_run: list[dict[str, Any]]) -> None:
+    runs = [run for run in every_run if run]
+    hung = f" ({len(every_run) - len(runs)} hung)" if len(runs) < len(every_run) else ""
+    if not runs:
+        print(f"| {delay * 1000:g} ms | {kind} | - | - | - | - | all hung |", flush=True)
+        return
     speeds = [run["pages"] / run["seconds"] for run in runs]
     cpu = statistics.median(run["reactor_cpu_seconds"] * 1000 / run["pages"] for run in runs)
     each = ", ".join(f"{speed:.0f}" for speed in speeds)
     print(
         f"| {delay * 1000:g} ms | {kind} | {runs[0]['pages']} | {runs[0]['extracted']} "
-        f"| {statistics.median(speeds):.0f} | {cpu:.1f} ms | {each} |",
+        f"| {statistics.median(speeds):.0f} | {cpu:.1f} ms | {each}{hung} |",
         flush=True,
     )
 

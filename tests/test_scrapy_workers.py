@@ -354,3 +354,42 @@ def test_loop_pool_result_the_crawler_cannot_read(tmp_path: Path, caplog: pytest
 
     in_loop(test)
     assert [record.getMessage() for record in caplog.records if record.levelname == "ERROR"] == []
+
+
+# --- A worker's next page waits in its pipe ----------------------------------------------
+
+
+def page_length(task: ExtractionTask) -> ExtractionOutcome:
+    """``sleepy`` for "sleep:<seconds>" pages; the length of any other page."""
+    if isinstance(task.page, str) and task.page.startswith("sleep:"):
+        return sleepy(task)
+    return ExtractionOutcome(Extraction(text=str(len(task.page))))
+
+
+def test_the_page_waiting_behind_one_over_budget_is_extracted(pools: list[WorkerPool]) -> None:
+    pool = make(pools, "process", 1, 0.5, function=sleepy)
+    pool.submit(ExtractionTask("sleep:0")).result(60)  # the worker is up: the next two go to it
+    stuck, waiting = pool.submit(ExtractionTask("sleep:60")), pool.submit(ExtractionTask("sleep:0"))
+    assert stuck.result(60).failure == "timeout"
+    assert waiting.result(60).extraction.text == "sleep:0"  # by the replacement worker
+
+
+def test_a_page_too_large_to_wait_in_the_pipe_waits_in_the_queue(tmp_path: Path) -> None:
+    """Writing it to a busy worker would block the event loop until the worker reads it."""
+
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = WorkerPool("process", 1, 60.0, function=page_length, loop=loop)
+        try:
+            await asyncio.wrap_future(pool.submit(ExtractionTask("warm-up")))
+            busy = pool.submit(ExtractionTask("sleep:3", url=str(tmp_path / "busy")))
+            await started(tmp_path / "busy")
+            large = "x" * (16 * 1024 * 1024)  # more than any socket buffer holds
+            before = time.monotonic()
+            queued = pool.submit(ExtractionTask(large))
+            assert time.monotonic() - before < 1.0  # not written to the busy worker
+            assert (await asyncio.wrap_future(busy)).failure == ""
+            assert (await asyncio.wrap_future(queued)).extraction.text == str(len(large))
+        finally:
+            pool.close(5)
+
+    in_loop(test)

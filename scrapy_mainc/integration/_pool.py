@@ -1,27 +1,25 @@
 """The extraction pool: pages run in worker processes, in threads, or inline, each within
-its time budget, and every page's future settles.
+its time budget, and every page's future settles (docs/workers.md tells the user's side).
 
-One implementation for every mode, driven by an asyncio event loop: Scrapy's own loop when
-the crawl runs on one (its default reactor), else a loop of the pool's own in one thread
-(``mainc-pool``; a non-asyncio Twisted reactor, a script, a test). On that loop, a page is
-handed to an idle slot and a timer per page enforces the budget:
+One implementation for every mode, driven by an asyncio loop: Scrapy's own when the crawl
+runs on one, else one of the pool's own in a thread (``_reactor.loop_in_thread``). On the
+loop, pages go to the least busy slot, and a timer enforces the budget of each slot's
+running page:
 
-- ``process``: a slot is a worker process (:func:`~._workers.start_worker`, started in a
-  short-lived helper thread, never on the loop). The page is written to its pipe, and the
-  loop calls back when the result pipe is readable: no thread between the loop and the
-  workers, so no GIL hand-off per page. A worker that dies, or overruns the budget (it is
-  killed), is replaced; only the page it was on is lost, and a worker found dead while
-  idle costs nothing. A result that arrives whole but cannot be unpickled here costs its
-  page only (failure ``error``); the worker goes on.
-- ``thread``: a slot runs each page in a short-lived daemon thread. A page over budget is
-  abandoned: its future settles as ``timeout`` and the slot takes the next page, while the
-  thread runs on in the background (a thread cannot be stopped) and its late result is
-  ignored.
-- ``inline``: the page runs at once in the caller's thread; the budget cannot be enforced.
+- ``process``: a slot is a worker process (started by a helper thread, never on the loop).
+  Pages are written to its pipe; the loop reads each result when the pipe is readable, so
+  no thread stands between the loop and the workers. Once every worker has a page, each
+  gets the next one too (``PAGES_PER_WORKER``), if it fits in the pipe's buffer, to start
+  on as soon as it has sent its result. A worker that dies or overruns the budget is
+  killed and replaced: only the page it was on is lost, the page waiting behind it goes
+  to another worker; a result that cannot be unpickled here costs its page only.
+- ``thread``: each page runs in a daemon thread; a page over budget settles as ``timeout``
+  and is abandoned (a thread cannot be stopped; its late answer is ignored).
+- ``inline``: the page runs at once in the caller's thread; no budget.
 
 :meth:`WorkerPool.submit` returns a :class:`concurrent.futures.Future` that always gets an
 outcome, never an exception (await it with ``_reactor.await_future``); a caller may cancel
-a page that has not started. :meth:`WorkerPool.close` settles every page not finished as
+a page not yet handed to a slot. :meth:`WorkerPool.close` settles every unfinished page as
 ``closed`` at once, kills busy workers and never blocks longer than ``wait_seconds``.
 """
 
@@ -38,34 +36,48 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ._config import WORKER_MODES
+from ._reactor import loop_in_thread
 from ._workers import (
-    STOP_TIMEOUT,
     ExtractionOutcome,
     ExtractionTask,
     TaskFunction,
     call,
     failed,
+    page_bytes,
     process_context,
+    reap,
     run_extraction,
+    send_quietly,
     start_worker,
     timeout_reason,
+    widen_send_buffer,
 )
 
 _Page = tuple[ExtractionTask, "Future[ExtractionOutcome]"]
+#: Pages a worker process holds at once: the one it works on, and the next, written to its
+#: pipe so that it starts as soon as the first is done instead of waiting for the event
+#: loop to read that result (measured with benchmarks/pool_choice.py, see the docs).
+PAGES_PER_WORKER = 2
 
 
 @dataclass(eq=False)
 class _Slot:
-    """Room for one page at a time: a worker process (process mode), or a place for one
-    page thread (thread mode); and the page it is on, if any."""
+    """A worker process (process mode), or a place for one page thread (thread mode), and
+    the pages handed to it: the first is running, the next waits in the worker's pipe."""
 
     process: Any = None
     connection: Connection | None = None
-    task: ExtractionTask | None = None
-    future: Future[ExtractionOutcome] | None = None
+    pages: collections.deque[_Page] = field(default_factory=collections.deque)
+    #: The first page's budget.
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     #: Thread mode: the number of the page, so that an abandoned thread's answer is ignored.
     turn: int = 0
+    #: Process mode: a page could not be written to it (it died): it takes no more pages,
+    #: and goes when the loop reads the end of its pipe.
+    broken: bool = False
+    #: Process mode: the largest page (bytes) that may wait in its pipe without the write
+    #: blocking the loop (half its socket's send buffer).
+    room: int = 0
 
 
 class WorkerPool:
@@ -97,7 +109,8 @@ class WorkerPool:
         self._context = process_context() if mode == "process" else None
         self._pending: collections.deque[_Page] = collections.deque()
         self._slots: set[_Slot] = set()  # every slot (process mode: every live worker)
-        self._idle: list[_Slot] = []
+        #: Pages a slot may hold: a worker process gets its next page while it works on one.
+        self._depth = PAGES_PER_WORKER if mode == "process" else 1
         self._starting = 0  # worker processes being started
         self._helpers: list[threading.Thread] = []  # starters and reapers, for close()
         self._gate = threading.Lock()  # orders submit() and close() from other threads
@@ -107,7 +120,7 @@ class WorkerPool:
         if mode == "inline":
             return
         if self._loop is None:
-            self._loop, self._own_thread = _loop_in_thread()
+            self._loop, self._own_thread = loop_in_thread()
         self._on_loop(self._open)
 
     def submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
@@ -152,7 +165,6 @@ class WorkerPool:
     def _open(self) -> None:
         if self.mode == "thread":
             self._slots = {_Slot() for _ in range(self._size)}
-            self._idle = list(self._slots)
         else:
             for _ in range(self._size):
                 self._start_worker()
@@ -167,57 +179,73 @@ class WorkerPool:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        while self._idle and self._pending:
-            task, future = self._pending.popleft()
+        """Hand queued pages to the slots with room, the least busy first."""
+        while self._pending:
+            slot = min(self._slots, key=_load, default=None)
+            if slot is None or not self._takes(slot, self._pending[0][0]):
+                return
+            page = self._pending.popleft()
+            task, future = page
             if not (future.running() or future.set_running_or_notify_cancel()):
                 continue  # cancelled by its caller before it started
-            slot = self._idle.pop()
             if self.mode == "thread":
-                self._run_in_thread(slot, task, future)
-            elif not self._send(slot, task, future):
+                self._run_in_thread(slot, task)
+            elif not self._send(slot, page):
                 continue
-            slot.task, slot.future = task, future
-            slot.timer = self._loop_now().call_later(self._budget, self._overrun, slot)
+            slot.pages.append(page)
+            if len(slot.pages) == 1:
+                self._start_timer(slot)
+
+    def _takes(self, slot: _Slot, task: ExtractionTask) -> bool:
+        """Whether ``slot`` takes ``task`` now: when idle; when busy, as the page waiting in
+        its worker's pipe, if that page fits in the pipe (the write never blocks the loop)
+        and no other worker is about to start (it would take the page sooner)."""
+        if slot.broken or len(slot.pages) >= self._depth:
+            return False
+        return not slot.pages or (not self._starting and page_bytes(task) <= slot.room)
+
+    def _start_timer(self, slot: _Slot) -> None:
+        """The first page of ``slot`` runs from now (a worker starts its next page as soon
+        as it has sent a result, so a page waiting in its pipe gets at least its budget)."""
+        slot.timer = self._loop_now().call_later(self._budget, self._overrun, slot)
 
     def _finish(self, slot: _Slot, outcome: ExtractionOutcome) -> None:
+        """The first page of ``slot`` ends with ``outcome``; the next one runs."""
         if slot.timer is not None:
             slot.timer.cancel()
             slot.timer = None
-        if slot.future is not None:
-            _settle(slot.future, outcome)
-        slot.task = slot.future = None
-
-    def _free(self, slot: _Slot) -> None:
-        """``slot`` takes the next page."""
-        self._idle.append(slot)
-        self._dispatch()
+        if slot.pages:
+            _settle(slot.pages.popleft()[1], outcome)
+        if slot.pages:
+            self._start_timer(slot)
 
     def _overrun(self, slot: _Slot) -> None:
         slot.timer = None
-        if slot.task is None:
+        if not slot.pages:
             return
-        self._finish(slot, failed(slot.task, "timeout", timeout_reason(self._budget)))
+        self._finish(slot, failed(slot.pages[0][0], "timeout", timeout_reason(self._budget)))
         if self.mode == "thread":
-            self._free(slot)  # the thread runs on; its answer will be ignored
+            self._dispatch()  # the thread runs on; its answer will be ignored
         else:
-            self._replace(slot)  # kills it
+            self._replace(slot)  # kills it; a page waiting in its pipe goes to another
 
     def _shut_down(self, shut: threading.Event) -> None:
         while self._pending:
             task, future = self._pending.popleft()
             _settle(future, _closed(task))
-        slots, self._slots, self._idle = list(self._slots), set(), []
+        slots, self._slots = list(self._slots), set()
         for slot in slots:
             self._forget(slot)
-            if slot.task is not None:
-                self._finish(slot, _closed(slot.task))
-                if slot.process is not None:
-                    slot.process.kill()
+            if slot.pages and slot.process is not None:
+                slot.process.kill()
             elif slot.connection is not None:
-                _send_quietly(slot.connection, None)
-        workers = [slot for slot in slots if slot.process is not None]
+                send_quietly(slot.connection, None)
+            while slot.pages:
+                task, future = slot.pages.popleft()
+                _settle(future, _closed(task))
+        workers = [(slot.process, slot.connection) for slot in slots if slot.process is not None]
         if workers:
-            self._helper(_reap, workers)
+            self._helper(reap, workers)
         shut.set()
 
     def _kill_all(self) -> None:
@@ -227,7 +255,7 @@ class WorkerPool:
 
     # --- thread mode ----------------------------------------------------------------------
 
-    def _run_in_thread(self, slot: _Slot, task: ExtractionTask, future: Future[ExtractionOutcome]) -> None:
+    def _run_in_thread(self, slot: _Slot, task: ExtractionTask) -> None:
         slot.turn += 1
         turn, loop = slot.turn, self._loop_now()
 
@@ -241,25 +269,25 @@ class WorkerPool:
         threading.Thread(target=work, name="mainc-extract", daemon=True).start()
 
     def _answered(self, slot: _Slot, turn: int, outcome: ExtractionOutcome) -> None:
-        if slot.turn != turn or slot.task is None:
+        if slot.turn != turn or not slot.pages:
             return  # abandoned at its budget, or at close: the page was settled then
         self._finish(slot, outcome)
-        self._free(slot)
+        self._dispatch()
 
     # --- process mode: worker pipes -------------------------------------------------------
 
-    def _send(self, slot: _Slot, task: ExtractionTask, future: Future[ExtractionOutcome]) -> bool:
-        """Write ``task`` to the worker of ``slot``; False when it did not get there."""
+    def _send(self, slot: _Slot, page: _Page) -> bool:
+        """Write the page's task to the worker of ``slot``; False when it did not get there."""
         assert slot.connection is not None
+        task, future = page
         try:
             slot.connection.send(task)
-        except (OSError, ValueError):  # died while idle: the page never reached it
-            self._pending.appendleft((task, future))
-            self._replace(slot)
+        except (OSError, ValueError):  # the worker died: the page never reached it
+            self._pending.appendleft(page)
+            slot.broken = True  # the loop reads its results, then the end of its pipe
             return False
         except Exception as exc:  # noqa: BLE001 - could not be pickled: nothing was written
             _settle(future, failed(task, "error", f"error: the page could not be sent: {_described(exc)}"))
-            self._idle.append(slot)
             return False
         return True
 
@@ -274,32 +302,35 @@ class WorkerPool:
         except Exception as exc:  # noqa: BLE001 - read whole, but cannot be unpickled here
             reason = f"error: the worker's result could not be read: {_described(exc)}"
             outcome = failed(_task_of(slot), "error", reason)
-        if slot.task is None:  # nothing was asked: the worker is out of step
+        if not slot.pages:  # nothing was asked: the worker is out of step
             self._replace(slot)
             return
         self._finish(slot, outcome)
-        self._free(slot)
+        self._dispatch()
 
     def _lost(self, slot: _Slot) -> None:
-        """The worker of ``slot`` is gone: its page (if any) fails, another one starts."""
+        """The worker of ``slot`` is gone: the page it was on fails, another one starts."""
         slot.process.join(0)  # reaps it if it is gone already; never waits
         code = slot.process.exitcode
         reason = "worker died" + (f" (exit code {code})" if code is not None else "")
-        if slot.task is not None:
-            self._finish(slot, failed(slot.task, "worker_died", reason))
+        if slot.pages:
+            task, future = slot.pages.popleft()
+            _settle(future, failed(task, "worker_died", reason))
         self._replace(slot)
 
     def _replace(self, slot: _Slot) -> None:
-        """Drop the worker of ``slot`` (killing it if needed) and start another."""
+        """Drop the worker of ``slot`` (killing it if needed) and start another; the pages
+        waiting in its pipe, which it had not started, go back to the front of the queue."""
         self._forget(slot)
         self._slots.discard(slot)
-        if slot in self._idle:
-            self._idle.remove(slot)
         if slot.process.is_alive():
             slot.process.kill()
-        self._helper(_reap, [slot])
+        while slot.pages:  # not started: another worker takes them (or close settles them)
+            self._pending.appendleft(slot.pages.pop())
+        self._helper(reap, [(slot.process, slot.connection)])
         if not self._closed:
             self._start_worker()
+        self._dispatch()
 
     def _forget(self, slot: _Slot) -> None:
         if slot.timer is not None:
@@ -322,15 +353,15 @@ class WorkerPool:
             except Exception as exc:  # noqa: BLE001 - reported to a waiting page below
                 started = f"could not start a worker process: {_described(exc)}"
             if self._closed and not isinstance(started, str):  # closed meanwhile: stop it here
-                _send_quietly(started[1], None)
-                _reap([_Slot(*started)])
+                send_quietly(started[1], None)
+                reap([started])
                 return
             try:
                 loop.call_soon_threadsafe(self._started, started)
             except RuntimeError:  # the loop is gone: nobody will use this worker
                 if not isinstance(started, str):
-                    _send_quietly(started[1], None)
-                    _reap([_Slot(*started)])
+                    send_quietly(started[1], None)
+                    reap([started])
 
         self._helper(start)
 
@@ -344,13 +375,14 @@ class WorkerPool:
                 self._start_worker()
             return
         slot = _Slot(*started)
+        slot.room = widen_send_buffer(started[1]) // 2
         if self._closed:
-            _send_quietly(slot.connection, None)
-            self._helper(_reap, [slot])
+            send_quietly(slot.connection, None)
+            self._helper(reap, [(slot.process, slot.connection)])
             return
         self._slots.add(slot)
         self._loop_now().add_reader(started[1].fileno(), self._readable, slot)
-        self._free(slot)
+        self._dispatch()
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -383,33 +415,6 @@ class WorkerPool:
         return self._loop
 
 
-def _loop_in_thread() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
-    """A new event loop, running in a daemon thread until stopped (then closed)."""
-    loop = asyncio.new_event_loop()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
-
-    thread = threading.Thread(target=run, name="mainc-pool", daemon=True)
-    thread.start()
-    return loop, thread
-
-
-def _reap(slots: list[_Slot]) -> None:
-    """Wait for worker processes to exit (killing those that do not) and close their pipes."""
-    for slot in slots:
-        slot.process.join(STOP_TIMEOUT)
-        if slot.process.is_alive():
-            slot.process.kill()
-            slot.process.join(STOP_TIMEOUT)
-        if slot.connection is not None:
-            slot.connection.close()
-
-
 def _settle(future: Future[ExtractionOutcome], outcome: ExtractionOutcome) -> None:
     try:
         future.set_result(outcome)
@@ -421,17 +426,13 @@ def _closed(task: ExtractionTask) -> ExtractionOutcome:
     return failed(task, "closed", "not extracted: the worker pool is closed")
 
 
-def _send_quietly(connection: Connection | None, message: object) -> None:
-    if connection is None:
-        return
-    try:
-        connection.send(message)
-    except (OSError, ValueError):
-        pass
-
-
 def _task_of(slot: _Slot) -> ExtractionTask:
-    return slot.task if slot.task is not None else ExtractionTask("")
+    return slot.pages[0][0] if slot.pages else ExtractionTask("")
+
+
+def _load(slot: _Slot) -> tuple[bool, int]:
+    """Order of the slots for the next page: working ones with the fewest pages first."""
+    return slot.broken, len(slot.pages)
 
 
 def _described(error: BaseException) -> str:

@@ -21,9 +21,11 @@ the pool is told to ``preload`` it.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import signal
-from collections.abc import Callable
+import socket
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
@@ -44,6 +46,10 @@ STOP_TIMEOUT = 1.0
 FAILURE_KINDS = ("error", "timeout", "worker_died", "too_large", "no_page", "closed")
 #: The name of every worker process (``multiprocessing.current_process().name`` in it).
 WORKER_PROCESS_NAME = "mainc-worker"
+#: The send buffer asked for on the crawler's end of each worker's pipe, so that a page of
+#: up to half of it can wait there (Linux caps the value at ``net.core.wmem_max``, 212,992
+#: bytes by default, and doubles it: pages up to about 200 KB, more where it is raised).
+SEND_BUFFER = 4 * 1024 * 1024
 #: Modules a worker process imports before its first page when tasks will ask for
 #: fingerprints (see ``preload``), so that the import does not eat into a page's budget.
 FINGERPRINT_MODULES = ("scrapy_mainc.dedup._fingerprint",)
@@ -154,6 +160,50 @@ def start_worker(
     process.join(STOP_TIMEOUT)
     parent.close()
     return f"could not start a worker process (exit code {process.exitcode})"
+
+
+def reap(workers: Iterable[tuple[Any, Connection | None]]) -> None:
+    """Wait for worker processes to exit (killing those that do not) and close their pipes;
+    ``workers``: ``(process, connection)`` pairs. Blocks: call it from a helper thread."""
+    for process, connection in workers:
+        process.join(STOP_TIMEOUT)
+        if process.is_alive():
+            process.kill()
+            process.join(STOP_TIMEOUT)
+        if connection is not None:
+            connection.close()
+
+
+def send_quietly(connection: Connection | None, message: object) -> None:
+    """Send ``message`` unless the pipe is gone (a worker told to stop may be dead already)."""
+    if connection is None:
+        return
+    try:
+        connection.send(message)
+    except (OSError, ValueError):
+        pass
+
+
+def page_bytes(task: ExtractionTask) -> int:
+    """At least the bytes ``task``'s page takes in the pipe (pickle writes text as UTF-8,
+    at most 4 bytes a character), without encoding it."""
+    page = task.page
+    return len(page) if isinstance(page, bytes) or page.isascii() else 4 * len(page)
+
+
+def widen_send_buffer(connection: Connection) -> int:
+    """Ask for a send buffer of SEND_BUFFER bytes on the crawler's end of a worker's pipe
+    (a socket pair); the size it has (0 where the pipe is not a socket)."""
+    duplicate = os.dup(connection.fileno())
+    try:
+        sock = socket.socket(fileno=duplicate)
+    except OSError:
+        os.close(duplicate)
+        return 0
+    with sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        size: int = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    return size
 
 
 def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[str, ...] = ()) -> None:
