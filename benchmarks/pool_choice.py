@@ -2,7 +2,7 @@
 """Our worker pool against pebble's ProcessPool: the failure cases, then crawl speed.
 
     pip install pebble   # not a dependency of scrapy_mainc: only this comparison needs it
-    python benchmarks/pool_choice.py [--crawl] [--repeat 3] [--delays 0.05,0]
+    python benchmarks/pool_choice.py [--crawl] [--repeat 3] [--delays 0.05,0] [--depths 2,1]
 
 The extraction pool must settle every page within its budget and lose only the page a
 failure concerns. Each case runs once per pool, one worker, in a fresh interpreter:
@@ -14,8 +14,8 @@ failure concerns. Each case runs once per pool, one worker, in a fresh interpret
 - ``close(2.0)``: with 4 workers busy for 60 s, how long close takes.
 
 ``--crawl`` then crawls the bundled site (``benchmarks/crawl_bench.py``'s set-up: 2,080
-pages, 16 concurrent requests, process mode) with each pool in turn: ours, ours with one
-page per worker (``PAGES_PER_WORKER = 1``: no page waits in a busy worker's pipe), and
+pages, 16 concurrent requests, process mode) with each pool in turn: ours with each
+``PAGES_PER_WORKER`` of ``--depths`` (1: no page waits in a busy worker's pipe), then
 pebble's; it prints pages per second and the crawler's CPU per page, medians over
 ``--repeat`` runs. A crawl that has not finished after ``CRAWL_PATIENCE`` seconds is
 killed and counted as hung.
@@ -53,8 +53,6 @@ from scrapy_mainc.integration._workers import (  # noqa: E402
 
 CASES = ("busy kill -9", "idle kill -9", "time-out", "unreadable result", "close(2.0)")
 POOLS = ("mainc", "pebble")
-#: The pools crawled with: ours, ours without a second page per worker, pebble's.
-CRAWL_POOLS = ("mainc", "mainc-one-page", "pebble")
 #: Seconds after which a crawl of 2,080 pages is called hung (a loaded 2-core machine
 #: crawls it in under two minutes).
 CRAWL_PATIENCE = 300.0
@@ -227,26 +225,26 @@ def crawl_child(job: dict[str, Any]) -> int:
         from scrapy_mainc.integration import pipeline
 
         pipeline.make_pool = lambda config, preload=(): PebblePool(config.workers, config.timeout)  # type: ignore[assignment]
-    elif job["pool"] == "mainc-one-page":
+    else:  # "mainc-<pages per worker>"
         from scrapy_mainc.integration import _pool
 
-        _pool.PAGES_PER_WORKER = 1
+        _pool.PAGES_PER_WORKER = int(job["pool"].rsplit("-", 1)[1])
     return crawl_bench.run_child(job)
 
 
-def run_crawls(delays: list[float], repeat: int) -> None:
-    """Crawl with each pool in turn, ``repeat`` rounds (the machine's load drifts: taking
-    turns spreads it over both pools)."""
+def run_crawls(delays: list[float], repeat: int, pools: list[str]) -> None:
+    """Crawl with each of ``pools`` in turn, ``repeat`` rounds (the machine's load drifts:
+    taking turns spreads it over all of them)."""
     print("| server delay | pool | pages | extracted | pages/s | crawler CPU/page | runs (pages/s) |")
     print("|---:|---|---:|---:|---:|---:|---|")
     for delay in delays:
         server, url = crawl_bench.start_server(delay, None)
         try:
-            runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CRAWL_POOLS}
+            runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in pools}
             for _ in range(repeat):
-                for kind in CRAWL_POOLS:
+                for kind in pools:
                     runs[kind].append(crawl_once(url, kind))
-            for kind in CRAWL_POOLS:
+            for kind in pools:
                 print_row(delay, kind, runs[kind])
         finally:
             server.terminate()
@@ -286,6 +284,7 @@ def main() -> int:
     parser.add_argument("--crawl", action="store_true", help="also crawl with each pool")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--delays", default="0.05,0")
+    parser.add_argument("--depths", default="2,1", help="PAGES_PER_WORKER values to crawl with")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
     parser.add_argument("--crawl-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -300,7 +299,8 @@ def main() -> int:
     assert WORKER_PROCESS_NAME  # the mainc pool's processes carry the name _startup looks for
     run_probes()
     if args.crawl:
-        run_crawls([float(value) for value in args.delays.split(",")], args.repeat)
+        pools = [f"mainc-{depth}" for depth in args.depths.split(",")] + ["pebble"]
+        run_crawls([float(value) for value in args.delays.split(",")], args.repeat, pools)
     return 0
 
 
