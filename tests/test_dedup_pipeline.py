@@ -14,13 +14,13 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_mainc.dedup import (
-    DedupConfig,
     FingerprintParams,
     IndexParams,
     MemoryIndex,
     cluster_id_for,
     fingerprint_text,
 )
+from scrapy_mainc.integration._dedup_config import DedupConfig
 from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
 PIPELINE = "scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline"

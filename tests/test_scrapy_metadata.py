@@ -27,9 +27,9 @@ from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration import _workers
 from scrapy_mainc.integration._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
 from scrapy_mainc.integration._itemfields import ItemFields, item_value, undeclared_metadata_message
-from scrapy_mainc.integration._looppool import LoopProcessPool
+from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._settings import REGISTRY
-from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, WorkerPool, run_extraction
+from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
 from scrapy_mainc.integration.pipeline import MaincPipeline
 from scrapy_mainc.metadata import Metadata
 
@@ -442,8 +442,8 @@ def test_the_record_arrives_from_a_worker(mode: str) -> None:
 
 def test_the_record_arrives_from_a_loop_pool_worker() -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 60.0, function=with_metadata)
-        outcome = await pool.submit(ExtractionTask("a"))
+        pool = WorkerPool("process", 1, 60.0, function=with_metadata, loop=loop)
+        outcome = await asyncio.wrap_future(pool.submit(ExtractionTask("a")))
         pool.close(5)
         assert (outcome.failure, outcome.extraction.metadata) == ("", FULL)
 

@@ -1,8 +1,9 @@
 """The parameters of fingerprints and of the cluster index: plain frozen records.
 
-They live apart from the code that uses them so that reading the settings
-(``DedupConfig``) and handing parameters to an extraction worker import neither datasketch
-nor numpy: a crawl with near-duplicate clustering switched off never loads them.
+They live apart from the code that uses them so that reading the settings (the Scrapy
+layer's ``DedupConfig``, whose defaults are these records' own) and handing parameters to
+an extraction worker import neither datasketch nor numpy: a crawl with near-duplicate
+clustering switched off never loads them.
 """
 
 from __future__ import annotations

@@ -16,8 +16,7 @@ from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
-from ..dedup._config import read_setting
-from ._settings import REGISTRY
+from ._settings import REGISTRY, read_setting
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -28,7 +27,7 @@ WORKER_MODES = ("process", "thread", "inline")
 SPIDER_ALGORITHM_ATTRIBUTE = "mainc_algorithm"
 
 #: Every MAINC_ setting but the near-duplicate ones (``MAINC_DEDUP_*``, read by
-#: ``DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
+#: ``_dedup_config.DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
 #: CPU count).
 SETTINGS: Mapping[str, Any] = {
     setting.name: setting.default for setting in REGISTRY if setting.group != "dedup"

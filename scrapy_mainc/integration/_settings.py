@@ -3,8 +3,12 @@
 The registry is the single source of the defaults (``MaincConfig`` and ``DedupConfig`` read
 them from here, the add-on writes them at ``"addon"`` priority) and of the settings
 reference in the documentation, which is generated from it (``docs/_ext/mainc_settings.py``),
-so code and documentation cannot disagree. A test checks that every ``MAINC_`` name the
-package reads is registered. This module imports neither Scrapy nor anything heavy.
+so code and documentation cannot disagree. The defaults of the clustering parameters are
+those of :class:`~scrapy_mainc.dedup.FingerprintParams` and
+:class:`~scrapy_mainc.dedup.IndexParams`, which say where each value comes from. A test
+checks that every ``MAINC_`` name the package reads is registered. This module imports
+neither Scrapy nor anything heavy; :func:`read_setting` reads one setting for the config
+objects.
 """
 
 from __future__ import annotations
@@ -12,9 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core._limits import MAX_PAGE_BYTES
+from ..dedup._params import FingerprintParams, IndexParams
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+#: The clustering parameters' own defaults, which the MAINC_DEDUP_* settings take.
+_FINGERPRINT = FingerprintParams()
+_INDEX = IndexParams()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,20 +189,20 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_THRESHOLD",
-        0.8,
+        _INDEX.threshold,
         "float",
         "estimated Jaccard similarity of shingle sets that makes a duplicate",
     ),
     _dedup(
         "MAINC_DEDUP_CONTAINMENT",
-        0.85,
+        _INDEX.containment,
         "float",
         "estimated share of the smaller text's shingles found in the larger that makes a "
         "duplicate (with ``MAINC_DEDUP_MIN_SIZE_RATIO``); ``0`` switches containment off",
     ),
     _dedup(
         "MAINC_DEDUP_MIN_SIZE_RATIO",
-        0.5,
+        _INDEX.min_size_ratio,
         "float",
         "containment counts only when the smaller text has at least this share of the "
         "larger's shingles (teasers and excerpts stay apart)",
@@ -203,13 +215,13 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_MIN_WORDS",
-        50,
+        _FINGERPRINT.min_words,
         "int",
         "texts with fewer words are never clustered (``cluster_id`` is ``''``)",
     ),
     _dedup(
         "MAINC_DEDUP_NUM_PERM",
-        128,
+        _FINGERPRINT.num_perm,
         "int",
         "MinHash permutations (more: finer estimates, bigger fingerprints)",
     ),
@@ -222,14 +234,14 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_CLUSTER",
-        False,
+        _INDEX.redis_cluster,
         "bool",
         "``MAINC_DEDUP_REDIS_URL`` names one node of a Redis Cluster: the index uses redis-py's "
         "cluster client, which finds the other nodes (only database 0 exists there)",
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_KEY",
-        "mainc:dedup",
+        _INDEX.redis_key,
         "str",
         "prefix of the index's keys: crawls with their own prefix keep their own indexes in "
         "one Redis or one cluster (no ``{`` or ``}``)",
@@ -245,7 +257,7 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_BUCKETS",
-        65536,
+        _INDEX.redis_buckets,
         "int",
         "hashes per LSH band in Redis, a power of two near the number of clusters expected "
         "divided by 70; fixed when the index is created",
@@ -261,7 +273,7 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_TIMEOUT",
-        5.0,
+        _INDEX.redis_timeout,
         "float",
         "seconds a Redis command may take (connecting included), and the longest an item "
         "waits for its cluster; then the item passes unclustered (``mainc/dedup/errors``)",
@@ -303,3 +315,23 @@ def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
             near = get_close_matches(name.removeprefix(PREFIX), registered, n=1, cutoff=SUGGESTION_CUTOFF)
             unknown.append((name, PREFIX + near[0] if near else ""))
     return unknown
+
+
+#: What each ``BaseSettings`` getter accepts, for the error it gives.
+_GETTER_KINDS = {
+    "getbool": "True or False",
+    "getint": "a whole number",
+    "getfloat": "a number",
+    "getdict": "a dict (or its JSON text)",
+}
+
+
+def read_setting(settings: BaseSettings, getter: str, name: str, fallback: Any) -> Any:
+    """``settings.<getter>(name, fallback)``; a value it cannot convert raises a ValueError
+    that names the setting (Scrapy's own message does not). ``MaincConfig`` and
+    ``DedupConfig`` read their settings with it."""
+    try:
+        return getattr(settings, getter)(name, fallback)
+    except (TypeError, ValueError):
+        kind = _GETTER_KINDS[getter]
+        raise ValueError(f"{name} must be {kind}; got {settings.get(name)!r}") from None
