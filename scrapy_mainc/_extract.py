@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from .algorithms import Algorithm, get_algorithm
+from .algorithms._auto_params import favor_overrides
 from .core._attributes import attributes_reason
 from .core._comments import CommentParams, comment_nodes
 from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
@@ -22,12 +23,14 @@ from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._limits import MAX_PAGE_BYTES, too_large_reason
+from .core._markdown import render_markdown
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
 from .core._stats import DomStats
+from .core._tables import data_tables
 from .core._text import clean_text
 from .core._title import find_headline, find_titles, read_page_titles, visible_title
-from .core._types import Document, Extraction, Metadata, Selection
+from .core._types import Document, Extraction, Metadata, OutputOptions, Selection
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
@@ -41,6 +44,12 @@ def extract(
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
     max_bytes: int | None = MAX_PAGE_BYTES,
+    markdown: bool = False,
+    tables: bool = True,
+    links: bool = True,
+    images: bool = True,
+    formatting: bool = True,
+    favor: str = "balanced",
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -52,10 +61,16 @@ def extract(
     default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
     stage (publication date, authors...: :class:`Metadata`). A page longer than
     ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
-    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). Bad input never
-    raises: the result then has empty ``text`` and a ``reason``.
+    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). ``markdown`` renders
+    ``Extraction.markdown``; ``tables``, ``links``, ``images`` and ``formatting`` keep or
+    leave out those in the outputs (:class:`~scrapy_mainc.core._types.OutputOptions`).
+    ``favor`` (``"precision"``, ``"balanced"`` or ``"recall"``) tilts ``auto`` towards less
+    boilerplate or more content (:data:`~scrapy_mainc.algorithms._auto_params.FAVOR_PRESETS`;
+    other algorithms ignore it). Bad input never raises: the result then has empty
+    ``text`` and a ``reason``.
     """
-    chosen, chosen_params = _resolve(algorithm, params)
+    chosen, chosen_params = _resolve(algorithm, params, favor)
+    output = OutputOptions(tables, links, images, formatting, markdown)
     started = perf_counter()
     if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
         return _empty(chosen, too_large_reason(html, max_bytes, "max_bytes"), started)
@@ -68,7 +83,7 @@ def extract(
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
     del text, utf8  # the tree holds the page now: free the decoded copy before extracting
-    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
+    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started, output)
 
 
 def extract_tree(
@@ -78,12 +93,18 @@ def extract_tree(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
+    output: OutputOptions | None = None,
+    favor: str = "balanced",
     **params: Any,
 ) -> Extraction:
-    """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
-    chosen, chosen_params = _resolve(algorithm, params)
+    """Like :func:`extract` for an lxml tree the caller already has; it is not modified.
+    ``output`` holds what :func:`extract` takes as ``markdown``, ``tables``, ``links``,
+    ``images`` and ``formatting``."""
+    chosen, chosen_params = _resolve(algorithm, params, favor)
     started = perf_counter()
-    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, metadata, started)
+    copied = [copy_tree(tree)]
+    options = output or OutputOptions()
+    return _extract_tree(copied, chosen, chosen_params, url, strip_comments, metadata, started, options)
 
 
 def markup_reason(text: str) -> str:
@@ -114,9 +135,11 @@ def _page_text(html: str | bytes) -> tuple[str, bytes | None, str]:
     return html, None, f"not HTML: {reason}" if reason else ""
 
 
-def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
+def _resolve(name: str, params: dict[str, Any], favor: str) -> tuple[Algorithm, Any]:
+    """The algorithm and its parameters: ``favor``'s preset for ``auto``, then ``params``."""
     chosen = get_algorithm(name)
-    return chosen, chosen.params(**params)
+    preset = favor_overrides(favor)  # checked for every algorithm: a typo is an error anywhere
+    return chosen, chosen.params(**({**preset, **params} if chosen.name == "auto" else params))
 
 
 def _extract_tree(
@@ -127,6 +150,7 @@ def _extract_tree(
     strip_comments: bool | CommentParams,
     metadata: bool,
     started: float,
+    output: OutputOptions,
 ) -> Extraction:
     """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
 
@@ -145,14 +169,21 @@ def _extract_tree(
         title = visible_title(stats, selection.nodes, title, document.headlines)
     # the metadata stage reads the tree as parsed: before rendering, which edits it
     page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
-    text = render_text(stats, selection.nodes, selection.excluded)
-    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)  # before rendering renames
-    html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
+    nodes, excluded = selection.nodes, selection.excluded
+    if not output.tables:
+        excluded = excluded | frozenset(data_tables(stats, nodes, excluded))
+    text = render_text(stats, nodes, excluded)
+    markdown = (
+        render_markdown(stats, nodes, excluded, document.base_url, output) if text and output.markdown else ""
+    )
+    xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
+    html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
         text=text,
         html=html,
+        markdown=markdown,
         title=clean_text(title),
         algorithm=chosen.name,
         xpath=xpath,

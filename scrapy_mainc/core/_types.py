@@ -65,6 +65,11 @@ class Extraction:
     #: comments, no reader-comment sections. With a page ``url`` (or a ``<base href>``),
     #: relative URLs are made absolute.
     html: str = ""
+    #: The main content as Markdown (with ``extract(markdown=True)``, else ``""``): headings,
+    #: paragraphs, lists, block quotes, fenced code, GFM tables, emphasis, links and image
+    #: alt text, no HTML; the words of ``text``, no others (image descriptions aside); text
+    #: escaped and URLs checked as in ``html``.
+    markdown: str = ""
     #: The page's headline (``<h1>`` matching the title, ``og:title`` or ``<title>``).
     title: str = ""
     #: Name of the algorithm that produced this result.
@@ -81,6 +86,25 @@ class Extraction:
     milliseconds: float = 0.0
     #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).
     metadata: Metadata = field(default_factory=Metadata)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputOptions:
+    """What the outputs keep (the ``tables``, ``links``, ``images``, ``formatting`` and
+    ``markdown`` keywords of :func:`scrapy_mainc.extract`)."""
+
+    #: Keep data tables (``False``: left out of every output; layout tables holding the
+    #: content are structure, and stay: :mod:`scrapy_mainc.core._tables`).
+    tables: bool = True
+    #: Keep links in ``html`` and ``markdown`` (``False``: their text stays, as text).
+    links: bool = True
+    #: Keep images in ``html`` and ``markdown``.
+    images: bool = True
+    #: Keep emphasis, code and the other phrasing markup (``FORMATTING_TAGS``) in ``html``
+    #: and ``markdown`` (``False``: their text stays, as text).
+    formatting: bool = True
+    #: Render ``Extraction.markdown``.
+    markdown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
