@@ -26,10 +26,10 @@ from time import process_time
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-import scrapy_mainc._extract as extract_module  # noqa: E402
 from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
 from markdown_reader import read  # noqa: E402
 
+import scrapy_mainc._extract as extract_module  # noqa: E402
 from scrapy_mainc import extract  # noqa: E402
 
 
@@ -105,7 +105,9 @@ class Tally:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--datasets", nargs="+", type=Path, default=DEFAULT_DATASETS)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -129,8 +131,10 @@ def main() -> int:
                     markdown = convert(result.html)
                     best = min(best, process_time() - started)
                 tallies[name].add(markdown, result.text, best)
-    print("| renderer | pages with main_text's words exactly | words lost | words added "
-          "| pages with raw HTML | median ms | mean ms | p95 ms |")
+    print(
+        "| renderer | pages with main_text's words exactly | words lost | words added "
+        "| pages with raw HTML | median ms | mean ms | p95 ms |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, tally in tallies.items():
         print(tally.row(name))

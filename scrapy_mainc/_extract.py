@@ -16,12 +16,14 @@ from lxml import etree
 
 from .algorithms import Algorithm, get_algorithm
 from .algorithms._auto_params import favor_overrides
+from .core._article import article_verdict
 from .core._attributes import attributes_reason
 from .core._comments import CommentParams, comment_nodes
 from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
+from .core._langid import identify_language
 from .core._limits import MAX_PAGE_BYTES, too_large_reason
 from .core._markdown import render_markdown
 from .core._render import render_html, render_text
@@ -164,7 +166,7 @@ def _extract_tree(
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
-    title, lang, reason = document.title, document.lang, selection.reason
+    title, reason = document.title, selection.reason
     if document.headline < 0:  # the title is not a heading of the page: what does it show?
         title = visible_title(stats, selection.nodes, title, document.headlines)
     # the metadata stage reads the tree as parsed: before rendering, which edits it
@@ -178,6 +180,8 @@ def _extract_tree(
     )
     xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
     html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
+    lang = identify_language(text) or document.lang or document.declared_lang
+    verdict = article_verdict(document, text)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
@@ -190,6 +194,7 @@ def _extract_tree(
         score=selection.score,
         lang=lang,
         reason="" if text else reason or "the chosen content has no text",
+        article=verdict,
         milliseconds=(perf_counter() - started) * 1000,
         metadata=page_metadata,
     )
@@ -227,6 +232,7 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         evidence=evidence,
         itemprops=itemprops,
         article=article,
+        declared_lang=declared_lang.strip().lower().replace("_", "-").split("-")[0],
     )
 
 

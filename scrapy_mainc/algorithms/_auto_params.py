@@ -96,9 +96,29 @@ class AutoParams:
 #: tuned default. Measured on the development sets: docs/benchmarks.md, "favor".
 FAVOR_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "precision": MappingProxyType({}),
+        # boilerplate weighs more: unpunctuated blocks (bylines, labels, menus) lose twice
+        # the value, blocks in named boilerplate regions keep a quarter of theirs, link
+        # words count one and a half, and the edges keep only blocks of 15 words or more
+        "precision": MappingProxyType(
+            {
+                "unpunctuated_penalty": 16.0,
+                "boilerplate_factor": 0.25,
+                "link_weight": 1.5,
+                "edge_min_words": 15,
+            }
+        ),
         "balanced": MappingProxyType({}),
-        "recall": MappingProxyType({}),
+        # content weighs more: unpunctuated blocks lose half as much, named regions keep
+        # three quarters, edges are not trimmed, captions and picture boxes are kept
+        "recall": MappingProxyType(
+            {
+                "unpunctuated_penalty": 4.0,
+                "boilerplate_factor": 0.75,
+                "trim_edges": False,
+                "cut_captions": False,
+                "cut_image_boxes": False,
+            }
+        ),
     }
 )
 

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
 from ..dedup._config import read_setting
+from ._content import ContentConfig
 from ._settings import REGISTRY
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class FieldNames:
     title: str = "title"
     info: str = "mainc"
     page: str = "raw_html"
+    #: ``Extraction.markdown``; off unless ``MAINC_MARKDOWN_FIELD`` names a field.
+    markdown: str = ""
     #: ``(Metadata field, item field)`` of every metadata field switched on, in record order.
     metadata: tuple[tuple[str, str], ...] = tuple(
         (name, SETTINGS[setting]) for name, setting in METADATA_FIELD_SETTINGS
@@ -79,6 +82,7 @@ class FieldNames:
             ("MAINC_HTML_FIELD", self.html),
             ("MAINC_TITLE_FIELD", self.title),
             ("MAINC_INFO_FIELD", self.info),
+            ("MAINC_MARKDOWN_FIELD", self.markdown),
         )
         return tuple((setting, field) for setting, field in pairs if field)
 
@@ -103,6 +107,8 @@ class MaincConfig:
     redecode: bool = True
     #: Run the metadata stage and write its fields (``MAINC_METADATA_ENABLED``).
     metadata: bool = True
+    #: What the outputs keep, ``favor``, and which items are kept (``_content``).
+    content: ContentConfig = ContentConfig()
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> MaincConfig:
@@ -125,6 +131,7 @@ class MaincConfig:
             title=_field(get("MAINC_TITLE_FIELD")),
             info=_field(get("MAINC_INFO_FIELD")),
             page=_field(get("MAINC_PAGE_FIELD")),
+            markdown=_field(get("MAINC_MARKDOWN_FIELD")),
             metadata=tuple(
                 (name, field)
                 for name, setting in METADATA_FIELD_SETTINGS
@@ -152,6 +159,7 @@ class MaincConfig:
             drop_empty=flag("MAINC_DROP_EMPTY"),
             redecode=flag("MAINC_REDECODE"),
             metadata=flag("MAINC_METADATA_ENABLED"),
+            content=ContentConfig.from_settings(flag, get, markdown=bool(fields.markdown)),
         )
 
     def algorithm_for(self, url: str | None, spider_algorithm: str | None = None) -> str:

@@ -36,13 +36,13 @@ import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .._extract import extract
-from ..core._types import Extraction
+from ..core._types import Extraction, OutputOptions
 
 if TYPE_CHECKING:
     from ..dedup._fingerprint import Fingerprint
@@ -73,6 +73,9 @@ class ExtractionTask:
     metadata: bool = True
     #: Fingerprint the main text with these parameters; None: no fingerprint.
     fingerprint: FingerprintParams | None = None
+    #: What the outputs keep (``extract(markdown=..., tables=...)``) and ``auto``'s ``favor``.
+    output: OutputOptions = OutputOptions()
+    favor: str = "balanced"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,8 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             strip_comments=task.strip_comments,
             metadata=task.metadata,
             max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
+            favor=task.favor,
+            **asdict(task.output),
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")

@@ -32,6 +32,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
+from ._filters import ItemFilters
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
 from ._pages import AttachedPage, ItemBook, fingerprints_of, pages_of
@@ -89,6 +90,8 @@ class MaincPipeline:
         self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm = checked(spider_algorithm, crawler.spider)
         self.pool: WorkerPool | LoopProcessPool | None = None
+        #: MAINC_LANGUAGES and MAINC_ARTICLES_ONLY.
+        self.filters = ItemFilters(self.config.content, self._inc)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -128,6 +131,9 @@ class MaincPipeline:
         if self.config.drop_empty and not outcome.extraction.text:
             self._inc("mainc/dropped")
             raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
+        dropped = self.filters.drop_reason(outcome.extraction, bool(outcome.failure))
+        if dropped:
+            raise _drop(dropped)
         return item
 
     async def _extract(self, page: str | bytes | None, url: str | None, metadata: bool) -> ExtractionOutcome:
@@ -138,6 +144,8 @@ class MaincPipeline:
             strip_comments=self.config.strip_comments,
             metadata=metadata,
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
+            output=self.config.content.output,
+            favor=self.config.content.favor,
         )
         if page is None:
             return failed(task, "no_page", _no_page_reason(self.pages.filing, self.config.fields.page))
@@ -286,6 +294,7 @@ def _info(outcome: ExtractionOutcome, attached: AttachedPage | None) -> dict[str
         "lang": extraction.lang,
         "milliseconds": round(extraction.milliseconds, 3),
         "reason": extraction.reason,
+        "article": extraction.article,
     }
     if attached is not None and attached.annotations:
         info["page"] = attached.annotations
