@@ -99,8 +99,9 @@ class Tally:
         ms = sorted(self.ms)
         p95 = ms[int(0.95 * (len(ms) - 1))]
         return (
-            f"| {name} | {self.exact}/{self.pages} | {self.lost / self.words:.2%} | {self.added / self.words:.2%} "
-            f"| {self.with_html} | {median(ms):.3f} | {mean(ms):.3f} | {p95:.3f} |"
+            f"| {name} | {self.exact}/{self.pages} | {self.lost / self.words:.2%} "
+            f"| {self.added / self.words:.2%} | {self.with_html} "
+            f"| {median(ms):.3f} | {mean(ms):.3f} | {p95:.3f} |"
         )
 
 

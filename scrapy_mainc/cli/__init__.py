@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from . import _evaluate, _extract
+from . import _crawl, _evaluate, _extract
 from ._errors import CommandError
 from ._evaluate import DATASET_LAYOUT
 
@@ -40,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mainc {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     _extract.add_parser(commands)
+    _crawl.add_parser(commands)
     _evaluate.add_parser(commands)
     return parser
 
