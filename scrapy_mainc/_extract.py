@@ -181,7 +181,7 @@ def _extract_tree(
     xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
     html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
     lang = identify_language(text) or document.lang or document.declared_lang
-    verdict = article_verdict(document, text)
+    verdict = article_verdict(document, nodes, text)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(

@@ -107,3 +107,18 @@ def test_an_empty_directory_is_one_line(tmp_path: Path) -> None:
     done = _run("extract", str(tmp_path))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [f"mainc extract: error: no HTML files (*.html, *.htm) in {tmp_path}"]
+
+
+def test_markdown_output_switches_and_favor() -> None:
+    page = DATA / "news_en.html"
+    data = page.read_bytes()
+    done = _run("extract", str(page), "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == extract(data, markdown=True).markdown + "\n"
+    assert done.stdout.startswith("The harbour bridge reopened") and "\n## " in done.stdout
+    done = _run("extract", str(page), "--format", "html", "--no-links", "--no-images", "--no-formatting")
+    assert done.stdout == extract(data, links=False, images=False, formatting=False).html + "\n"
+    assert "<a " not in done.stdout
+    record = json.loads(_run("extract", str(page), "--format", "json", "--favor", "precision").stdout)
+    assert record["text"] == extract(data, favor="precision").text
+    assert record["markdown"] == extract(data, markdown=True, favor="precision").markdown

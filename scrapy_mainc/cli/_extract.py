@@ -25,12 +25,15 @@ from typing import Any
 
 from .._extract import extract
 from ..algorithms import ALGORITHMS
+from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._types import Extraction, Metadata
 from ._errors import CommandError
 from ._inputs import InputError, Source, sources
 
 #: Output formats and the suffix of their files in an output directory.
-FORMATS = {"text": ".txt", "html": ".html", "json": ".json"}
+FORMATS = {"text": ".txt", "html": ".html", "markdown": ".md", "json": ".json"}
+#: The output switches: ``--no-tables`` and so on (``extract(tables=False)``...).
+SWITCHES = ("tables", "links", "images", "formatting")
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,6 +66,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="skip the metadata stage (publication date, authors...): no Published/Authors "
         "lines before the text, no metadata object in the JSON",
     )
+    for switch in SWITCHES:
+        what = (
+            "data tables (left out of every output)"
+            if switch == "tables"
+            else f"{switch} in the HTML and Markdown"
+        )
+        command.add_argument(f"--no-{switch}", dest=switch, action="store_false", help=f"leave out {what}")
+    command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced", help="how auto leans")
     command.set_defaults(run=run)
 
 
@@ -135,7 +146,16 @@ def _targets(found: list[Source], output_dir: Path | None, suffix: str) -> list[
 
 def _extract(source: Source, args: argparse.Namespace) -> Extraction:
     page, fetched_from = source.read()
-    return extract(page, url=args.url or fetched_from, algorithm=args.algorithm, metadata=args.metadata)
+    switches = {switch: getattr(args, switch) for switch in SWITCHES}
+    return extract(
+        page,
+        url=args.url or fetched_from,
+        algorithm=args.algorithm,
+        metadata=args.metadata,
+        markdown=args.format in ("markdown", "json"),
+        favor=args.favor,
+        **switches,
+    )
 
 
 def render(result: Extraction, output_format: str, metadata: bool) -> str:
@@ -144,6 +164,8 @@ def render(result: Extraction, output_format: str, metadata: bool) -> str:
         return json.dumps(_record(result, metadata), ensure_ascii=False, indent=2)
     if output_format == "html":
         return result.html
+    if output_format == "markdown":
+        return result.markdown
     return "\n".join(text_lines(result.metadata, result.text))
 
 

@@ -275,7 +275,8 @@ class _Writer:
     def flush(self) -> None:
         """End the block being written (a paragraph or heading) and emit it."""
         self.blocks += 1
-        self.code = [None] * len(self.code)  # an open code span's text is a block's text now
+        if self.code:
+            self.code = [None] * len(self.code)  # an open code span's text is a block's text now
         if self.cell is not None:
             return
         if not self.inline:

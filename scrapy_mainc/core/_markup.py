@@ -85,10 +85,11 @@ def escape_line_start(line: str) -> str:
 
 
 def markdown_url(url: str) -> str | None:
-    """``url`` as the destination of a Markdown link or image, or None when it is unsafe
-    (its scheme not http, https or mailto, as read by any reader)."""
-    encoded = quote(url, safe=_URL_SAFE)
-    return encoded if is_safe_url(encoded) and is_safe_url(url) else None
+    """``url`` (as the HTML output emits it: :func:`scrapy_mainc.core._sanitize.safe_url`)
+    as the destination of a Markdown link or image, or None when it is unsafe (its scheme
+    not http, https or mailto, as read by any reader)."""
+    encoded = quote(url, safe=_URL_SAFE)  # percent-encoding makes no scheme: judged as emitted
+    return encoded if is_safe_url(encoded) else None
 
 
 def code_span(text: str) -> str:
