@@ -95,18 +95,20 @@ def extract_tree(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
-    output: OutputOptions | None = None,
+    markdown: bool = False,
+    tables: bool = True,
+    links: bool = True,
+    images: bool = True,
+    formatting: bool = True,
     favor: str = "balanced",
     **params: Any,
 ) -> Extraction:
-    """Like :func:`extract` for an lxml tree the caller already has; it is not modified.
-    ``output`` holds what :func:`extract` takes as ``markdown``, ``tables``, ``links``,
-    ``images`` and ``formatting``."""
+    """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params, favor)
     started = perf_counter()
     copied = [copy_tree(tree)]
-    options = output or OutputOptions()
-    return _extract_tree(copied, chosen, chosen_params, url, strip_comments, metadata, started, options)
+    output = OutputOptions(tables, links, images, formatting, markdown)
+    return _extract_tree(copied, chosen, chosen_params, url, strip_comments, metadata, started, output)
 
 
 def markup_reason(text: str) -> str:

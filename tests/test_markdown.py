@@ -14,7 +14,6 @@ from helpers import deep_chain, document, node_at
 from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.core._markdown import render_markdown
 from scrapy_mainc.core._render import render_text
-from scrapy_mainc.core._types import OutputOptions
 
 STORY = "<p>Every paragraph of this story has commas, periods and enough words to be the article.</p>"
 
@@ -141,7 +140,7 @@ def test_output_switches() -> None:
 
 def test_deep_nesting_and_the_callers_tree() -> None:
     tree = deep_chain(100_000, "deep text, with commas. " * 10)
-    result = extract_tree(tree, output=OutputOptions(markdown=True))
+    result = extract_tree(tree, markdown=True)
     assert result.markdown.startswith("deep text, with commas.")
     deep = extract(
         "<html><body>" + "<blockquote>" * 3_000 + "quoted words, here." + "</blockquote>" * 3_000,

@@ -361,5 +361,9 @@ def _close(writer: _Writer, node: int, root: int, tags: list[str], tails: list[s
     elif tags[node] in _HANDLED:
         writer.close(node)
     tail = tails[node] if node != root else None
-    if tail:
+    if not tail:
+        return
+    if writer.raw is None and not writer.code:  # as writer.text does, without the call
+        writer.inline.append(" " if tail.isspace() else plain(tail))
+    else:
         writer.text(tail)

@@ -52,12 +52,19 @@ def data_tables(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     found = []
     for root in roots:
         position = root
-        while position < end[root]:
-            if position in excluded and position != root:
-                position = end[position]
-            elif tags[position] == "table" and is_data_table(stats, position):
+        while True:
+            try:  # list.index: a C scan; most selections hold no table at all
+                position = tags.index("table", position, end[root])
+            except ValueError:
+                break
+            if is_data_table(stats, position) and not _inside(position, root, excluded, end):
                 found.append(position)
                 position = end[position]
             else:
                 position += 1
     return found
+
+
+def _inside(position: int, root: int, excluded: Collection[int], end: list[int]) -> bool:
+    """True when ``position`` lies in an excluded subtree below ``root``."""
+    return any(root < other <= position < end[other] for other in excluded)
