@@ -34,9 +34,13 @@ import run_distributed  # noqa: E402 (example_project, on sys.path through conft
 
 BRIDGE = "harbour-bridge-reopens.html"
 CRAWLERS = ("newsdemo-crawler-1", "newsdemo-crawler-2")
-#: Every page of the site the spider reaches: the three listing pages and ten articles.
-SITE_PAGES = sorted(path for path in load_site() if path != "/")
-ARTICLES = [path for path in SITE_PAGES if not path.endswith("index.html")]
+#: The site's pages and which are articles (its other listing pages, sitemaps and feeds
+#: are for ``mainc crawl``).
+KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
+ARTICLES = sorted(path for path, kind in KINDS.items() if kind["article"])
+#: Every page of the site the spider reaches: the three listing pages whose section links
+#: it follows, and the ten articles.
+SITE_PAGES = sorted(["/index.html", "/en/index.html", "/zh/index.html", *ARTICLES])
 #: A liveness guard only: a held copy is answered after this long in any case.
 HOLD_LIMIT = 120.0
 

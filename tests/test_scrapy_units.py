@@ -54,16 +54,18 @@ EXTRACTION = Extraction(text="Body text", html="<p>Body text</p>", title="Found 
 
 
 def test_language_from_markup_and_script() -> None:
-    assert annotate('<html lang="en-GB"><body><p>Hello</p></body></html>').lang == "en"
+    assert annotate('<html lang="en-GB"><body><p>Hello</p></body></html>').declared_lang == "en"
     meta = '<html><head><meta http-equiv="Content-Language" content="de-AT"></head><body>x'
     assert annotate(meta).declared_lang == "de"
     locale = "<html><head><meta property='og:locale' content='zh_CN'></head><body>x</body></html>"
     assert annotate(locale).declared_lang == "zh"
     chinese = annotate(f"<html><body><script>var a = 'x';</script><p>{CHINESE}</p></body></html>")
-    assert (chinese.lang, chinese.script, chinese.declared_lang) == ("zh", "zh", "")
+    assert (chinese.script, chinese.declared_lang) == ("zh", "")
     english = "An English page. " * 50
     mixed = annotate(f'<html lang="en"><body><p>{english}{CHINESE[:10]}</p></body></html>')
-    assert (mixed.lang, mixed.script) == ("en", "")
+    assert (mixed.declared_lang, mixed.script) == ("en", "")
+    # the language is said once in an item: mainc["lang"], the extraction's; not here
+    assert "lang" not in mixed.as_meta()
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ def test_names_are_unique_and_documented() -> None:
     assert len(names) == len(set(names))
     for setting in REGISTRY:
         assert setting.name.startswith("MAINC_") and setting.kind and setting.meaning
-        assert setting.group in {"extraction", "fields", "workers", "dedup"}
+        assert setting.group in {"extraction", "output", "filters", "fields", "workers", "dedup"}
         assert setting.group == "dedup" if setting.name.startswith("MAINC_DEDUP_") else True
 
 

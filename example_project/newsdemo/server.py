@@ -6,11 +6,12 @@ Serves ``example_project/site``, or with ``--articles DIR`` a site made of the s
 in ``DIR`` (``*.html``): a front page linking to every one of them as a story.
 
 Any path may start with ``/c<N>/`` (``/c17/en/index.html``) to get a copy of the site under
-another URL, which is how the benchmark crawls the site repeated many times. Pages go out
-as ``text/html`` with no charset, like many real servers, with a ``Date`` header (the time
-of the answer, or a fixed one given to :class:`SiteServer`). ``--delay`` holds every
-response that many seconds (the server stays concurrent: it is asyncio, one task per
-connection).
+another URL, which is how the benchmark crawls the site repeated many times. The absolute
+URLs of the sitemaps, feeds and robots.txt (``SITE_ORIGIN``) are served with the server's
+own address. Pages go out as ``text/html`` with no charset, like many real servers, with a
+``Date`` header (the time of the answer, or a fixed one given to :class:`SiteServer`).
+``--delay`` holds every response that many seconds (the server stays concurrent: it is
+asyncio, one task per connection).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from urllib.parse import unquote, urlsplit
 
 SITE = Path(__file__).resolve().parent.parent / "site"
 _COPY_RE = re.compile(r"^/c\d+(/.*)$")
-_TYPES = {".html": "text/html", ".css": "text/css", ".txt": "text/plain"}
+_TYPES = {".html": "text/html", ".css": "text/css", ".txt": "text/plain", ".xml": "application/xml"}
+#: The address the site's sitemaps, feeds and robots.txt give (``site_src/listings.py``,
+#: the server's default port); the server writes its own address there when it serves them.
+SITE_ORIGIN = b"http://127.0.0.1:8000"
+_WITH_ADDRESSES = (".xml", ".txt")
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found"}
 
 #: A page the server can answer with: its body and Content-Type.
@@ -136,6 +141,8 @@ class SiteServer:
         page = self.pages.get(path) or (self.pages.get(match.group(1)) if match else None)
         if page is None:
             return 404, (b"<html><body><h1>Not found</h1></body></html>", "text/html")
+        if path.endswith(_WITH_ADDRESSES) and self.port:
+            return 200, (page[0].replace(SITE_ORIGIN, self.url.encode()), page[1])
         return 200, page
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

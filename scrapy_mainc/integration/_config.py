@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
+from ._content import ContentConfig
 from ._settings import REGISTRY, read_setting
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ class FieldNames:
     title: str = "title"
     info: str = "mainc"
     page: str = "raw_html"
+    #: ``Extraction.markdown``; off unless ``MAINC_MARKDOWN_FIELD`` names a field.
+    markdown: str = ""
     #: ``(Metadata field, item field)`` of every metadata field switched on, in record order.
     metadata: tuple[tuple[str, str], ...] = tuple(
         (name, SETTINGS[setting]) for name, setting in METADATA_FIELD_SETTINGS
@@ -80,6 +83,7 @@ class FieldNames:
             ("MAINC_HTML_FIELD", self.html),
             ("MAINC_TITLE_FIELD", self.title),
             ("MAINC_INFO_FIELD", self.info),
+            ("MAINC_MARKDOWN_FIELD", self.markdown),
         )
         return tuple((setting, field) for setting, field in pairs if field)
 
@@ -104,6 +108,8 @@ class MaincConfig:
     redecode: bool = True
     #: Run the metadata stage and write its fields (``MAINC_METADATA_ENABLED``).
     metadata: bool = True
+    #: What the outputs keep, ``favor``, and which items are kept (``_content``).
+    content: ContentConfig = ContentConfig()
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> MaincConfig:
@@ -126,6 +132,7 @@ class MaincConfig:
             title=_field(get("MAINC_TITLE_FIELD")),
             info=_field(get("MAINC_INFO_FIELD")),
             page=_field(get("MAINC_PAGE_FIELD")),
+            markdown=_field(get("MAINC_MARKDOWN_FIELD")),
             metadata=tuple(
                 (name, field)
                 for name, setting in METADATA_FIELD_SETTINGS
@@ -153,6 +160,7 @@ class MaincConfig:
             drop_empty=flag("MAINC_DROP_EMPTY"),
             redecode=flag("MAINC_REDECODE"),
             metadata=flag("MAINC_METADATA_ENABLED"),
+            content=ContentConfig.from_settings(flag, get, markdown=bool(fields.markdown)),
         )
 
     def algorithm_for(self, url: str | None, spider_algorithm: str | None = None) -> str:

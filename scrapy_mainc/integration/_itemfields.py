@@ -211,6 +211,8 @@ class ItemFields:
             adapter[names.title] = extraction.title
         if names.info:
             adapter[names.info] = info
+        if names.markdown:
+            adapter[names.markdown] = extraction.markdown
         if not self.metadata:
             return ()
         metadata = extraction.metadata

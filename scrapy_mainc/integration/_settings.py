@@ -39,7 +39,7 @@ class Setting:
     kind: str
     #: What the setting does (reStructuredText/Markdown inline markup allowed).
     meaning: str
-    #: Documentation section: "extraction", "fields", "workers" or "dedup".
+    #: Documentation section: "extraction", "output", "filters", "fields", "workers" or "dedup".
     group: str
 
 
@@ -58,6 +58,66 @@ def _workers(name: str, default: Any, kind: str, meaning: str) -> Setting:
 def _dedup(name: str, default: Any, kind: str, meaning: str) -> Setting:
     return Setting(name, default, kind, meaning, "dedup")
 
+
+#: What the outputs keep, how ``auto`` leans, and which items are kept (issue 21).
+_CONTENT_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "MAINC_FAVOR",
+        "balanced",
+        "str",
+        "``precision``, ``balanced`` or ``recall``: how ``auto`` weighs boilerplate against "
+        "content (``extract(favor=...)``; other algorithms ignore it)",
+        "extraction",
+    ),
+    Setting(
+        "MAINC_MARKDOWN_FIELD",
+        None,
+        "str or None",
+        "item field for the article as Markdown (``Extraction.markdown``); ``None``, the "
+        "default, renders none",
+        "fields",
+    ),
+    Setting(
+        "MAINC_INCLUDE_TABLES",
+        True,
+        "bool",
+        "keep data tables (``False``: left out of the text, the HTML and the Markdown; layout "
+        "tables holding the article stay)",
+        "output",
+    ),
+    Setting(
+        "MAINC_INCLUDE_LINKS",
+        True,
+        "bool",
+        "keep links in the HTML and the Markdown (their text stays)",
+        "output",
+    ),
+    Setting("MAINC_INCLUDE_IMAGES", True, "bool", "keep images in the HTML and the Markdown", "output"),
+    Setting(
+        "MAINC_INCLUDE_FORMATTING",
+        True,
+        "bool",
+        "keep emphasis, code and other phrasing markup in the HTML and the Markdown (their text stays)",
+        "output",
+    ),
+    Setting(
+        "MAINC_LANGUAGES",
+        [],
+        "list of str",
+        '``["en", "de"]``: drop items whose text is in another language (``DropItem``, counted in '
+        "``mainc/dropped/language``, said once per language at INFO); items whose language is "
+        "unknown are kept. Needs the language identifier: ``pip install 'scrapy-mainc[lang]'``",
+        "filters",
+    ),
+    Setting(
+        "MAINC_ARTICLES_ONLY",
+        False,
+        "bool",
+        "drop items whose page is not an article (``mainc['article']`` false: home pages, section "
+        "fronts, topic pages), counted in ``mainc/dropped/not_article``",
+        "filters",
+    ),
+)
 
 #: Every setting, grouped as in the documentation.
 REGISTRY: tuple[Setting, ...] = (
@@ -293,6 +353,7 @@ REGISTRY: tuple[Setting, ...] = (
         "beside the item)",
     ),
     _dedup("MAINC_DEDUP_URL_FIELD", "url", "str", "item field with the page URL"),
+    *_CONTENT_SETTINGS,
 )
 
 #: Name -> default of every registered setting.

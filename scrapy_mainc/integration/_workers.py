@@ -26,13 +26,13 @@ import pickle
 import signal
 import socket
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import import_module
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from .._extract import extract
-from ..core._types import Extraction
+from ..core._types import Extraction, OutputOptions
 
 if TYPE_CHECKING:
     from ..dedup._fingerprint import Fingerprint
@@ -69,6 +69,9 @@ class ExtractionTask:
     fingerprint: FingerprintParams | None = None
     #: The response's HTTP ``Date`` header (``extract(fetched=...)``); None without one.
     fetched: str | None = None
+    #: What the outputs keep (``extract(markdown=..., tables=...)``) and ``auto``'s ``favor``.
+    output: OutputOptions = OutputOptions()
+    favor: str = "balanced"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,8 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             metadata=task.metadata,
             max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
             fetched=task.fetched,
+            favor=task.favor,
+            **asdict(task.output),
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")

@@ -31,6 +31,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from ._config import MaincConfig, spider_algorithm
 from ._dedup_config import DedupConfig
+from ._filters import ItemFilters
 from ._itemfields import (
     CLUSTER_FIELDS,
     ItemFields,
@@ -86,6 +87,8 @@ class MaincPipeline:
         self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm = checked(spider_algorithm, crawler.spider)
         self.pool: WorkerPool | None = None
+        #: MAINC_LANGUAGES and MAINC_ARTICLES_ONLY.
+        self.filters = ItemFilters(self.config.content, self._inc)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -129,6 +132,9 @@ class MaincPipeline:
         if self.config.drop_empty and not outcome.extraction.text:
             self._inc("mainc/dropped")
             raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
+        dropped = self.filters.drop_reason(outcome.extraction, bool(outcome.failure))
+        if dropped:
+            raise _drop(dropped)
         return item
 
     async def _extract(
@@ -142,6 +148,8 @@ class MaincPipeline:
             metadata=metadata,
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
             fetched=fetched or None,
+            output=self.config.content.output,
+            favor=self.config.content.favor,
         )
         if page is None:
             return failed(task, "no_page", self._no_page_reason(url))
@@ -302,6 +310,7 @@ def _info(outcome: ExtractionOutcome, attached: AttachedPage | None) -> dict[str
         "lang": extraction.lang,
         "milliseconds": round(extraction.milliseconds, 3),
         "reason": extraction.reason,
+        "article": extraction.article,
     }
     if attached is not None and attached.annotations:
         info["page"] = attached.annotations
