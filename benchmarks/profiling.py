@@ -21,7 +21,7 @@ pages and over none (imports, loading and a warm-up page alike), and prints the
 difference per page: the same for the same code and pages whatever the machine's load,
 so a change's effect shows in one run of each, before and after (a step of 1% is
 visible). ``--callgrind-out FILE`` keeps the full run's profile for
-``callgrind_annotate``.
+``callgrind_annotate`` (and the run over no pages as ``FILE.empty``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import re
 import subprocess
@@ -221,7 +222,9 @@ def callgrind_instructions(arguments: list[str], out_file: Path) -> int:
         "plain",
         *arguments,
     ]
-    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    # a fixed hash seed: set and dict orders, and so the instructions, are the same each run
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
     match = _TOTAL_RE.search(out_file.read_text(errors="replace"))
     if match is None:
         raise SystemExit(f"no instruction total in {out_file}:\n{result.stderr[-2000:]}")
@@ -234,7 +237,8 @@ def run_instructions(args: argparse.Namespace, pages: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         full_out = Path(args.callgrind_out) if args.callgrind_out else Path(folder) / "full.out"
         full = callgrind_instructions([*common, str(args.limit), *flags], full_out)
-        empty = callgrind_instructions([*common, "0", *flags], Path(folder) / "empty.out")
+        empty_out = full_out.with_suffix(".empty") if args.callgrind_out else Path(folder) / "empty.out"
+        empty = callgrind_instructions([*common, "0", *flags], empty_out)
     print(
         f"{pages} pages ({', '.join(args.sets)}, first {args.limit} of each): "
         f"{(full - empty) / pages / 1e6:.2f} M instructions per page "
