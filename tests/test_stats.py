@@ -83,3 +83,41 @@ def test_release_drops_every_element() -> None:
     stats = document("<body><div><p>one</p><p>two</p></div></body>").stats
     stats.release()
     assert (stats.nodes, stats.positions) == ([], {})
+
+
+def _measure_by_character(text: str) -> tuple[int, int, int, int]:
+    """The definition of :func:`measure`, one character at a time (slow, plain)."""
+    from scrapy_mainc.core._text import _INVISIBLE_RE, CJK_RE
+
+    text = _INVISIBLE_RE.sub(" ", text)
+    chars = sum(1 for char in text if not char.isspace() and char not in "\x1c\x1d\x1e\x1f")
+    cjk = sum(1 for char in text if CJK_RE.match(char))
+    marks = "\u3000\u3001\u3002" + "".join(chr(code) for code in range(0x3003, 0x3040))
+    full_width = [
+        *range(0xFF01, 0xFF10),
+        *range(0xFF1A, 0xFF21),
+        *range(0xFF3B, 0xFF41),
+        *range(0xFF5B, 0xFF66),
+    ]
+    marks += "".join(map(chr, full_width))
+    spaced = "".join(" " if CJK_RE.match(char) or char in marks else char for char in text)
+    words = len(spaced.split()) + cjk if cjk else len(text.split())
+    punct = sum(text.count(mark) for mark in ".,。，．")
+    return chars, words, punct, cjk
+
+
+def test_measure_counts_runs_as_their_characters() -> None:
+    """Runs of CJK characters and marks are counted as the characters they hold: kana,
+    hangul, extension B ideographs, full-width punctuation between words, mixed scripts."""
+    texts = [
+        "中文测试，好。",
+        "日本語のテキスト、です。 abc def",
+        "한국어 텍스트입니다. 좋아요!",
+        "\U00020000\U00020001 ext-B, 𠀀x",
+        "abc中def文。ghi，jkl．mno",
+        "（记者 张三）北京12月5日电：ＡＢＣ！ok？",
+        "\u200b中\ufeff文 caf\u00e9",
+        "ümlaut “quotes” — dash",
+    ]
+    for text in texts:
+        assert measure(text) == _measure_by_character(text), text

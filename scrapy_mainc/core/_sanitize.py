@@ -89,8 +89,9 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
                 element.tag = _UNWRAPPED
                 continue
             element.tag = renamed or "div"
-        if element.attrib:
-            _keep_safe_attributes(element.attrib, base)
+        attributes = element.attrib
+        if attributes:
+            _keep_safe_attributes(attributes, base)
     etree.strip_tags(root, _UNWRAPPED)
 
 

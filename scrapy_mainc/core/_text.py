@@ -20,24 +20,36 @@ _RARE_CJK_UTF8 = ((0xEF, 0xA4, 0xAB), (0xF0, 0xA0, 0xAF))
 HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 KANA_RE = re.compile("[\u3040-\u30ff]")
 HANGUL_RE = re.compile("[\uac00-\ud7af]")
+#: Runs of the characters of ``CJK_RE``, ``KANA_RE`` and ``HANGUL_RE``: counted as the sum
+#: of the runs' lengths (:func:`count_matching`), one match per run instead of per character.
+CJK_RUN_RE = re.compile(f"[{_CJK_CLASS}]+")
+KANA_RUN_RE = re.compile("[\u3040-\u30ff]+")
+HANGUL_RUN_RE = re.compile("[\uac00-\ud7af]+")
 
 #: ECON's punc-num marks: periods and commas, ASCII, full-width and ideographic.
 PERIODS_AND_COMMAS = ".,。，．"
 #: Other sentence marks, counted only when asked (ECON's documented option).
 OTHER_SENTENCE_MARKS = "！？；、!?;"
 
-#: CJK characters and the CJK/full-width punctuation that sits between them unspaced;
-#: replaced by spaces before counting the remaining whitespace-separated words.
+#: Runs of CJK characters and of the CJK/full-width punctuation that sits between them
+#: unspaced; replaced by a space before counting the remaining whitespace-separated words.
 _CJK_OR_MARK_RE = re.compile(
-    f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]"
+    f"[{_CJK_CLASS}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+"
 )
 #: Zero-width characters and stray byte-order marks: invisible, so not text.
 #: Characters that need the slow path: invisible ones, and everything from the CJK
 #: punctuation block up (CJK scripts, full-width forms).
 _WIDE_RE = re.compile("[\u200b-\u200d\u2060\u3000-\uffff\U00020000-\U0002fa1f]")
 _INVISIBLE_RE = re.compile("[\u200b-\u200d\u2060\ufeff]")
-_NON_ASCII_PUNCT_RE = re.compile("[，。．]")
-_NON_ASCII_EXTRA_RE = re.compile("[！？；、]")
+
+
+def count_matching(runs: re.Pattern[str], text: str) -> int:
+    """Characters of ``text`` in the runs that ``runs`` (a character class with ``+``) finds.
+
+    ``len(pattern.findall(text))`` with a one-character pattern makes a string per
+    character; on a Chinese page that was a fifth of the statistics' time.
+    """
+    return sum(map(len, runs.findall(text)))
 
 
 def has_cjk(text: str) -> bool:
@@ -88,8 +100,8 @@ def measure(text: str) -> TextMeasure:
         return chars, len(parts), punct, 0
     if _INVISIBLE_RE.search(text):
         return measure(_INVISIBLE_RE.sub(" ", text))
-    punct += len(_NON_ASCII_PUNCT_RE.findall(text))
-    cjk = len(CJK_RE.findall(text))
+    punct += text.count("，") + text.count("。") + text.count("．")
+    cjk = count_matching(CJK_RUN_RE, text)
     if not cjk:
         return chars, len(parts), punct, 0
     words = len(_CJK_OR_MARK_RE.sub(" ", text).split()) + cjk

@@ -1,0 +1,276 @@
+"""Where ``extract`` spends its time, stage by stage, on the development pages.
+
+    .venv/bin/python benchmarks/profiling.py stages                 # CPU ms per stage, auto + metadata
+    .venv/bin/python benchmarks/profiling.py stages --no-metadata --sets zh_news
+    .venv/bin/python benchmarks/profiling.py cprofile --sort tottime --top 40
+    .venv/bin/python benchmarks/profiling.py instructions           # callgrind: instructions per page
+
+``stages`` runs ``extract`` (bytes in, ``url=`` as a crawl passes it) on the first
+``--limit`` pages of each set in ``--sets``, ``--repeat`` passes, and times each stage
+in process CPU time, exclusive of the stages nested in it (the statistics' totals are
+computed lazily, by whichever stage reads one first: they are counted as "statistics"
+wherever that is). The bare lxml parse of the same bytes is timed beside it, page by
+page, as the floor. Each page keeps its fastest pass; the table gives each stage's mean
+ms per page and its share of the extraction.
+
+``cprofile`` prints cProfile's table for the same run (function-level detail; its
+overhead inflates Python-heavy code, so read shares from ``stages``).
+
+``instructions`` runs the extraction under ``valgrind --tool=callgrind`` twice, over the
+pages and over none (imports, loading and a warm-up page alike), and prints the
+difference per page: the same for the same code and pages whatever the machine's load,
+so a change's effect shows in one run of each, before and after (a step of 1% is
+visible). ``--callgrind-out FILE`` keeps the full run's profile for
+``callgrind_annotate`` (and the run over no pages as ``FILE.empty``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from time import process_time
+from typing import Any
+
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import scrapy_mainc._extract as extract_module  # noqa: E402
+from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
+from scrapy_mainc.algorithms import auto  # noqa: E402
+from scrapy_mainc.core import _stats  # noqa: E402
+from scrapy_mainc.metadata import _stage  # noqa: E402
+
+SHARED = next(
+    (path / "shared" / "datasets" for path in (ROOT.parent, ROOT.parent.parent) if (path / "shared").is_dir()),
+    ROOT.parent / "shared" / "datasets",
+)
+Page = tuple[bytes, str | None]
+
+#: (stage, module, attribute): the functions timed, by the name their caller looks them up.
+STAGES: tuple[tuple[str, Any, str], ...] = (
+    ("decode", extract_module, "_page_text"),
+    ("checks (markup, attributes)", extract_module, "markup_reason"),
+    ("checks (markup, attributes)", extract_module, "attributes_reason"),
+    ("parse", extract_module, "parse_html"),
+    ("head: base URL", extract_module, "_base_url"),
+    ("head: evidence", extract_module, "collect_evidence"),
+    ("head: titles", extract_module, "read_page_titles"),
+    ("head: titles", extract_module, "find_titles"),
+    ("head: JSON-LD article", extract_module, "main_article"),
+    ("head: JSON-LD article", extract_module, "names_page"),
+    ("prepare", extract_module, "prepare"),
+    ("statistics", extract_module, "DomStats"),
+    ("lang", extract_module, "_guess_lang"),
+    ("headline search", extract_module, "find_headline"),
+    ("auto: block regions", auto, "block_regions"),
+    ("auto: block context", auto, "block_context"),
+    ("auto: choose", auto, "choose"),
+    ("auto: second opinion", auto, "_second_opinion"),
+    ("auto: edge blocks", auto, "_edge_blocks"),
+    ("comments", extract_module, "_without_comments"),
+    ("visible title", extract_module, "visible_title"),
+    ("metadata: dates", _stage, "find_dates"),
+    ("metadata: authors", _stage, "find_authors"),
+    ("metadata: fields", _stage, "find_fields"),
+    ("metadata: shown headline", _stage, "shown_headline"),
+    ("metadata: rest", extract_module, "extract_metadata"),
+    ("render text", extract_module, "render_text"),
+    ("render html", extract_module, "render_html"),
+    ("release", _stats.DomStats, "release"),
+    #: what is left of an extraction of a tree: mostly freeing the tree (``del document``)
+    ("free the tree (and glue)", extract_module, "_extract_tree"),
+)
+#: The rest of ``extract``: argument checks, the result record.
+REST = "rest of extract"
+
+
+def load_pages(sets: list[str], limit: int) -> list[Page]:
+    """The first ``limit`` pages (by id) of each set, as bytes, with their gold URLs."""
+    pages: list[Page] = []
+    for name in sets:
+        gold = json.loads((SHARED / name / "gold.json").read_text(encoding="utf-8"))
+        for page_id, entry in sorted(gold.items())[:limit]:
+            html = (SHARED / name / "html" / f"{page_id}.html").read_bytes()
+            pages.append((html, entry.get("url") or None))
+    return pages
+
+
+class StageClock:
+    """Exclusive CPU time per stage: a stage's nested stages are subtracted from it."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+        self._stack: list[list[float]] = []  # [started, nested] per open stage
+
+    def wrap(self, stage: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            frame = [process_time(), 0.0]
+            self._stack.append(frame)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._stack.pop()
+                total = process_time() - frame[0]
+                self.spent[stage] = self.spent.get(stage, 0.0) + total - frame[1]
+                if self._stack:
+                    self._stack[-1][1] += total
+
+        return timed
+
+    def install(self) -> None:
+        for stage, owner, name in STAGES:
+            setattr(owner, name, self.wrap(stage, getattr(owner, name)))
+        for algorithm in ALGORITHMS.values():  # frozen records: the registry holds the functions
+            object.__setattr__(algorithm, "select", self.wrap(f"{algorithm.name}: rest", algorithm.select))
+        lazy = [value for value in vars(_stats.DomStats).values() if hasattr(value, "attrname")]
+        for prop in lazy:  # functools.cached_property: its func is called once per instance
+            prop.func = self.wrap("statistics", prop.func)
+        _stats.DomStats.subtree_totals = self.wrap("statistics", _stats.DomStats.subtree_totals)
+
+
+def run_stages(pages: list[Page], metadata: bool, repeat: int) -> dict[str, list[float]]:
+    """Per page, the fastest pass's ms of every stage, of the whole extraction, and of a
+    bare parse."""
+    clock = StageClock()
+    clock.install()
+    best: list[dict[str, float]] = [{} for _ in pages]
+    for _ in range(repeat):
+        for page, (html, url) in zip(best, pages):
+            clock.spent.clear()
+            started = process_time()
+            extract(html, url=url, metadata=metadata)
+            total = process_time() - started
+            parse_started = process_time()
+            etree.fromstring(html, etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True))
+            parse = process_time() - parse_started
+            if total < page.get("total", float("inf")):
+                page.clear()
+                page.update(clock.spent, total=total)
+                page[REST] = total - sum(clock.spent.values())
+            page["bare lxml parse"] = min(parse, page.get("bare lxml parse", float("inf")))
+    stages = [stage for page in best for stage in page]
+    order = [stage for stage, _, _ in STAGES]
+    names = sorted(dict.fromkeys(stages), key=lambda name: order.index(name) if name in order else len(order))
+    return {name: [page.get(name, 0.0) * 1000 for page in best] for name in names}
+
+
+def stage_table(times: dict[str, list[float]]) -> str:
+    """Each stage's mean ms over every page, and over the middle fifth of the pages by
+    extraction time (the pages the median is made of; big pages weigh on the mean)."""
+    count = len(times["total"])
+    order = sorted(range(count), key=times["total"].__getitem__)
+    middle = order[2 * count // 5 : max(3 * count // 5, 2 * count // 5 + 1)]
+    total, middle_total = sum(times["total"]), sum(times["total"][page] for page in middle)
+    lines = ["| stage | mean ms | share | middle fifth: ms | share |", "|---|---|---|---|---|"]
+    for name, values in times.items():
+        if name in ("total", "bare lxml parse"):
+            continue
+        middle_ms = sum(values[page] for page in middle)
+        lines.append(
+            f"| {name} | {sum(values) / count:.3f} | {sum(values) / total:.1%} "
+            f"| {middle_ms / len(middle):.3f} | {middle_ms / middle_total:.1%} |"
+        )
+    lines.append(f"| **extraction** | {total / count:.3f} | 100% | {middle_total / len(middle):.3f} | 100% |")
+    median = times["total"][order[count // 2]]
+    parse = sorted(times["bare lxml parse"])[count // 2]
+    lines.append(
+        f"\n{count} pages; median extraction {median:.2f} ms, median bare lxml parse {parse:.2f} ms "
+        f"({median / parse:.1f} times the parse)"
+    )
+    return "\n".join(lines)
+
+
+def run_cprofile(pages: list[Page], metadata: bool, sort: str, top: int) -> None:
+    for html, url in pages[:3]:
+        extract(html, url=url, metadata=metadata)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for html, url in pages:
+        extract(html, url=url, metadata=metadata)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats(sort).print_stats(top)
+
+
+def run_plain(pages: list[Page], metadata: bool) -> None:
+    """One warm-up page (of the first set, or a small page of its own), then every page."""
+    extract(b"<html><body><h1>Warm</h1><p>Up, the caches.</p></body></html>", metadata=metadata)
+    for html, url in pages:
+        extract(html, url=url, metadata=metadata)
+
+
+_TOTAL_RE = re.compile(r"(?:summary|totals):\s*([\d,]+)")
+
+
+def callgrind_instructions(arguments: list[str], out_file: Path) -> int:
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        f"--callgrind-out-file={out_file}",
+        sys.executable,
+        __file__,
+        "plain",
+        *arguments,
+    ]
+    # a fixed hash seed: set and dict orders, and so the instructions, are the same each run
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    match = _TOTAL_RE.search(out_file.read_text(errors="replace"))
+    if match is None:
+        raise SystemExit(f"no instruction total in {out_file}:\n{result.stderr[-2000:]}")
+    return int(match.group(1).replace(",", ""))
+
+
+def run_instructions(args: argparse.Namespace, pages: int) -> None:
+    common = ["--sets", *args.sets, "--limit"]
+    flags = ["--no-metadata"] if args.no_metadata else []
+    with tempfile.TemporaryDirectory() as folder:
+        full_out = Path(args.callgrind_out) if args.callgrind_out else Path(folder) / "full.out"
+        full = callgrind_instructions([*common, str(args.limit), *flags], full_out)
+        empty_out = full_out.with_suffix(".empty") if args.callgrind_out else Path(folder) / "empty.out"
+        empty = callgrind_instructions([*common, "0", *flags], empty_out)
+    print(
+        f"{pages} pages ({', '.join(args.sets)}, first {args.limit} of each): "
+        f"{(full - empty) / pages / 1e6:.2f} M instructions per page "
+        f"({full - empty:,} in all; {empty:,} for imports, loading and warm-up)"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("mode", choices=("stages", "cprofile", "instructions", "plain"))
+    parser.add_argument("--sets", nargs="+", default=["scrapinghub", "zh_news"])
+    parser.add_argument("--limit", type=int, default=60, help="pages of each set (first by id)")
+    parser.add_argument("--repeat", type=int, default=3, help="stages: passes (fastest counts)")
+    parser.add_argument("--no-metadata", action="store_true", help="metadata=False")
+    parser.add_argument("--sort", default="cumulative", help="cprofile: pstats sort key")
+    parser.add_argument("--top", type=int, default=50, help="cprofile: rows")
+    parser.add_argument("--callgrind-out", help="instructions: keep the full run's profile here")
+    args = parser.parse_args()
+    pages = load_pages(args.sets, args.limit)
+    metadata = not args.no_metadata
+    if args.mode == "stages":
+        print(stage_table(run_stages(pages, metadata, args.repeat)))
+    elif args.mode == "cprofile":
+        run_cprofile(pages, metadata, args.sort, args.top)
+    elif args.mode == "plain":
+        run_plain(pages, metadata)
+    else:
+        run_instructions(args, len(pages))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
