@@ -98,7 +98,7 @@ def test_teaser_cards_are_cut() -> None:
     page = f"<body><div id='story'>{story}</div><div id='more'>{cards}</div></body>"
     doc = document(page)
     shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
-    assert len(_blocks.teaser_cards(doc.stats, shape)) == 4
+    assert len(_blocks.teaser_cards(doc.stats, _blocks.block_regions(doc.stats), shape)) == 4
     text = extract(page).text
     assert "teaser sentence" not in text and "bridge" in text
 
@@ -267,7 +267,9 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
     doc = document(page)
     assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
-    assert extract(page, keep_headline_container=False).text == ""
+    # the container holds all the page's prose too: either reason keeps it
+    assert extract(page, keep_headline_container=False).text == f"{SENTENCE}\n{SENTENCE}"
+    assert extract(page, keep_headline_container=False, wrapper_prose_share=1.0).text == ""
 
 
 @pytest.mark.parametrize(
@@ -277,6 +279,8 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
         ("<p>The mayor said that the work would start, and <img src='i.png'> showed the plan.</p>", True),
         # a picture with its caption, in a block of its own, is not
         ("<p><img src='i.png'>The mayor at the river bank.</p>", False),
+        # an image floated at the start of a paragraph that holds a sentence is part of it
+        ("<p><img src='i.png'>The mayor at the river bank said, to cheers, that the work starts.</p>", True),
         ("<div><img src='i.png'> Photo: the river bank in May</div>", False),
     ],
 )
@@ -287,3 +291,49 @@ def test_a_short_block_with_an_image_is_cut_unless_it_sits_in_a_sentence(block: 
     text = extract(page).text
     assert text.count("Paragraph") == 12
     assert ("mayor" in text or "Photo" in text) is kept
+
+
+def _wrapped_story(wrapper_class: str, paragraphs: int) -> str:
+    story = "".join(f"<p>{SENTENCE} Part {n}.</p>" for n in range(paragraphs))
+    aside = f"<div class='widget'><p>{SENTENCE * 4} Aside.</p></div>"  # one block of 61 words
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        f"<h1>Bridge plan agreed</h1><div class='{wrapper_class}'>{story}</div>{aside}"
+        + "<div class='newsletter'><p>Sign up, and get the news every morning in your inbox today.</p>"
+        + "<p>We never share your address, and you can leave the list at any time.</p></div></body></html>"
+    )
+
+
+def test_a_not_content_name_on_the_wrapper_of_most_prose_is_ignored() -> None:
+    # a theme writes its share widget into the article's class; the wrapper holds 3 of the
+    # page's 6 sentence-like blocks (the aside 1, the newsletter 2): a half is not more
+    # than half, 4 of 7 is (68 of the page's 155 words: less than half, so the name is
+    # read, not ignored as a page wrapper's)
+    page = _wrapped_story("entry share", 3)
+    assert classify_names("entry share") is NameClass.NOT_CONTENT
+    assert "Part" not in extract(page).text
+    page = _wrapped_story("entry share", 4)
+    doc = document(page)
+    assert doc.stats.words[node_at(doc, "//div[@class='entry share']")] < 0.5 * doc.stats.words[0]
+    text = extract(page).text
+    assert text.count("Part") == 4 and "Sign up" not in text
+    assert "Part" not in extract(page, wrapper_prose_share=1.0).text
+    # a newsletter box keeps being cut whatever its prose: it is not most of the page
+    assert "Sign up" not in extract(_wrapped_story("entry", 1)).text
+
+
+def test_paragraphs_with_a_link_in_a_sentence_are_not_teaser_cards() -> None:
+    # each paragraph in its own alike container, with a link inside the sentence: alike
+    # siblings with link words and a block inside, but no link headline
+    paragraph = (
+        "<div class='para'><p>Paragraph {n}: the council said that the <a href='/p{n}'>plan for the "
+        "new bridge</a> would be ready by the spring, and work would start soon.</p></div>"
+    )
+    page = "<body><article>" + "".join(paragraph.format(n=n) for n in range(5)) + "</article></body>"
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=1.0)
+    assert _blocks.teaser_cards(doc.stats, regions, shape) == set()
+    with_links = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=1.0, link_headline=False)
+    assert len(_blocks.teaser_cards(doc.stats, regions, with_links)) == 5  # the old rule cut them all
+    assert extract(page).text.count("Paragraph") == 5

@@ -31,6 +31,12 @@ def test_text_has_one_block_per_line() -> None:
     ]
 
 
+def test_soft_hyphens_are_dropped_from_the_text() -> None:
+    # a hyphenation hint inside a word (&shy;) is invisible unless the word breaks there
+    doc = document("<html><body><p>Im Mit&shy;tel&shy;al&shy;ter, zart\u00adbitter.</p></body></html>")
+    assert render_text(doc.stats, (node_at(doc, "//p"),)) == "Im Mittelalter, zartbitter."
+
+
 def test_excluded_subtrees_are_skipped_but_their_tails_kept() -> None:
     doc = document(PAGE)
     story = node_at(doc, "//div[@id='story']")

@@ -1,6 +1,12 @@
 """The parameters of ``auto`` (:mod:`.auto`), in their own module: the block context
-(:mod:`._context`) and the story checks (:mod:`._story`) read them too, and import them
-from here, so that imports point one way (parameters <- checks <- ``auto``)."""
+(:mod:`._context`), the story checks (:mod:`._story`) and the refinements of the choice
+(:mod:`._refine`) read them too, and import them from here, so that imports point one
+way (parameters <- checks <- ``auto``).
+
+Every threshold says where its value comes from: a paper, a sweep on the development
+sets (``benchmarks/ablation.py`` and the sweeps noted here), or a kind of page measured
+on them. Switches exist so that the ablation table can turn each signal off.
+"""
 
 from __future__ import annotations
 
@@ -11,19 +17,22 @@ from dataclasses import dataclass
 class AutoParams:
     """Parameters of ``auto``; values tuned on the shared development datasets."""
 
+    # -- block values -------------------------------------------------------------------
     #: Value of a link word against a non-link word (1: a block is worth its non-link
     #: words minus its link words).
     link_weight: float = 1.0
     #: Words of value a block without any period or comma loses (ECON's signal); 8 is a
     #: short byline or label. Headings are exempt: subheadings carry no punctuation.
     unpunctuated_penalty: float = 8.0
+    #: A sentence-like block (prose) has at least this many words outside links and a
+    #: period or comma: ten words is one short sentence, more than any byline, label or
+    #: menu item. Edge trimming, the story checks and the story's start read it.
+    sentence_min_words: int = 10
+
+    # -- what the markup says (:mod:`._context`) ----------------------------------------
     #: Share of their positive value kept by blocks inside weakly named boilerplate
     #: regions (nav, sidebar, footer...); their negative values grow by the same share.
     boilerplate_factor: float = 0.5
-    #: When the densest paragraph parent lies outside the subtree of largest total and
-    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
-    #: boilerplate as siblings, so no single subtree holds the article cleanly).
-    paragraph_parent: bool = True
     #: Cut ``<article>`` elements nested in another ``<article>`` that carries more words
     #: of its own: the HTML standard makes them comments on, or content related to, the
     #: outer article (an outer article that is mostly its inner ones is a feed wrapper).
@@ -37,19 +46,40 @@ class AutoParams:
     #: Never cut the container of the page's headline for its name, overlay role or as a
     #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
     keep_headline_container: bool = True
+    #: A part named as never article text (``share``, ``promo``...) that holds more than
+    #: this share of the page's sentence-like blocks, and at least ``wrapper_min_prose``
+    #: of them, is the article's wrapper: themes write their share widget into the
+    #: article's class (``entry themeform share``). Measured on the development pages:
+    #: of the 184 parts so named with two or more sentence-like blocks, the two whose text
+    #: is gold held 0.67 and 0.75 of the page's; of the others, none more than half (a
+    #: footer disclaimer 0.5, a cookie dialog 0.47). 1 turns the rule off.
+    wrapper_prose_share: float = 0.5
+    #: ...(two blocks: one sentence-like paragraph is a caption or a teaser).
+    wrapper_min_prose: int = 2
     #: Cut figures and captions.
     cut_captions: bool = True
-    #: Cut small blocks that hold an image and a caption.
+    #: Cut small blocks that hold an image and a caption (never a ``<p>``: an image
+    #: floated at the start of a paragraph is part of it).
     cut_image_boxes: bool = True
     #: Cut teaser-card lists.
     cut_cards: bool = True
     #: A teaser card has at most this many words (a headline and a sentence or two)...
     card_max_words: int = 80
-    #: ...and a link headline of at least this many words.
+    #: ...and a link headline of at least this many words...
     card_min_link_words: int = 3
+    #: ...that is a block of its own (no more words outside links than in them), not a
+    #: link inside a sentence: the paragraphs of an article each wrapped in an alike
+    #: container, with a link in the sentence, are not cards.
+    card_link_headline: bool = True
     #: A named container or card list with at least this share of the page's words is a
     #: layout wrapper, not boilerplate: names there are ignored.
     max_boilerplate_share: float = 0.5
+
+    # -- the choice (:mod:`.auto`) ------------------------------------------------------
+    #: When the densest paragraph parent lies outside the subtree of largest total and
+    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
+    #: boilerplate as siblings, so no single subtree holds the article cleanly).
+    paragraph_parent: bool = True
     #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
     drop_headline: bool = True
     #: Narrow the root to the largest element inside it marked ``itemprop="articleBody"``...
@@ -57,12 +87,36 @@ class AutoParams:
     #: ...when that element holds at least this share of the root's value (markup around
     #: a summary or a teaser does not cut a long article short).
     body_markup_share: float = 0.25
-    #: Trim leading and trailing blocks that are not sentence-like.
+
+    # -- refinements of the chosen root (:mod:`._refine`) --------------------------------
+    #: Trim leading and trailing blocks that are not sentence-like (at most
+    #: ``edge_max_link_share`` of their words in links)...
     trim_edges: bool = True
-    #: A sentence-like block has at least this many non-link words and punctuation...
-    edge_min_words: int = 10
-    #: ...and at most this share of link words.
+    #: ...at most this share of link words.
     edge_max_link_share: float = 0.3
+    #: ...except a leading heading without links: the title of the story's first section.
+    keep_leading_headings: bool = True
+    #: Keep a short line between two kept sentence-like blocks that pruning dropped (its
+    #: value is negative: no punctuation) when it is written as a subheading: all of it
+    #: bold or italic, or ending with a colon or a question mark...
+    keep_subheadings: bool = True
+    #: ...and has at most this many words (a subheading is a line; 12 is the sweep's
+    #: best of 8, 12 and 20 on the development sets).
+    subheading_max_words: int = 12
+    #: The story starts before the root when sentence-like blocks lie between the
+    #: headline and the root: at least ``story_start_min_blocks`` of them, or together
+    #: at least ``story_start_min_share`` of the root's words. They are added to the
+    #: choice (a single standfirst is left out: the gold of one development set counts
+    #: it as article text and another's does not)...
+    story_start: bool = True
+    #: ...three blocks (a standfirst is one block; the development pages where more sat
+    #: between headline and root are all truncated stories)...
+    story_start_min_blocks: int = 3
+    #: ...or half the root's words (the root is then the second half of a short story:
+    #: the standfirsts of the development pages are at most 0.4 of their root).
+    story_start_min_share: float = 0.5
+
+    # -- second opinion: the page's story (:mod:`._story`, :mod:`._notices`) -------------
     #: Check that the choice is the page's story (:mod:`._story`): parts of it that are
     #: another story are cut, and a choice that is entirely another story gives way to
     #: the best choice without it...
@@ -81,6 +135,8 @@ class AutoParams:
     story_min_coverage: float = 0.4
     #: ...and another story at least this much less.
     story_gap: float = 0.3
+
+    # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the plain subtree with the most words
     #: outside links (a short notice, a page of a few lines), scored by its usual total.
     fallback: bool = True

@@ -33,6 +33,19 @@ class Regions:
     punct: list[int]
 
 
+def is_prose(regions: Regions, node: int, min_words: int) -> bool:
+    """True for a sentence-like block: ``min_words`` words outside links and a period or comma."""
+    return regions.words[node] >= min_words and regions.punct[node] > 0
+
+
+def prose_counts(stats: DomStats, regions: Regions, min_words: int) -> list[int]:
+    """For every node, the sentence-like blocks in its subtree (:func:`is_prose`)."""
+    words, punct = regions.words, regions.punct
+    return stats.subtree_totals(
+        [1 if count >= min_words and punct[node] else 0 for node, count in enumerate(words)]
+    )
+
+
 def block_regions(stats: DomStats) -> Regions:
     """Mark blocks and add every node's own counts to its nearest block."""
     tags, parent, end = stats.tags, stats.parent, stats.end
@@ -72,13 +85,17 @@ class CardShape:
     min_link_words: int
     #: A list holding this share of the page's words is the page itself, not a teaser list.
     max_page_share: float
+    #: The link headline must be a block of its own (see :func:`teaser_cards`).
+    link_headline: bool = True
 
 
-def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
+def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
     """Members of teaser lists ("related stories", "most read"): at least three alike
     siblings (same tag and class), most of them small structured cards (a non-inline
     element inside, at most ``max_words`` words) with a link headline of at least
-    ``min_link_words`` words and a few words of their own."""
+    ``min_link_words`` words and a few words of their own. With ``link_headline``, the
+    headline is a block of its own, no more of its words outside links than in them: a
+    link inside a sentence does not make a paragraph a card."""
     found: set[int] = set()
     tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
@@ -110,7 +127,18 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
             for node in members
             if node in card_like_set
             and any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
+            and (not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words))
         ]
         if len(cards) >= 3 and len(cards) >= 0.6 * len(members):
             found.update(members)
     return found
+
+
+def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:
+    """True when a block in ``start..stop`` is a link headline: ``min_link_words`` link
+    words and no more words outside links than in them."""
+    is_block, words, link_words = regions.is_block, regions.words, regions.link_words
+    return any(
+        is_block[node] and link_words[node] >= min_link_words and words[node] <= link_words[node]
+        for node in range(start, stop)
+    )

@@ -16,7 +16,7 @@ from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._types import Document
 from ._auto_params import AutoParams
-from ._blocks import CardShape, Regions, teaser_cards
+from ._blocks import CardShape, Regions, prose_counts, teaser_cards
 
 #: Tags of page regions that are usually not article text, like a weak boilerplate name.
 REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
@@ -53,6 +53,8 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     ]
     headline = document.headline if params.keep_headline_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
+    prose = prose_counts(stats, regions, params.sentence_min_words)
+    wrapper_prose = max(params.wrapper_prose_share * prose[0], params.wrapper_min_prose - 1)
     for node in candidates:
         current = context[node]
         if current == CUT:
@@ -63,17 +65,24 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
             verdict = _own_context(stats, node, names, params)
             if verdict == CUT and headline >= 0 and stats.contains(node, headline):
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
+            elif verdict == CUT and prose[node] > wrapper_prose:
+                verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
         if verdict < current:
             context[node : end[node]] = [verdict] * (end[node] - node)
     if params.cut_image_boxes:
-        for box in _image_boxes(stats, is_block):
+        for box in _image_boxes(stats, is_block, params.sentence_min_words):
             if context[box] != CUT:
                 context[box : end[box]] = [CUT] * (end[box] - box)
     if params.cut_cards:
-        shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
-        for card in teaser_cards(stats, shape):
+        shape = CardShape(
+            params.card_max_words,
+            params.card_min_link_words,
+            params.max_boilerplate_share,
+            params.card_link_headline,
+        )
+        for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)
     return context
 
@@ -116,11 +125,13 @@ def _outer_articles(stats: DomStats) -> dict[int, int]:
     return outer
 
 
-def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
+def _image_boxes(stats: DomStats, is_block: list[bool], sentence_words: int) -> list[int]:
     """Small blocks that hold an image as a direct child: a picture and its caption. An
-    image inside a sentence (text right before it and right after it in the block) is
-    part of the prose, not a picture box."""
-    tags, parent, words, nodes = stats.tags, stats.parent, stats.words, stats.nodes
+    image inside a sentence (text right before it and right after it in the block), or
+    in a ``<p>`` that holds a sentence (``sentence_words`` words and a period or comma:
+    an image floated at the start of a paragraph), is part of the prose, not a picture
+    box."""
+    tags, parent, words, nodes, punct = stats.tags, stats.parent, stats.words, stats.nodes, stats.punct
     images = [node for node, tag in enumerate(tags) if tag == "img"]
     return [
         parent[image]
@@ -129,6 +140,9 @@ def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
         and is_block[parent[image]]
         and words[parent[image]] <= IMAGE_BOX_WORDS
         and not _inline_image(nodes[image])
+        and not (
+            tags[parent[image]] == "p" and words[parent[image]] >= sentence_words and punct[parent[image]]
+        )
     ]
 
 

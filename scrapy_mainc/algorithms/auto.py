@@ -47,6 +47,7 @@ from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
+from ._refine import edge_blocks, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
 
 
@@ -73,10 +74,21 @@ def select(document: Document, params: AutoParams) -> Selection:
         return Selection(reason="no block of text looks like article content")
     if params.check_story or params.check_notices:
         choice = _second_opinion(document, regions, context, choice, params)
-    root, excluded = choice.root, choice.excluded
+    return refined(document, regions, context, choice, params)
+
+
+def refined(
+    document: Document, regions: Regions, context: list[int], choice: Choice, params: AutoParams
+) -> Selection:
+    """The selection of ``choice`` with the refinements of :mod:`._refine`: subheadings
+    kept, edges trimmed, the story's start added before the root."""
+    stats, root, excluded = document.stats, choice.root, set(choice.excluded)
+    if params.keep_subheadings:
+        excluded -= subheadings(stats, regions, context, choice.values, root, excluded, params)
     if params.trim_edges:
-        excluded |= _edge_blocks(stats, regions, root, excluded, params)
-    return Selection(nodes=(root,), score=choice.totals[root], excluded=frozenset(excluded))
+        excluded |= edge_blocks(stats, regions, root, excluded, params)
+    start = story_start(document, regions, context, choice.values, root, params) if params.story_start else []
+    return Selection(nodes=(*start, root), score=choice.totals[root], excluded=frozenset(excluded))
 
 
 def choose(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Choice | None:
@@ -263,35 +275,6 @@ def _pruned(
         else:
             node += 1
     return excluded
-
-
-def _edge_blocks(
-    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams
-) -> set[int]:
-    """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
-    dropping them drops no other block (a byline, a dateline, a credit line)."""
-    blocks = []
-    node, stop = root, stats.end[root]
-    while node < stop:
-        if node in excluded:
-            node = stats.end[node]
-            continue
-        if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
-            blocks.append(node)
-        node += 1
-    trimmed: set[int] = set()
-    for ordered in (blocks, blocks[::-1]):
-        for block in ordered:
-            words, link_words = regions.words[block], regions.link_words[block]
-            sentence_like = (
-                words >= params.edge_min_words
-                and regions.punct[block] > 0
-                and link_words <= params.edge_max_link_share * (words + link_words)
-            ) or words >= 4 * params.edge_min_words
-            if sentence_like or stats.words[block] != words + link_words:
-                break
-            trimmed.add(block)
-    return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
 
 
 VARIANTS = (

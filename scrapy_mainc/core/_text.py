@@ -110,7 +110,15 @@ def punctuation_count(text: str, *, all_marks: bool = False) -> int:
 
 
 def normalize_space(text: str) -> str:
-    """Collapse runs of whitespace (and invisible characters) to one space, strip the ends."""
-    if not text.isascii() and _INVISIBLE_RE.search(text):
-        text = _INVISIBLE_RE.sub(" ", text)
+    """Collapse runs of whitespace (and invisible characters) to one space, strip the ends;
+    drop soft hyphens (hyphenation hints inside words: ``Mit\u00adtel\u00adal\u00adter``)."""
+    if not text.isascii():
+        if _INVISIBLE_RE.search(text):
+            text = _INVISIBLE_RE.sub(" ", text)
+        if _SOFT_HYPHEN in text:
+            text = text.replace(_SOFT_HYPHEN, "")
     return " ".join(text.split())
+
+
+#: U+00AD SOFT HYPHEN: where a word may break, invisible unless it does.
+_SOFT_HYPHEN = "\u00ad"
