@@ -337,3 +337,28 @@ def test_paragraphs_with_a_link_in_a_sentence_are_not_teaser_cards() -> None:
     with_links = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=1.0, link_headline=False)
     assert len(_blocks.teaser_cards(doc.stats, regions, with_links)) == 5  # the old rule cut them all
     assert extract(page).text.count("Paragraph") == 5
+
+
+def _roundup(articles: str) -> str:
+    products = "".join(
+        f"<div class='product'><h3>Product {n}</h3><p>{SENTENCE} It costs {n} pounds, and it ships soon.</p>"
+        f"<p>{SENTENCE}</p></div>"
+        for n in range(4)
+    )
+    return f"<html><body><main><section>{articles}<div class='list'>{products}</div></section></main></body></html>"
+
+
+def test_the_only_article_element_inside_the_root_is_the_story() -> None:
+    # a roundup: the article, then a product list worth more than it (4 x (2 + 23 + 15))
+    article = f"<article><p>{SENTENCE} Intro.</p><p>{SENTENCE}</p></article>"
+    page = _roundup(article)
+    doc, _, totals = _values(page)
+    section, element = node_at(doc, "//section"), node_at(doc, "//article")
+    assert (totals[element], totals[section]) == (31, 31 + 4 * 40)
+    assert auto.only_article(doc.stats, totals, section, 0.15) == element  # 31 >= 0.15 x 191
+    assert auto.only_article(doc.stats, totals, section, 0.2) == section  # 31 < 0.2 x 191
+    assert extract(page).text == f"{SENTENCE} Intro.\n{SENTENCE}"
+    assert "Product" in extract(page, use_article_element=False).text
+    # two articles are a list of stories, or two parts of one: no narrowing
+    two = _roundup(article + article.replace("Intro", "Second"))
+    assert "Second" in extract(two).text and "Product" in extract(two).text

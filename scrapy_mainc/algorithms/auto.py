@@ -112,6 +112,10 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
         marked = marked_body(document, totals, root, params.body_markup_share)
         if marked != root:
             root, excluded = marked, _pruned(stats, regions, context, totals, marked)
+    if params.use_article_element:
+        article = only_article(stats, totals, root, params.article_share)
+        if article != root:
+            root, excluded = article, _pruned(stats, regions, context, totals, article)
     return Choice(root, excluded, values, totals)
 
 
@@ -211,6 +215,22 @@ def marked_body(document: Document, totals: list[float], root: int, share: float
         return root
     best = max(inside, key=totals.__getitem__)
     return best if totals[best] >= share * totals[root] else root
+
+
+def only_article(stats: DomStats, totals: list[float], root: int, share: float) -> int:
+    """The only outermost ``<article>`` strictly inside ``root`` with a positive total, if
+    it holds at least ``share`` of the root's value; else ``root``."""
+    end, tags = stats.end, stats.tags
+    found, node, stop = -1, root + 1, end[root]
+    while node < stop:
+        if tags[node] == "article" and totals[node] > 0:
+            if found >= 0:
+                return root  # several: a list of stories, or parts of one
+            found = node
+            node = end[node]  # an article nested in it is part of it
+            continue
+        node += 1
+    return found if found >= 0 and totals[found] >= share * totals[root] else root
 
 
 def paragraph_parent(regions: Regions, values: list[float]) -> int:
