@@ -345,7 +345,8 @@ def _roundup(articles: str) -> str:
         f"<p>{SENTENCE}</p></div>"
         for n in range(4)
     )
-    return f"<html><body><main><section>{articles}<div class='list'>{products}</div></section></main></body></html>"
+    section = f"<section>{articles}<div class='list'>{products}</div></section>"
+    return f"<html><body><main>{section}</main></body></html>"
 
 
 def test_the_only_article_element_inside_the_root_is_the_story() -> None:

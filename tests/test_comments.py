@@ -219,3 +219,25 @@ def test_a_selection_named_as_comments_with_named_entries_is_strong_evidence() -
     # the same 48 words in a section not named as comments: names on the entries alone
     doc = document(f"<body><section id='thread'>{entries}</section></body>")
     assert comment_nodes(doc.stats, (node_at(doc, "//section"),)) == set()
+
+
+def test_names_inside_a_story_named_as_comments_are_the_section_s_name() -> None:
+    # An opinion column: the section's modifier names the article and its body
+    # ("content--comment", "content__body--comment"). With the article chosen, the
+    # body's name alone is no evidence (the 31 words of header and standfirst left would
+    # have passed the guard); a comment section after it keeps its own name and heading.
+    page = (
+        "<body><main><article class='content content--comment'><header><h1>The bus lanes are working, "
+        "keep them</h1><p>Ingrid Solheim</p></header><p class='standfirst'>A year of red paint on Quay "
+        "Road has cut journey times for thousands of people, and it should stay.</p>"
+        f"<div class='content__body content__body--comment'>{BODY}</div></article>"
+        "<section id='comments'><h2>Comments</h2><p>Comments on this piece are closed for now.</p>"
+        "</section></main></body>"
+    )
+    doc = document(page)
+    article, main, body = node_at(doc, "//article"), node_at(doc, "//main"), node_at(doc, "//article/div")
+    headline = node_at(doc, "//h1")
+    assert comment_nodes(doc.stats, (article,), protected=(headline,)) == set()
+    assert body in comment_nodes(doc.stats, (article,))  # without the headline: names are evidence
+    in_main = comment_nodes(doc.stats, (main,), protected=(headline,))
+    assert node_at(doc, "//section") in in_main and body not in in_main and article not in in_main

@@ -47,7 +47,8 @@ def test_a_subheading_between_two_paragraphs_is_kept(line: str) -> None:
         "<p>Advertisement</p>",  # a label, not set apart as a heading
         "<p><strong>Read more about the <a href='/b'>bridge plan</a></strong></p>",  # a link
         # 13 words in two bold lines (-1 and -2): a box, longer than a line
-        "<div><p><b>one two three four five six seven</b></p><p><b>eight nine ten eleven twelve thirteen</b></p></div>",
+        "<div><p><b>one two three four five six seven</b></p>"
+        "<p><b>eight nine ten eleven twelve thirteen</b></p></div>",
         "<p><b>Photo</b> by Jane Doe</p>",  # only part of it bold
     ],
 )
@@ -57,7 +58,8 @@ def test_other_short_lines_between_paragraphs_stay_pruned(line: str) -> None:
 
 def test_a_subheading_needs_prose_on_both_sides() -> None:
     # after the last paragraph, a bold line is a trailing label (a credit, a call to act)
-    page = f"<html><body><article><p>{SENTENCE}</p><p>{OTHER}</p><p><b>Share this story</b></p></article></body></html>"
+    story = f"<p>{SENTENCE}</p><p>{OTHER}</p><p><b>Share this story</b></p>"
+    page = f"<html><body><article>{story}</article></body></html>"
     assert extract(page).text == f"{SENTENCE}\n{OTHER}"
 
 

@@ -22,7 +22,9 @@ article body (comments follow the story, they never contain it), and it never le
 fewer than ``min_kept_words`` (a few sentences) of a selection that had more, unless the
 evidence is strong: microdata, or two kinds agreeing (a named section that also shows a
 comment heading or a run of alike dated blocks, or that lies in a selection named as
-comments too; a region that both rules start).
+comments too; a region that both rules start). Inside a story whose own container is named
+as comments (the opinion section's modifier on the article and on its body), a name alone
+is no evidence.
 """
 
 from __future__ import annotations
@@ -303,7 +305,11 @@ def comment_nodes(
     dropped: a named container or a region that holds one is not a comment section.
     """
     protected = tuple(node for node in protected if node >= 0)
-    classed = [node for node in _named_by_class(stats, roots) if not _holds_any(stats, node, protected)]
+    named = _named_by_class(stats, roots)
+    classed = [node for node in named if not _holds_any(stats, node, protected)]
+    if len(classed) < len(named) or _named_story_root(stats, roots, protected):
+        # the story's own container is named as comments: the names are the section's
+        classed = [node for node in classed if _corroborated(stats, node, params)]
     microdata = [node for node in _microdata_comments(stats, roots) if not _holds_any(stats, node, protected)]
     region = comment_region_start(stats, roots, params)
     heading = comment_heading(stats, roots, params) if params.headings else None
@@ -326,6 +332,11 @@ def comment_nodes(
     if region is not None and heading is not None and len(starts) == 2:
         strong.extend(_from_onward(stats, roots, min(starts)))
     return frozenset(_outermost(stats, strong))
+
+
+def _named_story_root(stats: DomStats, roots: tuple[int, ...], protected: tuple[int, ...]) -> bool:
+    """True when a root that holds a protected node (the story) is named as comments."""
+    return any(_holds_any(stats, root, protected) and has_comment_name(stats.nodes[root]) for root in roots)
 
 
 def _holds_any(stats: DomStats, node: int, protected: tuple[int, ...]) -> bool:
