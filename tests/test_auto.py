@@ -363,3 +363,45 @@ def test_the_only_article_element_inside_the_root_is_the_story() -> None:
     # two articles are a list of stories, or two parts of one: no narrowing
     two = _roundup(article + article.replace("Intro", "Second"))
     assert "Second" in extract(two).text and "Product" in extract(two).text
+
+
+def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty() -> None:
+    # a product sheet in short lines without periods or commas (each worth its words
+    # minus 8), and, past a list of links (-20 without the penalty), a bio of one
+    # punctuated sentence, which wins under the penalty
+    specs = "".join(
+        f"<p>{line}</p>"
+        for line in (
+            "Weight 15 kg in total",
+            "Burner made of ceramic tiles",
+            "Heats up to 800 degrees",
+            "Grill area 35 by 29 cm",
+            "Housing of brushed steel",
+            "Ignition by a piezo button",
+        )
+    )
+    links = "<ul>" + "".join(f"<li><a href='/c{n}'>Category {n}</a></li>" for n in range(10)) + "</ul>"
+    page = (
+        f"<html><body><div class='sheet'><h1>Beef grill</h1>{specs}</div>{links}"
+        "<div class='about'><p>Jane writes about kitchens, gardens and tools, and she has done "
+        "so for years.</p></div></body></html>"
+    )
+    doc, values, totals = _values(page)
+    sheet, bio = node_at(doc, "//div[@class='sheet']"), node_at(doc, "//div[@class='about']")
+    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 8, 14)  # h1: 2, no penalty
+    text = extract(page).text
+    assert "Burner made of ceramic tiles" in text and "Jane" not in text
+    assert extract(page, penalty_recheck_words=0).text.startswith("Jane")
+    # on a short page whose choice only widens without the penalty, the choice stays
+    story = (
+        f"<html><body><article><p>{SENTENCE}</p><p>Advertisement</p><p>{SENTENCE}</p></article></body></html>"
+    )
+    assert "Advertisement" not in extract(story).text
+    # a listing of teasers (a linked headline over each excerpt: 6 of 21 words in links,
+    # the list worth 2 x (15 - 6) = 18 without the penalty) is no story in short lines
+    teaser = "<li><a href='/s{n}'>Harbour bridge reopens after {n} years</a><p>{text}</p></li>"
+    text = "Cyclists and buses were first across the span on Monday morning, ahead of the schedule."
+    items = "".join(teaser.format(n=n, text=text) for n in range(2))
+    listing = f"<html><body><main><ul>{items}</ul></main></body></html>"
+    assert extract(listing).text == text
+    assert extract(listing, recheck_max_link_share=1.0).text.count("Harbour") == 2

@@ -28,6 +28,24 @@ class AutoParams:
     #: period or comma: ten words is one short sentence, more than any byline, label or
     #: menu item. Edge trimming, the story checks and the story's start read it.
     sentence_min_words: int = 10
+    #: A choice (a positive one, not the fallback) that keeps fewer words than this is
+    #: checked against the choice made without the punctuation penalty, which wins when it
+    #: lies in another region of the page or keeps ``penalty_recheck_gain`` times the words:
+    #: on a page written in short lines (a product sheet, a gift list, a notice, a photo
+    #: story's captions), 8 words a line outweigh the lines they were meant to demote, and
+    #: a bio or a teaser wins. Swept over 100, 150, 250, 400, 800, 1,500 and unbounded: no
+    #: page of the four sets is worse at any of them, 800 and 1,500 score the same, and
+    #: unbounded gains one more page for 6% more time (4% at 800). 0 turns it off.
+    penalty_recheck_words: int = 800
+    #: ...twice the words when the new choice only widens (or narrows) the old one: a few
+    #: more short lines are no reason to change (swept over 1.5, 2 and 3: 2 and 1.5 score
+    #: the same, with one page fewer made worse at 2; 3 loses one better page).
+    penalty_recheck_gain: float = 2.0
+    #: ...and never a choice with more than this share of its words in links: a listing
+    #: of teasers (a linked headline above each excerpt) is no story in short lines. The
+    #: switches that help on the development pages keep at most 0.16 of their words in
+    #: links; the example site's section page, a listing, 0.28.
+    recheck_max_link_share: float = 0.2
 
     # -- what the markup says (:mod:`._context`) ----------------------------------------
     #: Share of their positive value kept by blocks inside weakly named boilerplate

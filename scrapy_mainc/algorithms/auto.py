@@ -30,6 +30,14 @@ or another story while the headline's own story lies elsewhere, gives way to the
 made without it. Each check reads text only on the few pages where the structure makes
 it suspect. When no block scores positive at all (a page of two short lines), the
 plain subtree with the most words outside links is returned with its low score.
+
+The punctuation penalty demotes labels, bylines and menus, and on a page written in short
+lines (a product sheet, a gift list, a photo story's captions) the story too: a choice
+that keeps fewer than ``penalty_recheck_words`` words is checked against the choice made
+without it, which wins when it lies elsewhere on the page or keeps twice the words. The
+only ``<article>`` inside the root, with a fair share of its value, narrows it like the
+page's ``articleBody`` markup; the refinements of :mod:`._refine` (subheadings, edges,
+the story's start before the root) come last.
 """
 
 from __future__ import annotations
@@ -63,10 +71,37 @@ class Choice:
 
 def select(document: Document, params: AutoParams) -> Selection:
     """Choose the subtree of largest total block value, check that it is the page's
-    story, then prune inside it."""
-    stats = document.stats
-    regions = block_regions(stats)
+    story, then prune inside it; a choice shorter than ``penalty_recheck_words`` is
+    checked against the choice made without the punctuation penalty."""
+    regions = block_regions(document.stats)
     context = block_context(document, regions, params)
+    selection = _selection(document, regions, context, params)
+    if params.unpunctuated_penalty and params.penalty_recheck_words and selection.score > 0:
+        return _rechecked(document, regions, context, selection, params)
+    return selection
+
+
+def _rechecked(
+    document: Document, regions: Regions, context: list[int], selection: Selection, params: AutoParams
+) -> Selection:
+    """``selection``, or the choice made without the punctuation penalty when ``selection``
+    keeps fewer than ``penalty_recheck_words`` words and that choice, a text (at most
+    ``recheck_max_link_share`` of its words in links), lies elsewhere on the page or keeps
+    ``penalty_recheck_gain`` times the words (a page written in short lines)."""
+    stats = document.stats
+    kept, _ = kept_words(stats, regions, selection)
+    if kept >= params.penalty_recheck_words:
+        return selection
+    unpenalized = _selection(document, regions, context, replace(params, unpunctuated_penalty=0.0))
+    words, link_words = kept_words(stats, regions, unpenalized)
+    if link_words > params.recheck_max_link_share * (words + link_words):
+        return selection  # a list of links and teasers, not a story in short lines
+    if _elsewhere(stats, unpenalized, selection) or words >= params.penalty_recheck_gain * kept:
+        return unpenalized
+    return selection
+
+
+def _selection(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Selection:
     choice = choose(document, regions, context, params)
     if choice is None:
         if params.fallback:
@@ -75,6 +110,30 @@ def select(document: Document, params: AutoParams) -> Selection:
     if params.check_story or params.check_notices:
         choice = _second_opinion(document, regions, context, choice, params)
     return refined(document, regions, context, choice, params)
+
+
+def _elsewhere(stats: DomStats, selection: Selection, other: Selection) -> bool:
+    """True when the roots of ``selection`` and ``other`` are unrelated (neither holds the
+    other's last root): another region of the page, not the same one wider or narrower."""
+    if not selection.nodes or not other.nodes:
+        return bool(selection.nodes)
+    root, other_root = selection.nodes[-1], other.nodes[-1]
+    return not (stats.contains(root, other_root) or stats.contains(other_root, root))
+
+
+def kept_words(stats: DomStats, regions: Regions, selection: Selection) -> tuple[int, int]:
+    """Words outside links, and link words, in the blocks ``selection`` keeps."""
+    words = link_words = 0
+    for root in selection.nodes:
+        node, stop = root, stats.end[root]
+        while node < stop:
+            if node in selection.excluded:
+                node = stats.end[node]
+                continue
+            words += regions.words[node]
+            link_words += regions.link_words[node]
+            node += 1
+    return words, link_words
 
 
 def refined(
