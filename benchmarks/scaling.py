@@ -3,15 +3,19 @@
     .venv/bin/python benchmarks/scaling.py                 # article pages, every algorithm
     .venv/bin/python benchmarks/scaling.py --shapes        # every shape below, too
     .venv/bin/python benchmarks/scaling.py --shapes auto corex
+    .venv/bin/python benchmarks/scaling.py --shape "empty leaves" auto   # ms/MB at each size
 
 Builds synthetic pages of growing size and prints milliseconds per megabyte for each
 algorithm; a linear algorithm keeps that figure roughly flat from the smallest page to
 the largest. The article pages repeat the same blocks of navigation, prose, links and
 comments. ``--shapes`` adds pathological shapes that once took quadratic time (thousands
 of comment blocks whose subtrees are detached when rendering, tens of thousands of
-``<br>`` siblings, nesting as deep as the page is long) or might (one huge text node,
+``<br>`` siblings, nesting as deep as the page is long, empty elements each followed by a
+line break, whose tails rendering moved one at a time) or might (one huge text node,
 long link lists, flat paragraphs, wide tables, many attributes, hidden blocks), and prints
 the ratio of milliseconds per megabyte between the largest page and the smallest.
+``--shape NAME`` prints milliseconds per megabyte at each size for one shape, with the
+metadata stage and without it.
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "time elements": lambda size: (
         "<h1>Scaling</h1>" + _repeat("<time datetime='2023-12-22'>22 Dec</time> ", size) + ARTICLE
     ),
+    "empty leaves": lambda size: ARTICLE + _repeat("<time></time>\n", size),
 }
 
 
@@ -91,29 +96,52 @@ def shape_page(shape: str, size: int) -> bytes:
     return f"<html><head><title>Scaling</title></head><body>{SHAPES[shape](size)}</body></html>".encode()
 
 
-def milliseconds_per_megabyte(page: bytes, algorithm: str) -> float:
+def milliseconds_per_megabyte(page: bytes, algorithm: str, metadata: bool = True) -> float:
     started = time.perf_counter()
-    extract(page, algorithm=algorithm)
+    extract(page, algorithm=algorithm, metadata=metadata)
     return (time.perf_counter() - started) * 1000 / (len(page) / 1e6)
 
 
 def main() -> int:
     arguments = sys.argv[1:]
     with_shapes = "--shapes" in arguments
-    names = [name for name in arguments if name != "--shapes"] or sorted(ALGORITHMS)
+    shape = arguments[arguments.index("--shape") + 1] if "--shape" in arguments else None
+    skipped = {"--shapes", "--shape", shape}
+    names = [name for name in arguments if name not in skipped] or sorted(ALGORITHMS)
+    if shape is not None:
+        _print_shape(shape, names)
+        return 0
     pages = {size: page_of(size) for size in SIZES}
-    print(
-        "| algorithm | " + " | ".join(f"{size / 1e6:g} MB: ms/MB" for size in SIZES) + " | largest/smallest |"
-    )
-    print("|---|" + "---|" * (len(SIZES) + 1))
+    _print_header("algorithm")
     for name in names:
         extract(pages[SIZES[0]], algorithm=name)  # warm up
-        per_mb = [milliseconds_per_megabyte(page, name) for page in pages.values()]
-        cells = " | ".join(f"{value:.0f}" for value in per_mb)
-        print(f"| {name} | {cells} | {per_mb[-1] / per_mb[0]:.2f} |", flush=True)
+        _print_row(name, [milliseconds_per_megabyte(page, name) for page in pages.values()])
     if with_shapes:
         _print_shapes(names)
     return 0
+
+
+def _print_header(first: str) -> None:
+    sizes = " | ".join(f"{size / 1e6:g} MB: ms/MB" for size in SIZES)
+    print(f"| {first} | {sizes} | largest/smallest |")
+    print("|---|" + "---|" * (len(SIZES) + 1))
+
+
+def _print_row(label: str, per_mb: list[float]) -> None:
+    cells = " | ".join(f"{value:.0f}" for value in per_mb)
+    print(f"| {label} | {cells} | {per_mb[-1] / per_mb[0]:.2f} |", flush=True)
+
+
+def _print_shape(shape: str, names: list[str]) -> None:
+    """Milliseconds per megabyte at every size for one shape, with and without metadata."""
+    pages = [shape_page(shape, size) for size in SIZES]
+    print(f"{shape}: {', '.join(f'{len(page) / 1e6:.2f} MB' for page in pages)}\n")
+    _print_header("algorithm")
+    for name in names:
+        for metadata in (True, False):
+            extract(pages[0], algorithm=name, metadata=metadata)  # warm up
+            per_mb = [milliseconds_per_megabyte(page, name, metadata) for page in pages]
+            _print_row(name if metadata else f"{name}, metadata=False", per_mb)
 
 
 def _print_shapes(names: list[str]) -> None:

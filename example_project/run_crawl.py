@@ -36,7 +36,7 @@ def start_server(delay: float) -> tuple[subprocess.Popen[str], str]:
 
 
 def crawl(url: str, output: Path, mode: str | None) -> dict[str, object]:
-    """Run the news spider over ``url``; return the crawl's stats."""
+    """Run the news spider over ``url``; return the crawl's stats ({} if it did not start)."""
     sys.path.insert(0, str(HERE))
     os.environ["SCRAPY_SETTINGS_MODULE"] = "newsdemo.settings"
     from scrapy.crawler import CrawlerProcess
@@ -51,6 +51,8 @@ def crawl(url: str, output: Path, mode: str | None) -> dict[str, object]:
     crawler = process.create_crawler("news")
     process.crawl(crawler, start_url=url)
     process.start()
+    if process.bootstrap_failed:  # a bad setting, say: the ERROR line above says which
+        return {}
     assert crawler.stats is not None
     return crawler.stats.get_stats()
 
@@ -82,7 +84,8 @@ def main() -> int:
     try:
         started = time.perf_counter()
         stats = crawl(url, args.output.resolve(), args.mode)
-        summarize(args.output.resolve(), stats, time.perf_counter() - started)
+        if stats:
+            summarize(args.output.resolve(), stats, time.perf_counter() - started)
     finally:
         server.terminate()
         server.wait(10)

@@ -10,11 +10,20 @@ from __future__ import annotations
 from ._extract import extract, extract_tree
 from .algorithms import ALGORITHMS
 from .core._comments import CommentParams
+from .core._limits import MAX_PAGE_BYTES
 from .core._types import Extraction
 
 __version__ = "0.1.0"
 
-__all__ = ["ALGORITHMS", "CommentParams", "Extraction", "__version__", "extract", "extract_tree"]
+__all__ = [
+    "ALGORITHMS",
+    "MAX_PAGE_BYTES",
+    "CommentParams",
+    "Extraction",
+    "__version__",
+    "extract",
+    "extract_tree",
+]
 
 
 def __getattr__(name: str) -> object:

@@ -21,9 +21,11 @@ from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_te
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
+from .core._limits import MAX_PAGE_BYTES, too_large_reason
 from .core._render import render_html, render_text
-from .core._sanitize import usable_url
+from .core._sanitize import URL_ENDS, usable_url
 from .core._stats import DomStats
+from .core._text import clean_text
 from .core._title import find_headline, find_titles, read_page_titles, visible_title
 from .core._types import Document, Extraction, Metadata, Selection
 from .metadata import extract_metadata
@@ -38,6 +40,7 @@ def extract(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
+    max_bytes: int | None = MAX_PAGE_BYTES,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -47,11 +50,15 @@ def extract(
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
     parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
     default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
-    stage (publication date, authors...: :class:`Metadata`). Bad input never raises: the
-    result then has empty ``text`` and a ``reason``.
+    stage (publication date, authors...: :class:`Metadata`). A page longer than
+    ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
+    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). Bad input never
+    raises: the result then has empty ``text`` and a ``reason``.
     """
     chosen, chosen_params = _resolve(algorithm, params)
     started = perf_counter()
+    if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
+        return _empty(chosen, too_large_reason(html, max_bytes, "max_bytes"), started)
     text, utf8, reason = _page_text(html)
     reason = reason or markup_reason(text) or attributes_reason(text)
     if reason:
@@ -60,6 +67,7 @@ def extract(
         tree = [parse_html(text, utf8)]
     except ParseError as exc:
         return _empty(chosen, f"unparseable HTML: {exc}", started)
+    del text, utf8  # the tree holds the page now: free the decoded copy before extracting
     return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
 
 
@@ -138,14 +146,14 @@ def _extract_tree(
     # the metadata stage reads the tree as parsed: before rendering, which edits it
     page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
     text = render_text(stats, selection.nodes, selection.excluded)
+    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)  # before rendering renames
     html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
-    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
         text=text,
         html=html,
-        title=title,
+        title=clean_text(title),
         algorithm=chosen.name,
         xpath=xpath,
         score=selection.score,
@@ -205,7 +213,7 @@ _BASE_HREF_XPATH = etree.XPath("string(head/base/@href)")
 def _base_url(root: etree._Element, url: str | None) -> str | None:
     """The URL relative links of the page are relative to: its ``<base href>``, or ``url``
     (also when the ``<base href>`` is no URL urllib can read: ``//[bad``)."""
-    href = str(_BASE_HREF_XPATH(root)).strip()
+    href = str(_BASE_HREF_XPATH(root)).strip(URL_ENDS)  # what browsers strip, no more
     if not href:
         return url
     try:

@@ -27,9 +27,15 @@ DATASET_LAYOUT = """\
 a dataset is any directory holding:
   html/<id>.html   one page per file, as fetched (bytes; the charset is detected)
   gold.json        {"<id>": {"articleBody": "the expected text", "url": "https://..."}, ...}
+              or   {"<id>": {"with": ["in the text", ...], "without": ["not in it", ...]}, ...}
 Every id of gold.json with an html/<id>.html file is a page; "url" is optional (the
 page's address: relative links are resolved against it and auto reads its slug).
-HTML files without an entry in gold.json, and entries without a file, are left out."""
+HTML files without an entry in gold.json, and entries without a file, are left out.
+Text gold is scored by 4-gram shingles; snippet gold (every entry "with"/"without", no
+mixing) as trafilatura's evaluation scores it: a snippet is found when it is part of the
+text once whitespace runs are made one space; each "with" found is a true positive,
+missing a false negative, each "without" found a false positive; precision, recall and
+F1 pool the snippets of all pages. "lost" counts the pages whose own F1 is under 0.5."""
 
 
 class CommandError(Exception):
@@ -69,8 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     evaluate_command = commands.add_parser(
         "evaluate",
         help="score algorithms on a dataset",
-        description="Score algorithms on a dataset of pages with gold text: precision, recall\n"
-        "and F1 of 4-gram shingles averaged over pages, and milliseconds per page.",
+        description="Score algorithms on a dataset of pages with gold: precision, recall and F1\n"
+        "(of 4-gram shingles averaged over pages, or of with/without snippets), the mean of\n"
+        "the pages' own F1, the pages lost (own F1 under 0.5), and milliseconds per page.",
         epilog=DATASET_LAYOUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -3,7 +3,8 @@
 
     python3 scripts/dev.py crawl     # serve the bundled news site and crawl it (example_project)
     python3 scripts/dev.py test      # run the test suite
-    python3 scripts/dev.py bench     # quality and speed figures for the README, peers included
+    python3 scripts/dev.py bench     # quality and speed on the four development sets, peers included
+    python3 scripts/dev.py oracle    # auto against the oracle of its algorithms; its lost pages by kind
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
@@ -32,6 +33,7 @@ EXTRAS = {
     "crawl": "",
     "test": "test",
     "bench": "test,peers",
+    "oracle": "test,peers",
     "bench-dates": "test,peers",
     "bench-metadata": "test,peers",
     "lint": "test,lint",
@@ -96,6 +98,8 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
     elif job == "bench-dates":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
+    elif job == "oracle":
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "oracle.py"), *rest]
     elif job == "bench-metadata":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "metadata.py"), *rest]
     else:

@@ -8,7 +8,8 @@
 Seed pages are the development datasets (``html/*.html`` under each ``--datasets``
 directory; by default ``../shared/datasets`` next to the repository when it exists) and the
 test pages in ``tests/data``. Each fuzzed page is a seed with a few mutations (bytes
-inserted, deleted, duplicated or flipped; nasty markup spliced in: unsafe URLs, forms,
+inserted, deleted, duplicated or flipped; nasty markup spliced in: unsafe URLs (also behind
+Unicode spaces and other invisible characters), forms,
 control characters, unclosed quotes and comments, deep nesting, many attributes, charset
 declarations and BOMs; re-encoded), or a generated shape (tag soup, binary data, huge
 text, br siblings, comment blocks, deep nesting...). Every page goes through every
@@ -18,9 +19,12 @@ algorithm, as bytes or as text, and each result is checked:
 * empty text comes with a reason, non-empty text without one;
 * the call takes at most ``--base-seconds`` plus ``--seconds-per-mb`` per megabyte, a
   "<" counting as 50 bytes (``--no-time`` to skip: tests run without timing checks);
+* the text, title and metadata text fields hold no control character (but line feeds);
+* a page over ``MAX_PAGE_BYTES`` is refused ("page too large");
 * the HTML output parses to no unsafe element, no ``on*`` attribute, no URL with a scheme
-  other than http, https or mailto, no ``style`` with ``expression``/``javascript:``, and
-  no control character.
+  other than http, https or mailto (read as any reader may: NFKC, without Unicode
+  spaces, controls and other characters that are not printable), no ``style`` with
+  ``expression``/``javascript:``, and no control character.
 
 Exit status 1 when any check failed; each failure is printed with its seed and page
 number (and saved with ``--save``), so ``--seed S --pages N`` reproduces it.
@@ -34,28 +38,48 @@ import random
 import re
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
-from scrapy_mainc import ALGORITHMS, Extraction, extract
+from scrapy_mainc import ALGORITHMS, MAX_PAGE_BYTES, Extraction, extract
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATASETS = (ROOT.parent / "shared" / "datasets", ROOT.parent.parent / "shared" / "datasets")
 #: Elements the output must never contain.
 UNSAFE_ELEMENTS = frozenset(
     "script style iframe frame frameset object embed applet form input button select textarea "
-    "portal meta link base svg math template noscript keygen isindex".split()
+    "portal meta link base svg math template noscript keygen isindex plaintext xmp listing noembed "
+    "noframes dialog".split()
 )
+#: Attribute name prefixes of script frameworks (Alpine, Vue, Angular, htmx) and data-*.
+FRAMEWORK_PREFIXES = ("x-", "@", ":", "v-", "ng-", "hx-", "data-")
 URL_ATTRIBUTES = frozenset(
     "href src srcset action formaction ping cite background xlink:href poster longdesc lowsrc "
     "dynsrc data codebase usemap manifest icon profile classid archive".split()
 )
 _CONTROL_RE = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]")
-_URL_NOISE_RE = re.compile("[\\x00-\\x20\\x7f]+")
+#: Characters a reader of a URL may drop (str.strip, a browser) or that turn into spaces:
+#: controls, format characters, separators, noncharacters (from the Unicode database).
+INVISIBLE = tuple(
+    char
+    for code in range(0x10000)
+    for char in (chr(code),)
+    if unicodedata.category(char) in {"Cc", "Cf", "Zs", "Zl", "Zp"} or code in (0xFFFE, 0xFFFF)
+)
+URL_TEMPLATES = (
+    '<a href="{c}javascript:alert(1)">x</a>',
+    '<img src="{c}javascript:alert(1)" srcset="{c}javascript:x 1x">',
+    "<q cite='java{c}script:x'>quoted</q>",
+    '<a href="/ok" ping="{c}vbscript:x">ping</a>',
+    '<p style="background: url({c}javascript:x)">styled text, here.</p>',
+    "<base href='{c}https://evil.example/'>",
+)
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
+_DOCUMENT_TAG_RE = re.compile(r"<(html|body)\b", re.I)
 
 #: Markup spliced into pages.
 NASTY_SNIPPETS = (
@@ -89,7 +113,19 @@ NASTY_SNIPPETS = (
     '<?xml version="1.0" encoding="UTF-16"?>',
     "<base href='javascript:alert(1)//'>",
     "<a href='#top' ping='/p javascript:x'>ping</a>",
+    "<xmp><b>shown as code</b></xmp>",
+    "<noembed><p>hidden fallback</p></noembed><noframes>frames fallback</noframes>",
+    "<listing>listed</listing><dialog open><p>over the page</p></dialog>",
+    "<plaintext><p>the rest of the page as text",
+    "<p x-data='{}' @click='alert(1)' v-html='x' :href='x' data-hx-on:click='alert(2)' ng-click='f()'>t</p>",
+    "<title>Ti\x01tle\x7f</title><meta property='og:site_name' content='Si\x02te\x85'>"
+    "<meta name='keywords' content='a\x03b, \x04'><meta name='author' content='Jane\x05 Doe'>"
+    "<meta name='description' content='De\x1bsc\x9f'><meta property='article:section' content='S\x06'>",
+    "<p class='byline'>By Jane\x07 Doe\x8f</p><h1>Head\x10line of \x11the story</h1>",
 )
+#: URLs of shapes that string splitting gets wrong: bare hosts, no host, invalid hosts.
+ODD_URLS = ("http://example.com", "HTTP://EXAMPLE.COM", "http://", "http:", "//", "//[bad", "http://[::1",
+            "http://user@:80", "?", "#", "%zz", "http://example.com:99999/x")  # fmt: skip
 TAG_WEIGHT = 50
 CODECS = ("utf-8", "utf-16", "gbk", "cp1252", "shift_jis", "latin-1", "big5", "cp037")
 BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00")
@@ -102,6 +138,8 @@ class Case:
     number: int
     label: str
     page: str | bytes
+    #: Text every algorithm's result must hold (pages whose decoding is known).
+    expected: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +182,15 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
         "json": lambda: '{"a": [' + "1, " * (scale // 3) + "2]}",
         "empty": lambda: rng.choice(("", b"", "   ", b"\xef\xbb\xbf")),
         "form root": lambda: "<html><body><form action='/s'>" + paragraph * 12 + "</form></body></html>",
+        "empty leaves": lambda: (
+            f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>"
+        ),
+        "over the size limit": lambda: b"<html><body><p>" + b"word, " * (MAX_PAGE_BYTES // 6) + b"</p>",
+        "headline link": lambda: (
+            f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
+            f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
+            "</body></html>"
+        ),
     }
     label = rng.choice(sorted(shapes))
     return label, shapes[label]()
@@ -194,6 +241,12 @@ def _splice(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = rng.choice(NASTY_SNIPPETS).encode("utf-8", "surrogatepass")
 
 
+def _splice_invisible_url(rng: random.Random, data: bytearray) -> None:
+    """A script URL behind a character some reader drops (``\\u00a0javascript:``)."""
+    snippet = rng.choice(URL_TEMPLATES).format(c=rng.choice(INVISIBLE) * rng.randint(1, 3))
+    data[rng.randrange(len(data) + 1) : 0] = snippet.encode("utf-8", "surrogatepass")
+
+
 def _insert_bytes(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = rng.randbytes(rng.randint(1, 64))
 
@@ -221,16 +274,47 @@ def _truncate(rng: random.Random, data: bytearray) -> None:
     del data[rng.randrange(len(data) + 1) :]
 
 
-MUTATIONS = (_splice, _splice, _insert_bytes, _delete, _duplicate, _flip, _truncate)
+MUTATIONS = (_splice, _splice, _splice_invisible_url, _insert_bytes, _delete, _duplicate, _flip, _truncate)
 
 
 def cases(rng: random.Random, seeds: list[bytes], count: int, scale: int) -> Iterator[Case]:
     for number in range(count):
-        if rng.random() < 0.25 or not seeds:
+        roll = rng.random()
+        if roll < 0.05:
+            yield Case(number, *encoded(rng))
+            continue
+        if roll < 0.3 or not seeds:
             label, page = generated(rng, rng.randint(1, scale))
         else:
             label, page = mutated(rng, rng.choice(seeds))
         yield Case(number, label, page)
+
+
+#: A sentence with letters outside ASCII, and the page of it every encoded case starts from.
+SENTENCE = "Der Bürgermeister eröffnete am Montag die neue Brücke, sagte er."
+ENCODED_PAGE = (
+    "<html><head>{head}</head><body><article>" + f"<p>{SENTENCE}</p>\n" * 12 + "</article></body></html>"
+)
+
+
+def encoded(rng: random.Random) -> tuple[str, bytes, str]:
+    """A page whose text is known, encoded in a way decoders get wrong; the sentence it must
+    decode to."""
+    shape = rng.choice(("bad utf-8 bytes", "utf-16 or utf-32 without BOM"))
+    if shape != "bad utf-8 bytes":
+        codec = rng.choice(("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"))
+        declared = rng.choice((codec[:6], codec.replace("-le", "le").replace("-be", "be")))
+        return (
+            f"{shape} ({codec})",
+            ENCODED_PAGE.format(head=f"<meta charset='{declared}'>").encode(codec),
+            SENTENCE,
+        )
+    page = ENCODED_PAGE.format(head="")
+    paragraphs = page.encode("utf-8").split(b"</p>\n")
+    for _ in range(rng.randint(1, 3)):  # a byte no UTF-8 holds, between two paragraphs
+        spot = rng.randrange(1, len(paragraphs))
+        paragraphs[spot] = bytes([rng.choice((0xFF, 0xFE, 0xC3, 0x80))]) + paragraphs[spot]
+    return shape, b"</p>\n".join(paragraphs), SENTENCE
 
 
 def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
@@ -250,8 +334,26 @@ def check(case: Case, algorithm: str, time_limit: float | None) -> list[str]:
         problems.append(f"took {elapsed:.2f} s, over {time_limit:.2f} s for {len(case.page):,} units")
     if result.milliseconds > elapsed * 1000 + 1:
         problems.append(f"reported {result.milliseconds:.1f} ms, longer than the call")
+    problems.extend(f"control character in {name}: {value[:60]!r}" for name, value in _text_fields(result)
+                    if _TEXT_CONTROL_RE.search(value))  # fmt: skip
+    if len(case.page) > MAX_PAGE_BYTES and not result.reason.startswith("page too large"):
+        problems.append(f"{len(case.page):,} units over MAX_PAGE_BYTES, reason {result.reason!r}")
+    if case.expected and case.expected not in result.text:
+        problems.append(f"text without {case.expected!r}: {result.text[:80]!r}")
     problems.extend(unsafe_output(result.html))
     return problems
+
+
+#: Control characters (Unicode category Cc) but the line feed that separates text lines.
+_TEXT_CONTROL_RE = re.compile("[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f]")
+
+
+def _text_fields(result: Extraction) -> list[tuple[str, str]]:
+    """The text fields of ``result``: main text, title and the metadata's text."""
+    metadata = result.metadata
+    fields = [("text", result.text), ("title", result.title), ("site_name", metadata.site_name)]
+    fields += [("description", metadata.description), ("section", metadata.section)]
+    return fields + [("author", name) for name in metadata.authors] + [("tag", tag) for tag in metadata.tags]
 
 
 def unsafe_output(fragment: str) -> list[str]:
@@ -260,6 +362,8 @@ def unsafe_output(fragment: str) -> list[str]:
         return []
     if _CONTROL_RE.search(fragment):
         return ["control character in the HTML"]
+    if _DOCUMENT_TAG_RE.search(fragment):  # its attributes would go to the host page's
+        return ["<html> or <body> in the HTML"]
     root = etree.fromstring(f"<html><body>{fragment}</body></html>", etree.HTMLParser())
     problems = []
     for element in root.iter():
@@ -273,10 +377,10 @@ def unsafe_output(fragment: str) -> list[str]:
 
 
 def _unsafe_attribute(tag: str, name: str, value: str) -> list[str]:
-    if name.startswith("on"):
+    if name.startswith("on") or name.startswith(FRAMEWORK_PREFIXES):
         return [f"{name} on <{tag}>"]
     if name == "style":
-        css = _URL_NOISE_RE.sub("", value).lower()
+        css = as_any_reader_reads(value).lower()
         return [f"style {value!r}"] if "expression" in css or "script:" in css else []
     if name in URL_ATTRIBUTES | {"srcset", "ping"}:
         if name == "srcset":  # the first word of each candidate
@@ -284,10 +388,15 @@ def _unsafe_attribute(tag: str, name: str, value: str) -> list[str]:
         else:
             urls = value.split() if name == "ping" else [value]
         for url in urls:
-            scheme = _SCHEME_RE.match(_URL_NOISE_RE.sub("", html.unescape(url)).lower())
+            scheme = _SCHEME_RE.match(as_any_reader_reads(html.unescape(url)).lower())
             if scheme and scheme.group(1) not in ("http", "https", "mailto"):
                 return [f"{name}={value[:60]!r} on <{tag}>"]
     return []
+
+
+def as_any_reader_reads(text: str) -> str:
+    """``text`` NFKC-normalised, without whitespace and characters that are not printable."""
+    return "".join(char for char in unicodedata.normalize("NFKC", text) if char.isprintable() and char != " ")
 
 
 def run(

@@ -154,6 +154,8 @@ class CrawlResult:
     warnings_logged: list[str] = field(default_factory=list)
     #: Messages scrapy_mainc's own loggers logged at INFO.
     info_logged: list[str] = field(default_factory=list)
+    #: ``Type: message`` of the error that kept the crawl from starting; "" if it started.
+    start_error: str = ""
 
 
 def run_crawls(
@@ -254,6 +256,8 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
     from scrapy.crawler import CrawlerRunner
     from scrapy.settings import Settings
 
+    from scrapy_mainc.integration._startup import StartupError
+
     base = {"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False}
     logging.getLogger("scrapy_mainc").setLevel(logging.INFO)  # the root logger stays at WARNING
     if spec["reactor"] != "asyncio":
@@ -271,14 +275,17 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
         crawler.signals.connect(scraped, signal=signals.item_scraped)
         errors = _ErrorLog()
         logging.getLogger().addHandler(errors)
+        start_error = ""
         try:
             await runner.crawl(crawler, **scenario.get("args", {}))
+        except StartupError as error:  # scrapy_mainc stopped it before the engine started
+            start_error = f"{type(error).__name__}: {error}"
         finally:
             logging.getLogger().removeHandler(errors)
-        assert crawler.stats is not None
         results[scenario["name"]] = {
+            "start_error": start_error,
             "items": items,
-            "stats": crawler.stats.get_stats(),
+            "stats": crawler.stats.get_stats() if crawler._stats is not None else {},
             "errors": errors.messages,
             "warnings_logged": errors.warnings,
             "info_logged": errors.infos,

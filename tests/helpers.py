@@ -1,4 +1,5 @@
-"""Helpers shared by the tests: build a prepared document from a snippet of HTML."""
+"""Helpers shared by the tests: build a prepared document from a snippet of HTML, sanitise
+a fragment."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from lxml import etree
 
 from scrapy_mainc._extract import build_document
 from scrapy_mainc.core._dom import parse_html
+from scrapy_mainc.core._sanitize import sanitize
 from scrapy_mainc.core._types import Document
 
 
@@ -42,3 +44,12 @@ def deep_chain(depth: int, text: str, top: str = "html") -> etree._Element:
     while chain:
         chain.pop()
     return root
+
+
+def sanitized(fragment: str, base: str | None = None) -> str:
+    """``fragment`` in a ``<div>``, sanitised (URLs made absolute against ``base``) and
+    serialised as the HTML output is."""
+    root = etree.fromstring(f"<html><body><div>{fragment}</div></body></html>", etree.HTMLParser())
+    div = root.find("body/div")
+    sanitize(div, base)
+    return etree.tostring(div, method="html", encoding="unicode")

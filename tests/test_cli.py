@@ -122,6 +122,51 @@ def test_evaluate_prints_scores_and_writes_json(tmp_path: Path, capsys) -> None:
     assert len(reports) > 1
 
 
+def test_evaluate_scores_snippet_gold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # trafilatura's evaluation format: pieces the text must hold and pieces it must not. auto's
+    # text of news_en is news_en.txt (the golden test): the story without related links,
+    # reader comments or footer.
+    (tmp_path / "html").mkdir()
+    for page_id in ("story", "story-copy"):
+        (tmp_path / "html" / f"{page_id}.html").write_bytes((DATA / "news_en.html").read_bytes())
+    gold = {
+        "story": {
+            "with": ["reopened to traffic on Monday morning", "Ferries keep their summer timetable",
+                     "bicycles would still\n   travel free of charge"],
+            "without": ["Related stories", "Copyright 2024 Coastal Herald",
+                        "Divers find damage to bridge piers"],
+        },
+        "story-copy": {
+            "with": ["two of the concrete piers", "The detour through the industrial zone was a nightmare"],
+            "without": ["Share on Facebook"],
+        },
+    }  # fmt: skip
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["evaluate", str(tmp_path), "--json", str(out), "--worst", "2"]) == 0
+    printed = capsys.readouterr().out
+    # tp 3 + 1, fp 0, fn 1 (the reader comment): precision 1, recall 4/5, F1 8/9; page F1 1 and 2/3
+    assert "snippets: precision=1.000  recall=0.800  F1=0.889  mean page F1=0.833  lost=0 " in printed
+    assert "0.667 1.000 0.500 story-copy  with: 1/2 found, without: 0/1 found" in printed
+    [report] = json.loads(out.read_text())
+    assert report["kind"] == "snippets" and report["f1"] == pytest.approx(8 / 9)
+    assert report["pages"]["story"] | {"ms": 0} == {
+        "precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 3, "fp": 0, "fn": 0, "tn": 3, "ms": 0,
+    }  # fmt: skip
+
+
+def test_evaluate_of_a_dataset_mixing_kinds_of_gold_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "a.html").write_bytes(b"<p>x</p>")
+    gold = {"a": {"articleBody": "x"}, "b": {"with": ["x"], "without": ["y"]}}
+    (tmp_path / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    line = _one_line_error(_run("evaluate", str(tmp_path)))
+    assert line == (
+        f"mainc evaluate: error: {tmp_path / 'gold.json'}: a dataset holds one kind of gold, "
+        "articleBody or with/without snippets: 1 snippets, 1 text"
+    )
+
+
 def _one_line_error(completed: subprocess.CompletedProcess[bytes]) -> str:
     """The error of a command that failed like an argparse usage error: status 2, one line."""
     assert completed.returncode == 2
@@ -181,3 +226,4 @@ def test_evaluate_help_describes_the_dataset_layout() -> None:
     help_text = completed.stdout.decode()
     assert "html/<id>.html" in help_text and "gold.json" in help_text
     assert '"articleBody"' in help_text and '"url"' in help_text
+    assert '"with"' in help_text and '"without"' in help_text

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from scrapy_mainc.core._decode import binary_reason, decode_html, sniff_decode
+import pytest
+
+from scrapy_mainc import extract
+from scrapy_mainc.core._decode import MAX_INVALID_PER_MULTIBYTE, binary_reason, decode_html, sniff_decode
 
 CHINESE = (
     "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。"
@@ -78,3 +81,90 @@ def test_binary_payloads_are_named() -> None:
     assert binary_reason(b"\x89PNG\r\n") == "a PNG image"
     assert binary_reason(b"abc\x00def") == "binary data"
     assert binary_reason(b"<html></html>") == ""
+
+
+# --- UTF-8 with a few bad bytes (issue 17, item 5) ----------------------------------------
+
+GERMAN = (
+    "<html><body><p>Der Bürgermeister eröffnete am Montag die neue Brücke über die Spree. "
+    "Die Bauarbeiten dauerten länger als geplant, die Kosten stiegen um ein Fünftel.</p></body></html>"
+)
+
+
+def test_one_bad_byte_does_not_make_a_utf8_page_cp1252() -> None:
+    data = GERMAN.encode("utf-8").replace(b"Montag", b"Mon\xfftag")
+    decoded = decode_html(data)
+    assert (decoded.encoding, decoded.exact) == ("utf-8", False)
+    assert "Der Bürgermeister" in decoded.text
+    assert "Mon\ufffdtag" in decoded.text
+    assert "Der Bürgermeister eröffnete" in extract(data).text
+
+
+def test_a_utf8_chinese_page_with_a_bad_byte_stays_utf8() -> None:
+    data = CHINESE.encode("utf-8").replace("会见".encode(), b"\xff\xfe" + "会见".encode())
+    assert decode_html(data).text == CHINESE.replace("会见", "\ufffd\ufffd会见")
+
+
+def test_a_latin1_declaration_over_mostly_utf8_is_overruled() -> None:
+    page = '<meta charset="iso-8859-1">' + GERMAN
+    data = page.encode("utf-8").replace(b"Montag", b"Mon\xe9tag")  # one byte of Latin-1
+    assert decode_html(data).text == page.replace("Montag", "Mon\ufffdtag")
+
+
+def _mixed(valid: int, invalid: int) -> bytes:
+    """ASCII markup with ``valid`` multi-byte characters and ``invalid`` bad bytes."""
+    return b"<p>" + "\u00fc".encode() * valid + b" x" + b"\xff" * invalid + b"</p>"
+
+
+def test_the_share_of_invalid_sequences_decides() -> None:
+    assert MAX_INVALID_PER_MULTIBYTE == 0.25
+    assert sniff_decode(_mixed(valid=4, invalid=1))[1] == "utf-8"  # one per four
+    assert sniff_decode(_mixed(valid=40, invalid=10))[1] == "utf-8"
+    assert sniff_decode(_mixed(valid=39, invalid=10))[1] == "cp1252"
+    assert sniff_decode(_mixed(valid=0, invalid=1))[1] == "cp1252"  # no UTF-8 to speak of
+
+
+def test_the_pages_of_other_encodings_are_not_taken_for_utf8() -> None:
+    latin = "<p>Der Bürgermeister eröffnete die Brücke, à la française: «déjà vu» — 5 €.</p>"
+    assert sniff_decode(latin.encode("cp1252")) == (latin, "cp1252")
+    assert decode_html(CHINESE.encode("gbk")).encoding == "gb18030"
+
+
+# --- UTF-16 and UTF-32 without a BOM (issue 17, item 6) -----------------------------------
+
+WIDE_PAGE = (
+    "<html><head>{declaration}</head><body><article>"
+    + "<p>Der Bürgermeister eröffnete am Montag die neue Brücke über die Spree, 5 €.</p>" * 6
+    + "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("codec", "declared"),
+    [
+        ("utf-16-le", "utf-16"),
+        ("utf-16-le", "UTF-16LE"),
+        ("utf-16-be", "utf-16"),
+        ("utf-16-be", "utf-16be"),
+        ("utf-32-le", "utf-32"),
+        ("utf-32-be", "UTF-32BE"),
+    ],
+)
+@pytest.mark.parametrize(
+    "form", ["<meta charset='{}'>", "<meta http-equiv='Content-Type' content='text/html; charset={}'>"]
+)
+def test_utf16_and_utf32_without_a_bom_but_declared(codec: str, declared: str, form: str) -> None:
+    page = WIDE_PAGE.format(declaration=form.format(declared))
+    data = page.encode(codec)
+    assert binary_reason(data) == ""
+    decoded = decode_html(data)
+    assert (decoded.text, decoded.encoding) == (page, codec)
+    result = extract(data)
+    assert "Der Bürgermeister eröffnete am Montag" in result.text, result.reason
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-32-be"])
+def test_wide_text_declaring_another_encoding_or_none_is_still_binary(codec: str) -> None:
+    for declaration in ("<meta charset='utf-8'>", "", "<meta charset='utf-32'>" if "16" in codec else ""):
+        data = WIDE_PAGE.format(declaration=declaration).encode(codec)
+        assert extract(data).reason == "not HTML: binary data"

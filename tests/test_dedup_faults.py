@@ -260,12 +260,12 @@ def test_a_re_crawl_is_not_its_own_duplicate(crawls: dict[str, CrawlResult]) -> 
     assert dedup_stats(again) == {"recrawled": 8, "duplicates": 2}
 
 
-def test_an_unreachable_redis_stops_the_crawl_at_once_with_one_line(
+def test_an_unreachable_redis_stops_the_crawl_before_it_starts_with_one_line(
     crawls: dict[str, CrawlResult],
 ) -> None:
     result = crawls["unreachable"]
-    assert result.stats["finish_reason"] == "mainc_dedup_index_unavailable"
-    assert result.items == [] and result.stats.get("downloader/request_count") is None
+    assert result.start_error.startswith("StartupError: mainc dedup: cannot open the index")
+    assert result.items == [] and result.stats == {}  # no engine, no request, no stats
     (message,) = result.errors
     assert message.startswith("mainc dedup: cannot open the index at redis://127.0.0.1:")
     assert "MAINC_DEDUP_REDIS_REQUIRED" in message and "Connection refused" in message

@@ -128,6 +128,11 @@ def test_bad_settings_raise(setting: dict[str, Any]) -> None:
         DedupConfig.from_settings(Settings(setting))
 
 
+def test_a_value_of_the_wrong_kind_is_named() -> None:
+    with pytest.raises(ValueError, match="MAINC_DEDUP_THRESHOLD must be a number; got 'high'"):
+        DedupConfig.from_settings(Settings({"MAINC_DEDUP_THRESHOLD": "high"}))
+
+
 def test_disabled_pipeline_is_not_configured() -> None:
     with pytest.raises(NotConfigured, match="MAINC_DEDUP_ENABLED"):
         NearDuplicatePipeline.from_crawler(get_crawler(settings_dict={}))

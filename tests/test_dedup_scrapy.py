@@ -18,6 +18,7 @@ from conftest import EXAMPLE, CrawlResult, run_crawls
 from probes import extract_and_list_modules
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
+from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
 from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
@@ -221,10 +222,18 @@ class ClusteredItem(scrapy.Item):
     duplicate_of = scrapy.Field()
 
 
-def through_both_pipelines(items: list[Any], urls: list[str]) -> dict[str, Any]:
+def through_both_pipelines(items: list[Any], urls: list[str], **settings: Any) -> dict[str, Any]:
     """Run ``items`` (each attached to its page at ``urls``) through MaincPipeline and
     NearDuplicatePipeline in inline mode; return the dedup stats."""
-    crawler = get_crawler(settings_dict={"MAINC_DEDUP_ENABLED": True, "MAINC_WORKER_MODE": "inline"})
+    pipelines = {MaincPipeline: 100, NearDuplicatePipeline: 110}
+    crawler = get_crawler(
+        settings_dict={
+            "MAINC_DEDUP_ENABLED": True,
+            "MAINC_WORKER_MODE": "inline",
+            "ITEM_PIPELINES": pipelines,
+            **settings,
+        }
+    )
     mainc, dedup = MaincPipeline(crawler), NearDuplicatePipeline.from_crawler(crawler)
     mainc.open_spider()
     dedup.open_spider()
@@ -260,6 +269,14 @@ def test_the_fingerprint_and_the_page_url_reach_the_dedup_pipeline() -> None:
     assert stats == {"unique": 1, "duplicates": 1, "skipped_short": 1}
 
 
+def test_without_a_fingerprint_field_the_fingerprint_is_handed_on_beside_the_item() -> None:
+    urls = [f"http://site/en/{BRIDGE}", f"http://site/en/print/{BRIDGE}"]
+    items: list[Any] = [{"url": urls[0]}, ClusteredItem(url=urls[1])]
+    stats = through_both_pipelines(items, urls, MAINC_DEDUP_FINGERPRINT_FIELD=None)
+    assert "fingerprint" not in items[0] and [item["duplicate_of"] for item in items] == ["", urls[0]]
+    assert stats == {"unique": 1, "duplicates": 1}  # nothing fingerprinted again
+
+
 def test_a_typed_item_without_a_fingerprint_field_is_fingerprinted_by_the_dedup_pipeline() -> None:
     urls = [f"http://site/en/{BRIDGE}", f"http://site/en/print/{BRIDGE}"]
     items = [ClusteredItem(url=url) for url in urls]
@@ -277,6 +294,16 @@ def dedup_crawled(site_server: Any, tmp_path_factory: pytest.TempPathFactory) ->
     settings = {"ADDONS": {"scrapy_mainc.Addon": 0}, "MAINC_DEDUP_ENABLED": True, "MAINC_WORKERS": 1}
     scenarios = [
         {"name": mode, **news, "settings": {**settings, "MAINC_WORKER_MODE": mode}} for mode in MODES
+    ]
+    # Without the add-on, as getting-started lists the components, with and without the
+    # dedup pipeline.
+    manual = {**MANUAL, "MAINC_DEDUP_ENABLED": True, "MAINC_WORKER_MODE": "inline"}
+    with_dedup = {**MANUAL["ITEM_PIPELINES"], "scrapy_mainc.NearDuplicatePipeline": 110}
+    unkept = {**settings, "MAINC_WORKER_MODE": "inline", "MAINC_DEDUP_FINGERPRINT_FIELD": None}
+    scenarios += [
+        {"name": "no-fingerprint-field", **news, "settings": unkept},
+        {"name": "manual", **news, "settings": manual},
+        {"name": "manual-dedup", **news, "settings": {**manual, "ITEM_PIPELINES": with_dedup}},
     ]
     return run_crawls(scenarios, tmp_path_factory.mktemp("dedup-crawls"))
 
@@ -321,6 +348,30 @@ def test_every_worker_mode_gives_the_same_fingerprints_and_clusters(dedup_crawle
 
 def test_no_warnings_during_the_dedup_crawls(dedup_crawled: Any) -> None:
     assert dedup_crawled[1] == []
+    for mode in (*MODES, "manual-dedup"):
+        assert dedup_crawled[0][mode].warnings_logged == [], mode
+
+
+def test_the_fingerprint_field_may_be_left_out_of_the_items(dedup_crawled: Any) -> None:
+    result: CrawlResult = dedup_crawled[0]["no-fingerprint-field"]
+    assert len(result.items) == 10 and all("fingerprint" not in item for item in result.items)
+    assert clusters(result) == clusters(dedup_crawled[0]["inline"])
+    # The workers' fingerprints reached the dedup pipeline beside the items: none was made again.
+    assert "mainc/dedup/fingerprinted" not in result.stats
+    assert result.warnings_logged == [] and result.errors == []
+
+
+def test_clustering_on_without_the_dedup_pipeline_says_what_to_add(dedup_crawled: Any) -> None:
+    result: CrawlResult = dedup_crawled[0]["manual"]
+    assert result.warnings_logged == [
+        "mainc: MAINC_DEDUP_ENABLED is True but NearDuplicatePipeline is not enabled: items get "
+        "fingerprints and no clusters. Add it after MaincPipeline: ITEM_PIPELINES = "
+        '{"scrapy_mainc.MaincPipeline": 100, "scrapy_mainc.NearDuplicatePipeline": 110} (the '
+        'add-on, ADDONS = {"scrapy_mainc.Addon": 0}, does it)'
+    ]
+    assert len(result.items) == 10 and all("cluster_id" not in item for item in result.items)
+    # Listed by hand, the dedup pipeline clusters as with the add-on.
+    assert clusters(dedup_crawled[0]["manual-dedup"]) == clusters(dedup_crawled[0]["inline"])
 
 
 def test_outcomes_with_fingerprints_survive_pickling() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 from helpers import document, node_at
+from scrapy_mainc import extract
 from scrapy_mainc.core._render import render_html, render_text
 
 PAGE = (
@@ -70,3 +73,35 @@ def test_a_chosen_root_that_is_unsafe_is_left_out() -> None:
     doc = document("<body><p>one</p><portal src='https://evil.example/'>x</portal><p>two</p></body>")
     first, portal, second = node_at(doc, "//p[1]"), node_at(doc, "//portal"), node_at(doc, "//p[2]")
     assert render_html(doc.stats, (first, portal, second)) == "<p>one</p>\n<p>two</p>"
+
+
+def test_removed_elements_keep_their_tails_in_order() -> None:
+    page = (
+        "<body><div id='story'>a<time></time> b<span class='x'>kept</span>"
+        "<i></i>c<div class='share'>Share <b>this</b></div>d<em> </em>e<br>f<time></time></div></body>"
+    )
+    doc = document(page)
+    story, share = node_at(doc, "//div[@id='story']"), node_at(doc, "//div[@class='share']")
+    assert render_html(doc.stats, (story,), {share}) == (
+        '<div id="story">a b<span class="x">kept</span>cde<br>f</div>'
+    )
+
+
+def _fastest_of_three(leaves: int) -> float:
+    """Seconds to extract an article followed by ``leaves`` empty elements, fastest of three."""
+    article = "<article>" + "<p>Words of the story, with a comma, and a period.</p>" * 20 + "</article>"
+    page = "<html><body>" + article + "<time></time>\n" * leaves + "</body></html>"
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        extract(page, metadata=False)
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def test_time_is_linear_in_the_number_of_empty_elements() -> None:
+    # Each empty element's tail was moved onto the text before it one at a time, a string
+    # growing with every element: 32,000 empty <time> elements, each followed by a line
+    # break, took 7 s, 2,000 of them 0.1 s (a ratio of 70 for 16 times the elements).
+    # Linear time gives a ratio of about 16, whatever the machine's speed.
+    assert _fastest_of_three(32_000) / _fastest_of_three(2_000) < 32

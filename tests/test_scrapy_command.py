@@ -94,3 +94,14 @@ def test_a_server_that_is_not_there_says_why(tmp_path: Path) -> None:
     line = done.stderr.splitlines()[-1]
     assert line.startswith(f"scrapy mainc: no page from {url}: ")
     assert "ConnectionRefusedError" in line and "Connection refused" in line
+
+
+def test_a_bad_setting_value_is_said_in_one_line(tmp_path: Path) -> None:
+    page = EXAMPLE / "site" / "en" / "harbour-bridge-reopens.html"
+    done = scrapy("mainc", "-s", "MAINC_TIMEOUT=abc", str(page), cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-2].endswith(
+        "ERROR: mainc: MAINC_TIMEOUT must be a positive number; got 'abc'"
+    )
+    assert done.stderr.splitlines()[-1].endswith("the crawl did not start (the ERROR above says why)")
+    assert "Traceback" not in done.stderr

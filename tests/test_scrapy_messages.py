@@ -1,27 +1,29 @@
 """What a crawl tells its user: one WARNING when every item failed (with counts and the
 likely cause), one when thread mode cannot enforce a time-out, and nothing for a good crawl.
 
-Real crawls of the bundled site on loopback (``conftest.run_crawls``), and a real script
-without the ``__main__`` guard, run as its own process.
+Real crawls of the bundled site on loopback (``conftest.run_crawls``). A script without the
+``__main__`` guard: ``test_scrapy_startup``.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CrawlResult, run_crawls
-from test_scrapy_crawl import ADDON, PagesSpider
+from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
-from scrapy_mainc.integration._tally import WORKER_PROCESS_NAME
-from scrapy_mainc.integration._workers import ExtractionTask, WorkerPool
+from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME, ExtractionTask, WorkerPool
 
 PIPELINE_ONLY = {"ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100}, "MAINC_WORKER_MODE": "inline"}
+#: Misspelt settings, and the name each warning suggests ("" for none).
+MISSPELT = {
+    "MAINC_ALGORITM": ("nce", "MAINC_ALGORITHM"),
+    "MAINC_DEDUP_ENABLE": (True, "MAINC_DEDUP_ENABLED"),
+    "MAINC_TEXT_FILED": ("body", "MAINC_TEXT_FIELD"),
+    "MAINC_QUUX": (1, ""),
+}
 
 
 def mainc_warnings(result: CrawlResult) -> list[str]:
@@ -33,10 +35,13 @@ def crawls(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     base = {"args": {"base": site_server.url}}
     pages = {"spider": f"{PagesSpider.__module__}:PagesSpider", **base}
     slow = {"spider": f"{SlowPageSpider.__module__}:SlowPageSpider", **base}
+    misspelt = {"MAINC_WORKER_MODE": "inline", **{name: value for name, (value, _) in MISSPELT.items()}}
     slow_settings = {**ADDON, "MAINC_WORKERS": 1, "MAINC_MAX_PAGE_SIZE": 10_000_000, "MAINC_TIMEOUT": 0.25}
     scenarios = [
         {"name": "pipeline-only", **pages, "settings": PIPELINE_ONLY},
         {"name": "healthy", **pages, "settings": {**ADDON, "MAINC_WORKER_MODE": "inline"}},
+        {"name": "misspelt-addon", **pages, "settings": {**ADDON, **misspelt}},
+        {"name": "misspelt-manual", **pages, "settings": {**MANUAL, **misspelt}},
         {"name": "thread-timeout", **slow, "settings": {**slow_settings, "MAINC_WORKER_MODE": "thread"}},
         {"name": "process-timeout", **slow, "settings": slow_settings},
     ]
@@ -48,6 +53,11 @@ def crawls(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 def test_a_crawl_where_every_item_failed_says_so_once(crawls: dict[str, CrawlResult]) -> None:
     result = crawls["pipeline-only"]
     assert result.stats["mainc/failed/no_page"] == 3 and len(result.items) == 3
+    # The items came from responses: the reason names what is missing to attach them.
+    assert {item["mainc"]["reason"] for item in result.items} == {
+        "no page: MaincSpiderMiddleware, which attaches each item's response, is not enabled "
+        "(SPIDER_MIDDLEWARES, or the add-on), and the item has no 'raw_html' field"
+    }
     (warning,) = mainc_warnings(result)
     assert warning.startswith("mainc: all 3 items failed extraction (no_page: 3)")
     for cause in ("MAINC_PAGE_FIELD ('raw_html')", "scrapy_mainc.Addon", "MaincSpiderMiddleware"):
@@ -58,6 +68,24 @@ def test_a_good_crawl_warns_of_nothing(crawls: dict[str, CrawlResult]) -> None:
     result = crawls["healthy"]
     assert result.stats["mainc/extracted"] == 3
     assert mainc_warnings(result) == [] and result.errors == []
+
+
+@pytest.mark.parametrize("setup", ["addon", "manual"])
+def test_a_misspelt_setting_is_said_once_with_the_nearest_name(
+    crawls: dict[str, CrawlResult], setup: str
+) -> None:
+    result = crawls[f"misspelt-{setup}"]
+    warnings = sorted(
+        message for message in mainc_warnings(result) if "not a scrapy_mainc setting" in message
+    )
+    expected = []
+    for name, (_, nearest) in sorted(MISSPELT.items()):
+        hint = f"; did you mean {nearest}?" if nearest else " (see the settings reference)"
+        expected.append(f"mainc: {name} is not a scrapy_mainc setting and is ignored{hint}")
+    assert warnings == expected
+    # The crawl goes on, with the defaults of the settings the misspellings meant.
+    assert result.stats["mainc/extracted"] == 3 and result.stats["mainc/algorithm/auto"] == 3
+    assert all(item["main_text"] and "body" not in item for item in result.items)
 
 
 def test_thread_mode_says_once_that_a_time_out_cannot_stop_the_extraction(
@@ -81,52 +109,3 @@ def test_worker_processes_have_the_name_the_warnings_look_for() -> None:
         assert [child.name for child in multiprocessing.active_children()] == [WORKER_PROCESS_NAME]
     finally:
         pool.close(5)
-
-
-SCRIPT_WITHOUT_GUARD = """
-import sys
-import scrapy
-from scrapy.crawler import CrawlerProcess
-
-BASE = sys.argv[1] if len(sys.argv) > 1 else {base!r}
-
-
-class Articles(scrapy.Spider):
-    name = "articles"
-
-    async def start(self):
-        for page in ("en/harbour-bridge-reopens.html", "en/river-festival.html", "zh/shuiku-kuorong.html"):
-            yield scrapy.Request(f"{{BASE}}/{{page}}")
-
-    def parse(self, response):
-        yield {{"url": response.url}}
-
-
-process = CrawlerProcess({{
-    "ADDONS": {{"scrapy_mainc.Addon": 0}},
-    "MAINC_WORKERS": 1,
-    "LOG_LEVEL": "INFO",
-    "TELNETCONSOLE_ENABLED": False,
-}})
-process.crawl(Articles)
-process.start()
-"""
-
-
-def test_a_script_without_the_main_guard_is_named_as_the_cause(site_server: Any, tmp_path: Path) -> None:
-    script = tmp_path / "crawl_without_guard.py"
-    script.write_text(textwrap.dedent(SCRIPT_WITHOUT_GUARD.format(base=site_server.url)), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(script), site_server.url],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    # The worker process ran the script again and, inside it, a crawl whose own workers
-    # could not start: that crawl lost every item and says why.
-    warnings = [line for line in done.stderr.splitlines() if "mainc: all 3 items failed" in line]
-    assert warnings, done.stderr[-3000:]
-    assert "(worker_died: 3)" in warnings[0]
-    assert "inside a scrapy_mainc worker process" in warnings[0]
-    assert '`if __name__ == "__main__":`' in warnings[0]

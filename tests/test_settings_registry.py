@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from scrapy.settings import Settings
 
 import scrapy_mainc
 from scrapy_mainc.dedup import DedupConfig
 from scrapy_mainc.integration._config import SETTINGS, MaincConfig, default_workers
-from scrapy_mainc.integration._settings import DEFAULTS, REGISTRY
+from scrapy_mainc.integration._settings import DEFAULTS, REGISTRY, unknown_settings
 
 PACKAGE = Path(scrapy_mainc.__file__).parent
 
@@ -60,3 +61,19 @@ def test_the_config_objects_default_to_the_registry() -> None:
 
 def test_the_addon_writes_every_setting_but_the_dedup_ones() -> None:
     assert set(SETTINGS) == {setting.name for setting in REGISTRY if setting.group != "dedup"}
+
+
+def test_unknown_names_are_found_with_the_nearest_registered_name() -> None:
+    names = ["MAINC_ALGORITM", "MAINC_ALGORITHM", "DOWNLOAD_DELAY", "MAINC_TEXT_FILED", "MAINC_QUUX"]
+    assert unknown_settings(names) == [
+        ("MAINC_ALGORITM", "MAINC_ALGORITHM"),
+        ("MAINC_TEXT_FILED", "MAINC_TEXT_FIELD"),
+        ("MAINC_QUUX", ""),
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(DEFAULTS))
+def test_every_name_with_a_letter_dropped_or_swapped_suggests_itself(name: str) -> None:
+    dropped = name[:-1]
+    swapped = name[:-2] + name[-1] + name[-2]
+    assert unknown_settings([dropped, swapped]) == [(dropped, name), (swapped, name)]

@@ -6,9 +6,11 @@ UTF-8, would otherwise turn into text without a single tag.
 
 Chinese sites often serve GB2312/GBK pages that declare no charset at all; a decoder that
 falls back to cp1252 turns them into mojibake. The sniffer tries strict UTF-8 first (a
-page that is valid multi-byte UTF-8 is UTF-8 whatever it declares), then the common
-East Asian multi-byte encodings, scored by how many of the decoded characters are among
-the most frequent CJK characters, and ends with cp1252.
+page that is valid multi-byte UTF-8 is UTF-8 whatever it declares), then UTF-8 with
+replacement characters when only a few sequences are invalid (a stray byte must not turn
+every "ü" of a page into "Ã¼"), then the common East Asian multi-byte encodings, scored
+by how many of the decoded characters are among the most frequent CJK characters, and
+ends with cp1252.
 """
 
 from __future__ import annotations
@@ -44,6 +46,14 @@ _COMMON_CJK = frozenset(
 )  # fmt: skip
 #: Share of replacement characters above which a decoding counts as failed.
 _MAX_ERROR_SHARE = 0.002
+#: Most invalid UTF-8 sequences per valid multi-byte character for bytes to be UTF-8 with
+#: replacement characters. The development pages (939) re-encoded in cp1252, latin-1,
+#: cp1251, iso-8859-2, koi8-r, GBK, Big5, Shift_JIS and EUC-KR have at least 1.0 invalid
+#: sequence per valid one (0.6 on one page that already held mojibake), the undeclared
+#: GB18030 pages 3.6 or more; the one UTF-8 page with stray bytes has 0.03. At 0.25 a page
+#: needs four good multi-byte characters per bad sequence.
+MAX_INVALID_PER_MULTIBYTE = 0.25
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 #: A tag, end tag, comment or declaration: what every HTML page has near its start.
 MARKUP_RE = re.compile(r"<[A-Za-z!/?]")
 #: How far into a page markup is looked for.
@@ -69,9 +79,30 @@ def binary_reason(data: bytes) -> str:
             description for signature, description in _BINARY_SIGNATURES if data.startswith(signature)
         )
     head = data[:1024]
-    if b"\x00" in head and read_bom(head)[0] is None:
+    if b"\x00" in head and read_bom(head)[0] is None and declared_wide_codec(data) is None:
         return "binary data"
     return ""
+
+
+#: UTF-16 and UTF-32 by byte order: pages in them without a BOM are full of zero bytes.
+_WIDE_CODECS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: How far into such a page its ``<meta charset>`` is looked for (1,024 characters of UTF-32).
+_WIDE_SCAN_BYTES = 4096
+
+
+def declared_wide_codec(data: bytes) -> str | None:
+    """The UTF-16 or UTF-32 codec of ``data``, a page without BOM, when decoded with it the
+    page declares that encoding (``<meta charset="utf-16">``: either byte order, or
+    ``utf-16le`` for this one); else None."""
+    head = data[:_WIDE_SCAN_BYTES]
+    for codec in _WIDE_CODECS:
+        unit = 4 if codec.startswith("utf-32") else 2
+        text = head[: len(head) - len(head) % unit].decode(codec, "replace")
+        declared = html_body_declared_encoding(text)
+        codec_name = resolve_encoding(declared) if declared else None
+        if codec_name in (codec, codec[:6]):  # "utf-16-le", or "utf-16"
+            return codec
+    return None
 
 
 #: Control characters that text never holds but binary data decoded as text does: C0
@@ -115,6 +146,9 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
         if has_markup(text):
             return DecodedHtml(text, bom_codec, declared or "", "bom")
         data = data[len(bom) :]  # a BOM in front of bytes in another encoding
+    wide = declared_wide_codec(data) if b"\x00" in data[:1024] else None
+    if wide:
+        return DecodedHtml(data.decode(wide, "replace"), wide, declared or wide, "declared")
     declared = declared or html_body_declared_encoding(data) or ""
     codec = resolve_encoding(declared) if declared else None
     if codec:
@@ -123,7 +157,7 @@ def decode_html(data: bytes, *, declared: str | None = None) -> DecodedHtml:
             return DecodedHtml(decoded, codec, declared, "declared", exact)
     text, codec = sniff_decode(data)
     source = "declared-invalid" if declared else "sniffed"
-    return DecodedHtml(text, codec, declared, source, exact=codec == "utf-8")
+    return DecodedHtml(text, codec, declared, source, exact=codec == "utf-8" and "\ufffd" not in text)
 
 
 def sniff_decode(data: bytes) -> tuple[str, str]:
@@ -132,6 +166,9 @@ def sniff_decode(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
+    mostly = mostly_utf8(data)
+    if mostly is not None:
+        return mostly, "utf-8"
     best: tuple[float, str, str] | None = None
     for codec in SNIFF_CANDIDATES:
         text, _ = _decode_if_clean(data, codec)
@@ -143,6 +180,15 @@ def sniff_decode(data: bytes) -> tuple[str, str]:
     if best is not None and best[0] > 0.05:
         return best[1], best[2]
     return data.decode("cp1252", "replace"), "cp1252"
+
+
+def mostly_utf8(data: bytes) -> str | None:
+    """The text of ``data``, UTF-8 with U+FFFD for its invalid sequences, when those are at
+    most ``MAX_INVALID_PER_MULTIBYTE`` per valid multi-byte character; else None."""
+    text = data.decode("utf-8", "replace")
+    invalid = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")  # (U+FFFD in the page itself)
+    multibyte = len(text) - len(data.translate(None, _HIGH_BYTES)) - invalid
+    return text if invalid <= MAX_INVALID_PER_MULTIBYTE * multibyte else None
 
 
 def has_markup(text: str) -> bool:
@@ -173,13 +219,14 @@ def _decode_if_clean(data: bytes, codec: str) -> tuple[str | None, bool]:
 
 
 def _utf8_misdeclared(data: bytes, codec: str) -> bool:
-    """True when a page declaring a single-byte charset is really valid multi-byte UTF-8."""
+    """True when a page declaring a single-byte charset is really multi-byte UTF-8 (with at
+    most a few invalid sequences: :func:`mostly_utf8`)."""
     if codec == "utf-8" or data.isascii() or codecs.lookup(codec).name in _MULTIBYTE:
         return False
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
+        return mostly_utf8(data) is not None
     return True
 
 

@@ -1,48 +1,68 @@
 """Making the HTML fragment of the main content safe to index and to show.
 
 The analysis tree has no scripts, styles, frames, objects or form controls already
-(preparation removed them). Rendering then removes what could still run code or send the
-reader elsewhere unasked, and makes the fragment stand on its own:
+(preparation removed them). Rendering then keeps only what is known to be safe, and
+makes the fragment stand on its own:
 
-* elements that load or run something (``portal``, ``keygen``...) are removed;
-* ``on*`` event-handler attributes are removed;
-* URL attributes (``href``, ``src``, ``srcset``, ``action``, ``ping``, ``xlink:href``...)
-  are kept only with an allowed scheme (http, https, mailto) or none (relative), judged
-  after entity decoding and with the whitespace and control characters browsers ignore
-  taken out (``jav&#x09;ascript:``); with a page URL, relative URLs are made absolute;
+* elements are kept only when they are on an allow-list (``OUTPUT_TAGS``: text
+  structure, lists, tables, images...); raw text a browser does not show and what loads
+  or runs something (``noembed``, ``noframes``, ``portal``...: ``DROPPED_IN_OUTPUT``) is
+  removed with its content; what browsers show as preformatted text (``plaintext``,
+  ``xmp``, ``listing``) becomes a ``<pre>``; any other element (custom elements,
+  ``dialog``, ``form``, a name with a control character) is unwrapped, its text kept. A
+  chosen root outside the list becomes a ``<div>`` (``<body>``, ``<form>``);
+* attributes are kept only when they are on an allow-list (``OUTPUT_ATTRIBUTES``, and
+  ``aria-*``): no event handler, no framework directive (``x-data``, ``@click``,
+  ``v-html``, ``data-hx-on``: no ``data-*`` at all), no name a browser would read as
+  another (the parser lets ``<p x\x05onclick=...>`` through as one attribute name);
+* URL attributes (``href``, ``src``, ``srcset``, ``cite``, ``background``, ``longdesc``,
+  ``usemap``) are kept only with an allowed scheme (http, https, mailto) or none
+  (relative); with a page URL, relative URLs are made absolute. The URL judged is the
+  one emitted, after every change made to it (control characters replaced, joined to
+  the page URL), and the one read; each is judged after entity decoding and NFKC
+  normalisation, without the characters any reader might drop: what browsers ignore
+  (``jav&#x09;ascript:``) and every other character that is not printable, such as
+  Unicode spaces that ``str.strip`` takes away (``\u00a0javascript:``) or zero-width
+  characters;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
-  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
-* an element whose tag name holds a character that ends a name in HTML (whitespace, a
-  control character, a quote, ``/``, ``=``, ``<``, ``>``) becomes a ``<span>`` and such an
-  attribute is removed: the parser lets ``<p x\x05onclick=...>`` through as one attribute
-  name, and the control character, replaced by a space in the output, would make it an
-  event handler (``<script\x05src=...>`` a ``<script>``).
+  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first).
 """
 
 from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-#: Elements removed with their content from the output (what preparation left that can
-#: load, embed or submit something).
-UNSAFE_TAGS = ("portal", "keygen", "isindex", "bgsound", "layer", "ilayer", "frame", "frameset")
-#: Attributes holding one URL.
-URL_ATTRIBUTES = frozenset(
-    {
-        "href", "src", "action", "formaction", "cite", "background", "xlink:href", "poster",
-        "longdesc", "lowsrc", "dynsrc", "data", "codebase", "usemap", "manifest", "icon",
-        "profile", "classid", "archive",
-    }
-)  # fmt: skip
-_CHECKED = URL_ATTRIBUTES | {"srcset", "ping", "style"}
+from ._tags import DROPPED_IN_OUTPUT, OUTPUT_TAGS, RENAMED_IN_OUTPUT
+
+#: Attributes holding one URL (checked, and made absolute).
+URL_ATTRIBUTES = frozenset({"href", "src", "cite", "background", "longdesc", "usemap"})
+#: The only attributes the output keeps (with ``aria-*``): global ones, those of the
+#: ``OUTPUT_TAGS`` (links, images, tables, lists, quotations, presentational HTML),
+#: microdata and RDFa. ``style`` and the URL attributes are kept when safe.
+OUTPUT_ATTRIBUTES = URL_ATTRIBUTES | frozenset(
+    """id class title lang xml:lang dir style role translate hreflang rel rev target type
+    name srcset sizes alt width height loading decoding fetchpriority referrerpolicy ismap
+    datetime value start reversed colspan rowspan headers scope abbr axis span border
+    cellpadding cellspacing summary
+    frame rules align valign char charoff bgcolor color face size nowrap noshade clear
+    hspace vspace compact open itemscope itemtype itemprop itemid itemref property typeof
+    about resource vocab prefix datatype content""".split()
+)
+_ARIA_RE = re.compile(r"aria-[a-z]+\Z")
+#: Where unwrapped elements are renamed to, until they are stripped in one pass (a page's
+#: own element of this name is not allowed either).
+_UNWRAPPED = "mainc-unwrapped"
 #: URL schemes a fragment may keep (a URL without a scheme is relative, and kept).
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 #: What browsers drop from URLs (ASCII whitespace and C0 controls) and lower-case.
 _URL_NOISE_RE = re.compile("[\\x00-\\x20\\x7f]+")
+#: What browsers strip from both ends of a URL (C0 controls and space).
+URL_ENDS = "".join(map(chr, range(0x21)))
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
@@ -52,8 +72,6 @@ _ABSOLUTE_RE = re.compile(r"https?://", re.I)
 #: Most URLs: http(s), or a relative path whose first segment has no ":" (no scheme).
 _PLAIN_URL_RE = re.compile(r"https?://|[/#?]|[\w.~%+-]+(?:[/#?]|\Z)")
 _DESCRIPTOR_RE = re.compile(r"\d+(?:\.\d+)?[wxh]")
-#: A character that cannot be part of a tag or attribute name as a browser reads it.
-_NOT_NAME_RE = re.compile("[\\x00-\\x20\\x7f\"'/<=>\\ufffe\\uffff\\ud800-\\udfff]")
 
 
 def sanitize(root: etree._Element, base_url: str | None = None) -> None:
@@ -62,57 +80,78 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
     ``base_url``, the page's URL (or its ``<base href>``), makes relative URLs absolute;
     only an absolute http(s) URL is used as a base.
     """
-    etree.strip_elements(root, *UNSAFE_TAGS, with_tail=False)
+    etree.strip_elements(root, *DROPPED_IN_OUTPUT, with_tail=False)
     base = base_url if base_url and _ABSOLUTE_RE.match(base_url) else None
     for element in root.iter(etree.Element):  # cheaper than an XPath over attribute names
-        if _NOT_NAME_RE.search(element.tag):
-            element.tag = "span"
-        attributes = element.attrib
-        if not attributes:
-            continue
-        if any(_NOT_NAME_RE.search(name) for name in attributes):
-            _drop_bad_names(attributes)
-        for name, lowered in [(name, name.lower()) for name in attributes]:
-            if lowered not in _CHECKED and not lowered.startswith("on"):
+        if element.tag not in OUTPUT_TAGS:
+            renamed = RENAMED_IN_OUTPUT.get(element.tag)
+            if renamed is None and element is not root:
+                element.tag = _UNWRAPPED
                 continue
-            if lowered.startswith("on"):
-                del attributes[name]
-            elif lowered in URL_ATTRIBUTES:
-                _set_or_drop(attributes, name, _safe_url(attributes[name], base))
-            elif lowered == "srcset":
-                _set_or_drop(attributes, name, _safe_srcset(attributes[name], base))
-            elif lowered == "ping":
-                urls = [_safe_url(url, base) for url in attributes[name].split()]
-                _set_or_drop(attributes, name, None if None in urls else " ".join(map(str, urls)))
-            elif lowered == "style" and not is_safe_style(attributes[name]):
-                del attributes[name]
+            element.tag = renamed or "div"
+        if element.attrib:
+            _keep_safe_attributes(element.attrib, base)
+    etree.strip_tags(root, _UNWRAPPED)
 
 
-def _drop_bad_names(attributes: etree._Attrib) -> None:
-    """Remove the attributes whose names a browser would read as something else."""
-    kept = [(name, xml_safe(value)) for name, value in attributes.items() if _settable_name(name)]
-    attributes.clear()  # not del: lxml cannot address every name the parser lets through
-    attributes.update(kept)
+def _keep_safe_attributes(attributes: etree._Attrib, base: str | None) -> None:
+    """Remove the attributes not on the allow-list, and those whose values are unsafe;
+    URL values become what is emitted (absolute against ``base``)."""
+    kept, changed = [], False
+    for name, value in attributes.items():
+        lowered = name.lower()
+        if lowered not in OUTPUT_ATTRIBUTES and not _ARIA_RE.match(lowered):
+            changed = True
+            continue
+        if lowered in URL_ATTRIBUTES or lowered == "srcset" or lowered == "style":
+            safe = _safe_value(lowered, xml_safe(value), base)  # judged as it will be emitted
+            changed = changed or safe != value
+            if safe is None:
+                continue
+            value = safe
+        kept.append((name, value))
+    if changed:
+        attributes.clear()  # not del: lxml cannot address every name the parser lets through
+        attributes.update([(name, xml_safe(value)) for name, value in kept])  # lxml refuses controls
 
 
-def _settable_name(name: str) -> bool:
-    """A name browsers read as one attribute and lxml can set ("{x" is a namespace to it)."""
-    return bool(name) and not _NOT_NAME_RE.search(name) and "{" not in name and "}" not in name
+def _safe_value(name: str, value: str, base: str | None) -> str | None:
+    """The value of the URL, ``srcset`` or ``style`` attribute ``name`` as emitted, or
+    None when it is unsafe."""
+    if name == "style":
+        return value if is_safe_style(value) else None
+    if name == "srcset":
+        return _safe_srcset(value, base)
+    return _safe_url(value, base)
 
 
 def is_safe_url(value: str) -> bool:
-    """True when ``value`` is relative or has an allowed scheme, as a browser reads it."""
+    """True when ``value`` is relative or has an allowed scheme, as a browser or any
+    other reader (one that strips Unicode spaces, or normalises text) reads it."""
     if _PLAIN_URL_RE.match(value):
         return True
     decoded = html.unescape(value) if "&" in value else value
-    scheme = _SCHEME_RE.match(_URL_NOISE_RE.sub("", decoded).lower())
+    scheme = _SCHEME_RE.match(as_any_reader_reads(decoded).lower())
     return scheme is None or scheme.group(1) in SAFE_SCHEMES
+
+
+def as_any_reader_reads(text: str) -> str:
+    """``text`` without what a reader of a URL or of CSS may drop: ASCII whitespace and
+    controls (browsers), and in other text every character that is not printable
+    (Unicode spaces and line separators, controls, format characters such as zero-width
+    spaces, surrogates, noncharacters), after NFKC normalisation (full-width letters and
+    colons read as ASCII ones)."""
+    text = _URL_NOISE_RE.sub("", text)
+    if text.isascii():
+        return text
+    normalized = unicodedata.normalize("NFKC", text)
+    return "".join(char for char in normalized if char.isprintable() and char != " ")
 
 
 def is_safe_style(value: str) -> bool:
     """True when the inline CSS ``value`` can neither run code nor load a disallowed URL."""
     css = _CSS_ESCAPE_RE.sub(_unescape_css, _CSS_COMMENT_RE.sub("", value))
-    if _CSS_DANGER_RE.search(_URL_NOISE_RE.sub("", css).lower()):
+    if _CSS_DANGER_RE.search(as_any_reader_reads(css).lower()):
         return False
     return all(is_safe_url(match.group(2)) for match in _CSS_URL_RE.finditer(css))
 
@@ -125,11 +164,18 @@ def _unescape_css(escape: re.Match[str]) -> str:
 
 
 def _safe_url(value: str, base: str | None) -> str | None:
+    """The URL ``value`` as it will be emitted (made absolute against ``base``), or None
+    (the attribute is dropped) when it is unsafe as read or as emitted, or cannot be
+    joined (an invalid IPv6 host: ``//[bad``)."""
     if not is_safe_url(value):
         return None
     if base is None or _ABSOLUTE_RE.match(value):
         return value
-    return urljoin(base, value.strip())
+    try:
+        emitted = urljoin(base, value.strip(URL_ENDS))  # what browsers strip, no more
+    except ValueError:
+        return None
+    return emitted if is_safe_url(emitted) else None
 
 
 def _safe_srcset(value: str, base: str | None) -> str | None:
@@ -144,13 +190,6 @@ def _safe_srcset(value: str, base: str | None) -> str | None:
         if safe and all(_DESCRIPTOR_RE.fullmatch(descriptor) for descriptor in descriptors):
             candidates.append(" ".join([safe, *descriptors]))
     return ", ".join(candidates)
-
-
-def _set_or_drop(attributes: etree._Attrib, name: str, value: str | None) -> None:
-    if value is None:
-        del attributes[name]
-    elif value != attributes[name]:
-        attributes[name] = xml_safe(value)
 
 
 #: Characters lxml refuses in text it is given (the HTML parser lets them through).

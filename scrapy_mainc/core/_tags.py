@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 #: Subtrees that never hold readable content; removed (their tails kept) before analysis.
 #: The union of what the five papers ignore: CoreEx and CETD drop scripts, styles and
 #: form controls, WLR drops head-only tags and ``noscript``. ``form`` itself is kept:
@@ -27,8 +29,32 @@ BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 
-#: Elements dropped from rendered HTML (content kept) or removed outright.
-UNWRAP_IN_OUTPUT = frozenset({"form", "fieldset"})
+#: The only elements the HTML output holds: text structure and phrasing, lists, tables,
+#: images, quotations, edits, ruby, and the presentational tags old pages still use. An
+#: allow-list, not a block-list: anything else (custom elements, ``dialog``, ``form``...)
+#: is unwrapped, its content kept, renamed (``RENAMED_IN_OUTPUT``), or removed with its
+#: content (``DROPPED_IN_OUTPUT``). Nothing here loads, runs, submits or overlays anything
+#: (``img`` loads its checked ``src``).
+OUTPUT_TAGS = frozenset(
+    """a abbr acronym address article aside b bdi bdo big blockquote br caption center cite
+    code col colgroup data dd del details dfn div dl dt em figcaption figure font footer h1
+    h2 h3 h4 h5 h6 header hgroup hr i img ins kbd label legend li main mark nav nobr ol p
+    picture pre q rb rp rt rtc ruby s samp section small span strike strong sub summary sup
+    table tbody td tfoot th thead time tr tt u ul var wbr""".split()
+)
+#: Elements the output renames: what browsers show as preformatted text becomes a ``<pre>``
+#: (``<plaintext>`` would turn the rest of a page embedding the fragment into text).
+RENAMED_IN_OUTPUT = MappingProxyType({"xmp": "pre", "listing": "pre", "plaintext": "pre"})
+#: Elements removed from the output with their content: raw text a browser does not show
+#: (``noembed``, ``noframes``, ``script``, ``style``...) and what loads, embeds, submits
+#: or runs something. Preparation removed most of them from the analysis tree already;
+#: the output removes them again whatever preparation did.
+DROPPED_IN_OUTPUT = frozenset(
+    """script style noscript template title textarea noembed noframes iframe frame frameset
+    object embed applet param portal keygen isindex bgsound layer ilayer svg math select
+    option optgroup datalist button input head meta link base audio video source track
+    canvas map""".split()
+)
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 

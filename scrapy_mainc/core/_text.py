@@ -109,6 +109,18 @@ def punctuation_count(text: str, *, all_marks: bool = False) -> int:
     return count
 
 
+#: Control characters that are not whitespace: C0 but tab, line feed, vertical tab, form
+#: feed, carriage return and the separators ``\x1c``-``\x1f`` (``str.split`` splits on
+#: those), DEL, C1 but NEL. They are never text.
+_CONTROL_RE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
+def clean_text(text: str) -> str:
+    """:func:`normalize_space` of ``text`` without its control characters (removed): what
+    every text field of a result (main text lines, title, metadata) is made of."""
+    return normalize_space(_CONTROL_RE.sub("", text))
+
+
 def normalize_space(text: str) -> str:
     """Collapse runs of whitespace (and invisible characters) to one space, strip the ends;
     drop soft hyphens (hyphenation hints inside words: ``Mit\u00adtel\u00adal\u00adter``)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -248,14 +249,24 @@ def _site_like(text: str, site_tokens: set[str]) -> bool:
     return bool(tokens) and bool(site_tokens) and all(token in site_tokens for token in tokens)
 
 
+#: Paths of a site's home page.
+_HOME_PATHS = frozenset({"", "index.html", "index.php"})
+
+
 def _home_link(element: etree._Element) -> bool:
-    """A heading that links to the site's home page (a logo)."""
+    """A heading that links to the site's home page (a logo): a link to a host without a
+    path (``http://example.com``), to ``/``, ``#`` or an index page, without a query."""
     link = next(element.iter("a"), None)
     href = (link.get("href") or "").strip() if link is not None else ""
     if not href:
         return False
-    path = href.split("://", 1)[-1].split("/", 1)[1] if "://" in href else href.lstrip("/")
-    return path in ("", "index.html", "index.php", "#")
+    try:
+        parts = urlsplit(href)
+    except ValueError:  # an invalid IPv6 host: "//[bad"
+        return False
+    if parts.scheme not in ("", "http", "https") or (parts.scheme and not parts.netloc):
+        return False
+    return parts.path.lstrip("/") in _HOME_PATHS and not parts.query and not parts.fragment
 
 
 def find_headline(stats: DomStats, title: str) -> int:

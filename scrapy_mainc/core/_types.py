@@ -53,16 +53,17 @@ class Metadata:
 class Extraction:
     """The main content of one page, as returned by :func:`scrapy_mainc.extract`."""
 
-    #: Clean plain text of the main content: one block per line, whitespace normalised.
+    #: Clean plain text of the main content: one block per line, whitespace normalised, no
+    #: control characters.
     text: str = ""
     #: The main content as an HTML fragment, safe to index and to show: structure kept;
-    #: no script, style, iframe, object, embed, portal, form or form-control elements, no
-    #: ``on*`` attributes, no URL (``href``, ``src``, ``srcset``, ``action``, ``ping``,
-    #: ``cite``, ``background``, ``xlink:href``...) whose scheme is not http, https or
-    #: mailto after entity decoding (``javascript:``, ``vbscript:``, ``data:`` are dropped),
-    #: no ``style`` with ``expression()``, ``behavior``, ``-moz-binding`` or such a
-    #: ``url()``, no HTML comments, no reader-comment sections. With a page ``url`` (or a
-    #: ``<base href>``), relative URLs are made absolute.
+    #: allowed elements and attributes only (no script, style, iframe, object, embed,
+    #: portal, form, form-control, ``plaintext`` or custom elements; no ``on*``, ``data-*``
+    #: or framework attributes), no URL whose scheme is not http, https or mailto as read
+    #: or as emitted (``javascript:``, ``vbscript:``, ``data:`` are dropped), no ``style``
+    #: with ``expression()``, ``behavior``, ``-moz-binding`` or such a ``url()``, no HTML
+    #: comments, no reader-comment sections. With a page ``url`` (or a ``<base href>``),
+    #: relative URLs are made absolute.
     html: str = ""
     #: The page's headline (``<h1>`` matching the title, ``og:title`` or ``<title>``).
     title: str = ""

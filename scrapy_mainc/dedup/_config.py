@@ -1,14 +1,15 @@
 """The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
 
 Reading needs only the ``get``/``getbool``/``getint``/``getfloat`` methods of Scrapy's
-settings, so this module does not import Scrapy; nor does it import datasketch, so that
+settings (through :func:`read_setting`, which names a setting whose value it cannot
+convert), so this module does not import Scrapy; nor does it import datasketch, so that
 ``MaincPipeline`` and the add-on can read it in every crawl at no cost.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._params import FingerprintParams, IndexParams
 
@@ -39,7 +40,8 @@ class DedupConfig:
     num_perm: int = _FINGERPRINT_DEFAULTS.num_perm
     #: ``MAINC_DEDUP_TEXT_FIELD``: item field holding the main text.
     text_field: str = "main_text"
-    #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint.
+    #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint;
+    #: "" (the setting is None): the fingerprint is not kept in the item.
     fingerprint_field: str = "fingerprint"
     #: ``MAINC_DEDUP_URL_FIELD``: item field holding the page URL.
     url_field: str = "url"
@@ -65,24 +67,30 @@ class DedupConfig:
     def from_settings(cls, settings: BaseSettings) -> DedupConfig:
         """The configuration given by ``settings``; ValueError names a bad setting."""
         default = cls()
+
+        def read(getter: str, name: str, fallback: object) -> Any:
+            return read_setting(settings, getter, name, fallback)
+
         try:
             return cls(
-                enabled=settings.getbool("MAINC_DEDUP_ENABLED", default.enabled),
-                threshold=settings.getfloat("MAINC_DEDUP_THRESHOLD", default.threshold),
+                enabled=read("getbool", "MAINC_DEDUP_ENABLED", default.enabled),
+                threshold=read("getfloat", "MAINC_DEDUP_THRESHOLD", default.threshold),
                 redis_url=settings.get("MAINC_DEDUP_REDIS_URL") or "",
-                redis_required=settings.getbool("MAINC_DEDUP_REDIS_REQUIRED", default.redis_required),
-                redis_timeout=settings.getfloat("MAINC_DEDUP_REDIS_TIMEOUT", default.redis_timeout),
-                drop=settings.getbool("MAINC_DEDUP_DROP", default.drop),
-                min_words=settings.getint("MAINC_DEDUP_MIN_WORDS", default.min_words),
-                num_perm=settings.getint("MAINC_DEDUP_NUM_PERM", default.num_perm),
+                redis_required=read("getbool", "MAINC_DEDUP_REDIS_REQUIRED", default.redis_required),
+                redis_timeout=read("getfloat", "MAINC_DEDUP_REDIS_TIMEOUT", default.redis_timeout),
+                drop=read("getbool", "MAINC_DEDUP_DROP", default.drop),
+                min_words=read("getint", "MAINC_DEDUP_MIN_WORDS", default.min_words),
+                num_perm=read("getint", "MAINC_DEDUP_NUM_PERM", default.num_perm),
                 text_field=settings.get("MAINC_DEDUP_TEXT_FIELD") or default.text_field,
                 fingerprint_field=(
-                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or default.fingerprint_field
+                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or ""
+                    if "MAINC_DEDUP_FINGERPRINT_FIELD" in settings
+                    else default.fingerprint_field
                 ),
                 url_field=settings.get("MAINC_DEDUP_URL_FIELD") or default.url_field,
-                containment=settings.getfloat("MAINC_DEDUP_CONTAINMENT", default.containment),
-                min_size_ratio=settings.getfloat("MAINC_DEDUP_MIN_SIZE_RATIO", default.min_size_ratio),
-                redis_buckets=settings.getint("MAINC_DEDUP_REDIS_BUCKETS", default.redis_buckets),
+                containment=read("getfloat", "MAINC_DEDUP_CONTAINMENT", default.containment),
+                min_size_ratio=read("getfloat", "MAINC_DEDUP_MIN_SIZE_RATIO", default.min_size_ratio),
+                redis_buckets=read("getint", "MAINC_DEDUP_REDIS_BUCKETS", default.redis_buckets),
             )
         except ValueError as exc:
             raise ValueError(f"invalid MAINC_DEDUP_* setting: {exc}") from exc
@@ -104,3 +112,23 @@ class DedupConfig:
             fingerprint=self.fingerprint_params,
             redis_timeout=self.redis_timeout,
         )
+
+
+#: What each ``BaseSettings`` getter accepts, for the error it gives.
+_GETTER_KINDS = {
+    "getbool": "True or False",
+    "getint": "a whole number",
+    "getfloat": "a number",
+    "getdict": "a dict (or its JSON text)",
+}
+
+
+def read_setting(settings: BaseSettings, getter: str, name: str, fallback: Any) -> Any:
+    """``settings.<getter>(name, fallback)``; a value it cannot convert raises a ValueError
+    that names the setting (Scrapy's own message does not). ``MaincConfig`` reads its
+    settings with it too."""
+    try:
+        return getattr(settings, getter)(name, fallback)
+    except (TypeError, ValueError):
+        kind = _GETTER_KINDS[getter]
+        raise ValueError(f"{name} must be {kind}; got {settings.get(name)!r}") from None

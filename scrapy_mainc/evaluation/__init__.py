@@ -1,2 +1,4 @@
-"""Scoring extractions against human gold text: the metric (``_metric``) and the dataset
-runner behind ``mainc evaluate`` (``_evaluate``). Scrapy-free."""
+"""Scoring extractions against human gold, Scrapy-free: the gold of a dataset, article text
+or with/without snippets (``_gold``), their metrics (``_metric``: 4-gram shingles;
+``_snippets``: trafilatura's evaluation) and the dataset runner behind ``mainc evaluate``
+(``_evaluate``)."""

@@ -19,17 +19,18 @@ _TOKEN_RE = re.compile(f"[{_HAN}]|[^\\W{_HAN}]+")
 SHINGLE_SIZE = 4
 
 
-@dataclass(frozen=True, slots=True)
-class PageScore:
-    """Shingle overlap counts of one page."""
+class Counts:
+    """Precision and recall of one page's true-positive, false-positive and false-negative
+    counts (shingles, or snippets): 1 when nothing is wrong (nothing to find, nothing found)."""
 
+    __slots__ = ()
     true_positives: int
     false_positives: int
     false_negatives: int
 
     @property
     def precision(self) -> float:
-        """Share of predicted shingles that are in the gold text (1 when both are empty)."""
+        """Share of what was predicted that is wanted."""
         tp, fp, fn = self.true_positives, self.false_positives, self.false_negatives
         if fp == fn == 0:
             return 1.0
@@ -37,11 +38,21 @@ class PageScore:
 
     @property
     def recall(self) -> float:
-        """Share of gold shingles that were predicted (1 when both are empty)."""
+        """Share of what is wanted that was predicted."""
         tp, fp, fn = self.true_positives, self.false_positives, self.false_negatives
         if fp == fn == 0:
             return 1.0
         return tp / (tp + fn) if tp + fn else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PageScore(Counts):
+    """Shingle overlap counts of one page (precision: share of predicted shingles in the gold
+    text; recall: share of gold shingles predicted; both 1 when both texts are empty)."""
+
+    true_positives: int
+    false_positives: int
+    false_negatives: int
 
     @property
     def f1(self) -> float:
@@ -82,7 +93,11 @@ def shingles(text: str, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
 
 def score_page(gold: str, predicted: str) -> PageScore:
     """Shingle overlap of a prediction with the gold text of one page."""
-    gold_shingles = shingles(gold)
+    return score_shingles(shingles(gold), predicted)
+
+
+def score_shingles(gold_shingles: Counter[tuple[str, ...]], predicted: str) -> PageScore:
+    """:func:`score_page` for gold text whose shingles are already counted."""
     predicted_shingles = shingles(predicted)
     overlap = sum((gold_shingles & predicted_shingles).values())
     return PageScore(

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
+from ..core._limits import MAX_PAGE_BYTES
+from ..dedup._config import read_setting
 from ._settings import REGISTRY
 
 if TYPE_CHECKING:
@@ -93,7 +95,7 @@ class MaincConfig:
     worker_mode: str = "process"
     workers: int = 1
     timeout: float = 10.0
-    max_page_size: int = 5 * 1024 * 1024
+    max_page_size: int = MAX_PAGE_BYTES
     fields: FieldNames = FieldNames()
     keep_page: bool = False
     convert_items: bool = False
@@ -110,7 +112,7 @@ class MaincConfig:
             return settings[name] if name in settings else SETTINGS[name]
 
         def flag(name: str) -> bool:
-            return settings.getbool(name, SETTINGS[name])
+            return bool(read_setting(settings, "getbool", name, SETTINGS[name]))
 
         mode = str(get("MAINC_WORKER_MODE")).lower()
         if mode not in WORKER_MODES:
@@ -134,7 +136,9 @@ class MaincConfig:
         return cls(
             enabled=flag("MAINC_ENABLED"),
             algorithm=check_algorithm(get("MAINC_ALGORITHM"), "MAINC_ALGORITHM"),
-            domain_algorithms=_domain_algorithms(settings.getdict("MAINC_DOMAIN_ALGORITHMS")),
+            domain_algorithms=_domain_algorithms(
+                read_setting(settings, "getdict", "MAINC_DOMAIN_ALGORITHMS", {})
+            ),
             strip_comments=flag("MAINC_STRIP_COMMENTS"),
             worker_mode=mode,
             workers=(

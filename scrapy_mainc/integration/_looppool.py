@@ -26,6 +26,7 @@ from typing import Any
 from ._workers import (
     STARTUP_TIMEOUT,
     STOP_TIMEOUT,
+    WORKER_PROCESS_NAME,
     ExtractionOutcome,
     ExtractionTask,
     TaskFunction,
@@ -250,7 +251,7 @@ def _start_process(
     """Start a worker and wait until it is ready (in a helper thread)."""
     parent, child = context.Pipe()
     process = context.Process(
-        target=_worker_main, args=(child, function, preload), name="mainc-worker", daemon=True
+        target=_worker_main, args=(child, function, preload), name=WORKER_PROCESS_NAME, daemon=True
     )
     process.start()
     child.close()

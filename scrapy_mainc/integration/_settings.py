@@ -9,8 +9,12 @@ package reads is registered. This module imports neither Scrapy nor anything hea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
+
+from ..core._limits import MAX_PAGE_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +71,11 @@ REGISTRY: tuple[Setting, ...] = (
     _extraction("MAINC_STRIP_COMMENTS", True, "bool", "remove reader-comment sections from the result"),
     _extraction(
         "MAINC_MAX_PAGE_SIZE",
-        5 * 1024 * 1024,
+        MAX_PAGE_BYTES,
         "int",
         "larger pages (bytes, or characters of decoded text) are not extracted: reason "
-        "``page too large: ...``",
+        "``page too large: ...``; the library's ``MAX_PAGE_BYTES`` (peak memory grows with the "
+        "page, about 20 MB per MB of an article page)",
     ),
     _extraction(
         "MAINC_DROP_EMPTY",
@@ -213,8 +218,8 @@ REGISTRY: tuple[Setting, ...] = (
         "MAINC_DEDUP_REDIS_REQUIRED",
         True,
         "bool",
-        "an index that cannot be opened when the spider opens closes the spider at once "
-        "(finish reason ``mainc_dedup_index_unavailable``) with one ERROR line; ``False``: an "
+        "an index that cannot be opened stops the crawl before it starts (no request, no "
+        "feed; ``scrapy crawl`` exits with status 1) with one ERROR line; ``False``: an "
         "unreachable Redis leaves the crawl with an index in its own memory, not shared, said "
         "at WARNING",
     ),
@@ -234,11 +239,31 @@ REGISTRY: tuple[Setting, ...] = (
     _dedup(
         "MAINC_DEDUP_FINGERPRINT_FIELD",
         "fingerprint",
-        "str",
-        "item field with (or receiving) the fingerprint",
+        "str or None",
+        "item field with (or receiving) the fingerprint; ``None`` keeps it out of the items "
+        "(``MaincPipeline`` hands the worker's fingerprint to ``NearDuplicatePipeline`` "
+        "beside the item)",
     ),
     _dedup("MAINC_DEDUP_URL_FIELD", "url", "str", "item field with the page URL"),
 )
 
 #: Name -> default of every registered setting.
 DEFAULTS: dict[str, Any] = {setting.name: setting.default for setting in REGISTRY}
+#: The prefix of every setting name, registered or not.
+PREFIX = "MAINC_"
+#: How alike (difflib's ratio, on the names without their prefix, which every name shares)
+#: a registered name must be to be suggested for an unknown one: difflib's own default,
+#: which finds a letter dropped, doubled or swapped (``ALGORITM``, ``DEDUP_ENABLE``).
+SUGGESTION_CUTOFF = 0.6
+
+
+def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
+    """``(name, nearest registered name or "")`` for every ``MAINC_`` name of ``names`` that
+    is not registered, in the order given."""
+    registered = [name.removeprefix(PREFIX) for name in DEFAULTS]
+    unknown = []
+    for name in names:
+        if name.startswith(PREFIX) and name not in DEFAULTS:
+            near = get_close_matches(name.removeprefix(PREFIX), registered, n=1, cutoff=SUGGESTION_CUTOFF)
+            unknown.append((name, PREFIX + near[0] if near else ""))
+    return unknown

@@ -15,7 +15,7 @@ Each item's failure is logged at DEBUG only (its reason is in the item). Two sit
 deserve a WARNING all the same, once per crawl:
 
 - every item failed: said when the spider closes, with the counts by kind and the likely
-  cause of each kind (a script without the ``__main__`` guard, pages that never reach the
+  cause of each kind (worker processes that cannot start, pages that never reach the
   pipeline, ...);
 - a page overran ``MAINC_TIMEOUT`` in ``thread`` mode: the thread cannot be stopped and
   runs on in the background, competing for the GIL with the crawl and other extractions.
@@ -23,23 +23,17 @@ deserve a WARNING all the same, once per crawl:
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 
-#: The name of scrapy_mainc's worker processes (``_workers`` and ``_looppool``).
-WORKER_PROCESS_NAME = "mainc-worker"
 #: At most this much of a failure's reason is quoted in a warning.
 REASON_CHARS = 240
 
-_GUARD = (
-    "a script that starts a crawl must keep its top-level code under "
-    '`if __name__ == "__main__":`, because the spawn and forkserver start methods import '
-    "it again in every worker process"
-)
-
 #: The likely cause of each kind of failure, when every item failed that way.
 CAUSES = {
-    "worker_died": f"the worker processes could not start or kept dying: {_GUARD}",
+    "worker_died": (
+        "the worker processes could not start or kept dying (the first reason says how); "
+        'where processes cannot be started, set MAINC_WORKER_MODE = "thread"'
+    ),
     "no_page": (
         "the items came without their page: with ITEM_PIPELINES alone the spider must put "
         "each page's HTML in the item's MAINC_PAGE_FIELD ('raw_html'); enable the add-on "
@@ -65,12 +59,6 @@ def metadata_stats(found: tuple[str, ...], skipped: bool) -> list[str]:
     if skipped:
         keys.append(UNDECLARED_STAT)
     return keys
-
-
-def in_worker_process() -> bool:
-    """True in a scrapy_mainc worker process: a crawl started there is a script without the
-    ``__main__`` guard, run again by the worker while it starts."""
-    return multiprocessing.current_process().name == WORKER_PROCESS_NAME
 
 
 class OutcomeTally:
@@ -115,11 +103,6 @@ class OutcomeTally:
         )
 
     def _cause(self, kind: str) -> str:
-        if kind == "worker_died" and in_worker_process():
-            return (
-                "this crawl runs inside a scrapy_mainc worker process, which cannot start "
-                f"workers of its own: the script that started the crawl ran again here, and {_GUARD}"
-            )
         cause = CAUSES.get(kind, "")
         first = self.first_reasons.get(kind, "")
         return f"{cause} (first: {first})" if cause and first else cause or first

@@ -54,6 +54,8 @@ STARTUP_TIMEOUT = 60.0
 STOP_TIMEOUT = 1.0
 #: Failure kinds, also the suffix of the ``mainc/failed/<kind>`` stats.
 FAILURE_KINDS = ("error", "timeout", "worker_died", "too_large", "no_page", "closed")
+#: The name of every worker process (``multiprocessing.current_process().name`` in it).
+WORKER_PROCESS_NAME = "mainc-worker"
 #: Modules a worker process imports before its first page when tasks will ask for
 #: fingerprints (see ``preload``), so that the import does not eat into a page's budget.
 FINGERPRINT_MODULES = ("scrapy_mainc.dedup._fingerprint",)
@@ -97,6 +99,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             algorithm=task.algorithm,
             strip_comments=task.strip_comments,
             metadata=task.metadata,
+            max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
@@ -352,7 +355,7 @@ class _ProcessRunner:
         process = self._context.Process(
             target=_worker_main,
             args=(child, self._function, self._preload),
-            name="mainc-worker",
+            name=WORKER_PROCESS_NAME,
             daemon=True,
         )
         process.start()
@@ -384,6 +387,9 @@ def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[
     crawler goes away."""
     # Ctrl+C in a terminal reaches the whole process group; the crawler decides when to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A script run again here without its __main__ guard may have left a crawler's SIGTERM
+    # handler, which would wait for a reactor that no longer runs: terminate as usual.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for module in preload:
         import_module(module)
     connection.send("ready")

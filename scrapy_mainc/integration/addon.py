@@ -13,20 +13,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.utils.misc import load_object
-
 from ..dedup._config import DedupConfig
 from ._config import SETTINGS, MaincConfig
+from ._startup import check_crawl, checked, enabled_order
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,
     SPIDER_MIDDLEWARE_ORDER,
     MaincDownloaderMiddleware,
     MaincSpiderMiddleware,
 )
-from .pipeline import PIPELINE_ORDER, MaincPipeline
+from .pipeline import DEDUP_PIPELINE_OFFSET, PIPELINE_ORDER, MaincPipeline
 
 if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+    from typing_extensions import Self
 
 #: ``(component dictionary setting, component, order)`` the add-on enables.
 COMPONENTS = (
@@ -34,14 +35,24 @@ COMPONENTS = (
     ("SPIDER_MIDDLEWARES", MaincSpiderMiddleware, SPIDER_MIDDLEWARE_ORDER),
     ("ITEM_PIPELINES", MaincPipeline, PIPELINE_ORDER),
 )
-#: ``NearDuplicatePipeline`` runs this much after ``MaincPipeline`` (110 by default).
-DEDUP_PIPELINE_OFFSET = 10
 
 
 class Addon:
-    """Enable scrapy_mainc's middlewares and pipeline with the documented defaults."""
+    """Enable scrapy_mainc's middlewares and pipeline with the documented defaults.
+
+    It is the first of scrapy_mainc to see a crawl, so it makes the checks of ``_startup``
+    first (a crawl inside a worker process stops here).
+    """
+
+    def __init__(self, crawler: Crawler | None = None) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
+        check_crawl(self.crawler)
         for name, default in SETTINGS.items():
             settings.set(name, default, priority="addon")
         for setting, component, order in COMPONENTS:
@@ -51,21 +62,13 @@ class Addon:
 
 def _set_up_dedup(settings: BaseSettings) -> None:
     """Keep the dedup text field in step; enable NearDuplicatePipeline when asked to."""
-    text_field = MaincConfig.from_settings(settings).fields.text
+    text_field = checked(MaincConfig.from_settings, settings).fields.text
     if text_field:
         settings.set("MAINC_DEDUP_TEXT_FIELD", text_field, priority="addon")
-    if not DedupConfig.from_settings(settings).enabled:
+    if not checked(DedupConfig.from_settings, settings).enabled:
         return  # the dedup pipeline module (datasketch, numpy) is not even imported
     from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415
 
-    order = _order_of(settings, MaincPipeline)
+    order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
     order = (PIPELINE_ORDER if order is None else order) + DEDUP_PIPELINE_OFFSET
     settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", NearDuplicatePipeline, order)
-
-
-def _order_of(settings: BaseSettings, component: type) -> int | None:
-    """The order of ``component`` in ITEM_PIPELINES (given as a class or a path), if enabled."""
-    for key, order in settings.getdict("ITEM_PIPELINES").items():
-        if order is not None and load_object(key) is component:
-            return int(order)
-    return None

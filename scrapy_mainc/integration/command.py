@@ -103,6 +103,8 @@ class Command(ScrapyCommand):
         process.crawl(crawler)
         process.start()
         if not items:
+            if process.bootstrap_failed:
+                problems.append("the crawl did not start (the ERROR above says why)")
             why = problems[0] if problems else "see the log (-L INFO)"
             print(f"scrapy mainc: no page from {url}: {why}", file=sys.stderr)
             self.exitcode = 1

@@ -5,7 +5,9 @@ one with the same parameters) and the URL; fingerprint the text when needed; put
 cluster; write ``cluster_id`` and ``duplicate_of``; drop the item when it is a duplicate and
 ``MAINC_DEDUP_DROP`` is true. Fingerprinting and every index access run in the pipeline's
 threads, so a slow Redis never stalls the crawl, and an item waits for its cluster at most
-``MAINC_DEDUP_REDIS_TIMEOUT`` seconds.
+``MAINC_DEDUP_REDIS_TIMEOUT`` seconds. The index is opened in ``from_crawler``, before the
+engine starts: one that cannot be opened stops the crawl there (``_startup``), before any
+request or feed.
 
 Fields written: ``cluster_id`` (see ``scrapy_mainc.dedup.cluster_id_for``: a hash of the URL
 of the cluster's first item; "" for texts too short to cluster), ``duplicate_of`` (that
@@ -37,10 +39,9 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import scrapy
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, DropItem, NotConfigured
+from scrapy.exceptions import DropItem, NotConfigured
 
 from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
@@ -49,7 +50,9 @@ from ..dedup._open import open_index
 from ._config import MaincConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import undeclared
+from ._pages import ItemBook, fingerprints_of
 from ._reactor import await_future
+from ._startup import check_crawl, checked, stop_crawl
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -64,25 +67,25 @@ _T = TypeVar("_T")
 STATS_PREFIX = "mainc/dedup/"
 #: Threads for fingerprinting and index calls (Redis round trips, mostly waiting).
 THREADS = 4
-#: The finish reason of a crawl stopped because the index could not be opened.
-CLOSE_REASON = "mainc_dedup_index_unavailable"
-#: Scrapy 2.18 closes the spider cleanly when a component raises CloseSpider while it
-#: opens; before, the crawl can only fail with the exception.
-_CLOSE_SPIDER_WHILE_OPENING = scrapy.version_info >= (2, 18)
 
 
 class NearDuplicatePipeline:
     """Marks (or drops) near-duplicate items; see the module docstring."""
 
     def __init__(
-        self, config: DedupConfig, stats: StatsCollector | None = None, convert_items: bool = False
+        self,
+        config: DedupConfig,
+        stats: StatsCollector | None = None,
+        convert_items: bool = False,
+        handoff: ItemBook[Fingerprint] | None = None,
     ) -> None:
         self.config = config
+        #: The workers' fingerprints, when the items are not to keep them (see ``_pages``).
+        self._handoff = handoff
         self._stats = stats
         self._convert = convert_items
         self._where = redacted(config.redis_url) if config.redis_url else "memory"
         self._index: ClusterIndex | None = None
-        self._unavailable = ""  # why the index could not be opened
         self._threads: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[Any]] = set()
         self._health = IndexHealth(self._where, config.redis_timeout)
@@ -91,28 +94,29 @@ class NearDuplicatePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> NearDuplicatePipeline:
-        config = DedupConfig.from_settings(crawler.settings)
+        check_crawl(crawler)
+        config = checked(DedupConfig.from_settings, crawler.settings)
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
-        convert = MaincConfig.from_settings(crawler.settings).convert_items
-        pipeline = cls(config, crawler.stats, convert)
-        crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
+        convert = checked(MaincConfig.from_settings, crawler.settings).convert_items
+        handoff = None if config.fingerprint_field else fingerprints_of(crawler)
+        pipeline = cls(config, crawler.stats, convert, handoff)
+        pipeline.open_index()  # before the engine starts: a failure stops the crawl there
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(pipeline.item_lost, signal=signals.item_dropped)
         crawler.signals.connect(pipeline.item_lost, signal=signals.item_error)
         return pipeline
 
-    def open_spider(self, spider: Spider | None = None) -> None:
-        """Open the index (connects to Redis before the first request is scheduled)."""
-        self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
-        self._index = self._open_index()
-        if self._index is not None:
+    def open_index(self) -> None:
+        """Open the index unless it is open (``from_crawler`` does it, before the engine
+        starts); one that cannot be opened stops the crawl (see ``_open_index``)."""
+        if self._index is None:
+            self._index = self._open_index()
             logger.info("mainc dedup: index in %s, threshold %s", self._where, self.config.threshold)
 
-    def spider_opened(self, spider: Spider) -> None:
-        """Signal handler: stop the crawl at once when the index could not be opened."""
-        if self._unavailable:
-            raise CloseSpider(CLOSE_REASON)
+    def open_spider(self, spider: Spider | None = None) -> None:
+        self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
+        self.open_index()
 
     def close_spider(self, spider: Spider | None = None) -> None:
         """Wait (at most the Redis time-out) for withdrawals under way, then let go."""
@@ -165,7 +169,7 @@ class NearDuplicatePipeline:
 
     # --- steps --------------------------------------------------------------------------
 
-    def _open_index(self) -> ClusterIndex | None:
+    def _open_index(self) -> ClusterIndex:
         params = self.config.index_params
         try:
             return open_index(params)
@@ -189,13 +193,8 @@ class NearDuplicatePipeline:
                 "MAINC_DEDUP_REDIS_REQUIRED = False to crawl with an index in this "
                 "process's memory"
             )
-        self._unavailable = (
-            f"mainc dedup: cannot open the index at {self._where}: {describe_error(error)}{advice}"
-        )
-        logger.error("%s", self._unavailable)
-        if not _CLOSE_SPIDER_WHILE_OPENING:
-            raise RuntimeError(self._unavailable) from error
-        return None
+        message = f"mainc dedup: cannot open the index at {self._where}: {describe_error(error)}{advice}"
+        raise stop_crawl(message)
 
     def _fit(self, item: Any) -> tuple[Any, bool]:
         """``item`` ready for the cluster fields (maybe converted), and whether it is."""
@@ -214,8 +213,10 @@ class NearDuplicatePipeline:
 
     async def _fingerprint(self, adapter: ItemAdapter) -> Fingerprint | None:
         """The item's fingerprint if usable, else one of its text; None when too short."""
-        params = self.config.fingerprint_params
-        stored = adapter.get(self.config.fingerprint_field)
+        params, field = self.config.fingerprint_params, self.config.fingerprint_field
+        stored = adapter.get(field) if field else None
+        if stored is None and self._handoff is not None:
+            stored = self._handoff.take(adapter.item)
         fingerprint = coerce_fingerprint(stored, params)
         if fingerprint is None:
             text = str(adapter.get(self.config.text_field) or "")
@@ -223,8 +224,8 @@ class NearDuplicatePipeline:
                 fingerprint = await await_future(self._submit(fingerprint_text, text, params))
             if fingerprint is not None:
                 self._inc("fingerprinted")
-                if stored is None:
-                    _set_if_declared(adapter, self.config.fingerprint_field, fingerprint.to_dict())
+                if stored is None and field:
+                    _set_if_declared(adapter, field, fingerprint.to_dict())
         if fingerprint is None or fingerprint.words < params.min_words:
             return None
         return fingerprint

@@ -19,6 +19,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from ..core._annotate import annotate, better_encoding, declared_encoding
 from ._config import MaincConfig
 from ._pages import AttachedPage, pages_of
+from ._startup import check_crawl, checked
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -36,7 +37,8 @@ SPIDER_MIDDLEWARE_ORDER = 10
 
 
 def _enabled_config(crawler: Crawler) -> MaincConfig:
-    config = MaincConfig.from_settings(crawler.settings)
+    check_crawl(crawler)
+    config = checked(MaincConfig.from_settings, crawler.settings)
     if not config.enabled:
         raise NotConfigured("MAINC_ENABLED is False")
     return config
@@ -93,6 +95,7 @@ class MaincSpiderMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         self.config = _enabled_config(crawler)
         self.pages = pages_of(crawler)
+        self.pages.filing = True
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if response is not None:

@@ -6,10 +6,13 @@ items without text is opt-in (``MAINC_DROP_EMPTY``).
 
 With near-duplicate clustering on (``MAINC_DEDUP_ENABLED``), the worker also fingerprints
 the main text, with the parameters ``NearDuplicatePipeline`` uses, and this pipeline hands
-it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``), together with the page
+it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``; when that is None,
+beside the item, in the crawler's fingerprint book of ``_pages``), together with the page
 URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
 skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
-fingerprints the text itself (stat ``mainc/dedup/fingerprinted``).
+fingerprints the text itself (stat ``mainc/dedup/fingerprinted``). Without
+``NearDuplicatePipeline`` in ``ITEM_PIPELINES`` there are fingerprints and no clusters,
+which is said once at WARNING.
 
 The page's metadata (publication date, authors, site name, canonical URL, description,
 lead image, section, tags) goes into flat fields of their own, written only where the
@@ -31,7 +34,8 @@ from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
 from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
 from ._looppool import LoopProcessPool
-from ._pages import AttachedPage, pages_of
+from ._pages import AttachedPage, ItemBook, fingerprints_of, pages_of
+from ._startup import check_crawl, checked, enabled_order
 from ._tally import OutcomeTally, metadata_stats
 from ._workers import (
     FINGERPRINT_MODULES,
@@ -46,12 +50,17 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from typing_extensions import Self
+
+    from ..dedup._fingerprint import Fingerprint
 
 logger = logging.getLogger(__name__)
 
 #: Order in ITEM_PIPELINES used by the add-on: early, before pipelines that store items.
 PIPELINE_ORDER = 100
+#: ``NearDuplicatePipeline`` runs this much after ``MaincPipeline`` (110 by default).
+DEDUP_PIPELINE_OFFSET = 10
 #: How long closing the spider waits for idle workers to exit.
 CLOSE_WAIT = 2.0
 
@@ -61,18 +70,24 @@ class MaincPipeline:
     (``published``, ``authors``...) to every item."""
 
     def __init__(self, crawler: Crawler) -> None:
-        self.config = MaincConfig.from_settings(crawler.settings)
+        check_crawl(crawler)
+        self.config = checked(MaincConfig.from_settings, crawler.settings)
         if not self.config.enabled:
             raise NotConfigured("MAINC_ENABLED is False")
         self.crawler = crawler
-        self.dedup = DedupConfig.from_settings(crawler.settings)
+        self.dedup = checked(DedupConfig.from_settings, crawler.settings)
+        clustered = self.dedup.enabled and _clustered(crawler.settings)
+        #: Where the workers' fingerprints go when the items are not to keep them.
+        self.handoff: ItemBook[Fingerprint] | None = None
+        if clustered and not self.dedup.fingerprint_field:
+            self.handoff = fingerprints_of(crawler)
         self.pages = pages_of(crawler)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
         self.reported_classes: set[type] = set()
         #: Item classes already told (at INFO) that they lack metadata fields.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
-        self.spider_algorithm: str | None = None
+        self.spider_algorithm = checked(spider_algorithm, crawler.spider)
         self.pool: WorkerPool | LoopProcessPool | None = None
 
     @classmethod
@@ -80,7 +95,6 @@ class MaincPipeline:
         return cls(crawler)
 
     def open_spider(self, spider: Spider | None = None) -> None:
-        self.spider_algorithm = spider_algorithm(self.crawler.spider)
         self.pool = make_pool(self.config, FINGERPRINT_MODULES if self.dedup.enabled else ())
         if self.config.worker_mode == "inline":
             logger.info(
@@ -108,7 +122,7 @@ class MaincPipeline:
         found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
         if self.dedup.enabled:
-            _hand_to_dedup(adapter, self.dedup, outcome, url)
+            self._hand_to_dedup(adapter, outcome, url)
         self._count(outcome, url)
         self._count_metadata(item, found)
         if self.config.drop_empty and not outcome.extraction.text:
@@ -126,8 +140,7 @@ class MaincPipeline:
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
         )
         if page is None:
-            reason = "no page: the item did not come from a response and has no page field"
-            return failed(task, "no_page", reason)
+            return failed(task, "no_page", _no_page_reason(self.pages.filing, self.config.fields.page))
         if len(page) > self.config.max_page_size:
             limit = self.config.max_page_size
             reason = f"page too large: {len(page):,} > MAINC_MAX_PAGE_SIZE ({limit:,})"
@@ -140,6 +153,17 @@ class MaincPipeline:
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
         return await _on_reactor(submitted)
+
+    def _hand_to_dedup(self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None) -> None:
+        """Hand the worker's fingerprint on (in its field, or beside the item when the items
+        are not to keep it) and, where the item has none, the page URL."""
+        fingerprint, dedup = outcome.fingerprint, self.dedup
+        if fingerprint is not None and dedup.fingerprint_field:
+            _set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
+        elif fingerprint is not None and self.handoff is not None:
+            self.handoff.attach(adapter.item, fingerprint)
+        if url and not adapter.get(dedup.url_field):
+            _set_if_declared(adapter, dedup.url_field, url)
 
     def _pass_unfit(self, item: Any, error: MissingFieldError) -> Any:
         """A typed item that cannot take the fields goes on unchanged: the error is logged
@@ -205,14 +229,24 @@ def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool 
     return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
 
 
-def _hand_to_dedup(
-    adapter: ItemAdapter, dedup: DedupConfig, outcome: ExtractionOutcome, url: str | None
-) -> None:
-    """Store the worker's fingerprint and, where the item has none, the page URL."""
-    if outcome.fingerprint is not None:
-        _set_if_declared(adapter, dedup.fingerprint_field, outcome.fingerprint.to_dict())
-    if url and not adapter.get(dedup.url_field):
-        _set_if_declared(adapter, dedup.url_field, url)
+def _clustered(settings: BaseSettings) -> bool:
+    """Whether NearDuplicatePipeline is enabled; if not, say once (the pipeline is built once
+    per crawl) that fingerprints without it make no clusters, and what to add."""
+    from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415 (datasketch: dedup is on)
+
+    if enabled_order(settings, "ITEM_PIPELINES", NearDuplicatePipeline) is not None:
+        return True
+    order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
+    order = PIPELINE_ORDER if order is None else order
+    logger.warning(
+        "mainc: MAINC_DEDUP_ENABLED is True but NearDuplicatePipeline is not enabled: items "
+        "get fingerprints and no clusters. Add it after MaincPipeline: ITEM_PIPELINES = "
+        '{"scrapy_mainc.MaincPipeline": %d, "scrapy_mainc.NearDuplicatePipeline": %d} (the '
+        'add-on, ADDONS = {"scrapy_mainc.Addon": 0}, does it)',
+        order,
+        order + DEDUP_PIPELINE_OFFSET,
+    )
+    return False
 
 
 def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
@@ -221,6 +255,18 @@ def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
         adapter[field] = value
     except KeyError:
         logger.debug("mainc: %s has no %r field", type(adapter.item).__name__, field)
+
+
+def _no_page_reason(attaching: bool, page_field: str) -> str:
+    """Why an item has no page: with the spider middleware on, it came from no response;
+    without it, it may well have, and the middleware is what is missing."""
+    field = f"no {page_field!r} field" if page_field else "no page field (MAINC_PAGE_FIELD is None)"
+    if attaching:
+        return f"no page: the item did not come from a response and has {field}"
+    return (
+        "no page: MaincSpiderMiddleware, which attaches each item's response, is not enabled "
+        f"(SPIDER_MIDDLEWARES, or the add-on), and the item has {field}"
+    )
 
 
 def _drop(message: str) -> DropItem:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from heapq import nlargest
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -373,7 +374,15 @@ def _day_first(document: Document) -> bool:
     lang = ((html.get("lang") or html.get("xml:lang") or "") if html is not None else "").lower()
     if lang and not lang.startswith("en"):
         return True
-    host = document.urls[0].split("://", 1)[-1].split("/", 1)[0].lower() if document.urls else ""
+    host = _host(document.urls[0]) if document.urls else ""
     if lang.startswith(_DAY_FIRST_ENGLISH) or host.endswith(_DAY_FIRST_HOSTS):
         return True
     return not lang and not host.endswith((".com", ".org", ".net", ".us", ".edu", ".gov"))
+
+
+def _host(url: str) -> str:
+    """The host name of ``url`` (no port, no user), lower-cased; "" when there is none."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # an invalid IPv6 host: "//[bad"
+        return ""

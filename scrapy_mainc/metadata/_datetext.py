@@ -14,6 +14,7 @@ import re
 from calendar import monthrange
 from datetime import datetime, timezone
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 #: Month names and their usual abbreviations, lower-case, by language, January first
 #: (genitive forms where a language writes "22 December" with one: pl, cs, ru, uk, el...).
@@ -273,7 +274,10 @@ def _year_spans(text: str) -> list[tuple[int, int]]:
 def url_date(url: str) -> str:
     """The full date in the path of ``url`` (``/2023/12/22/``, ``/20231222/``,
     ``-2023-12-22``); ``""`` when it gives none or only a month (``/2023/12/``)."""
-    path = url.split("://", 1)[-1].partition("/")[2].split("?", 1)[0].split("#", 1)[0]
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # an invalid IPv6 host: "//[bad"
+        return ""
     for match in _URL_RE.finditer(path):
         year, _, month, day, compact_month, compact_day = match.groups()
         date = iso_date(int(year), int(month or compact_month), int(day or compact_day))

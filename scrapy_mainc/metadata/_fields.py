@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 from ..core._sanitize import usable_url
 from ._jsonld import plain_text, text_of
@@ -137,4 +137,14 @@ def absolute_url(value: str, base: str) -> str:
             return ""
     if any(char in value for char in '<>"\\') or usable_url(value) is None:
         return ""
-    return "%20".join(value.split()) if " " in value else value
+    return value if value.isprintable() and " " not in value else _percent_encoded(value)
+
+
+def _percent_encoded(url: str) -> str:
+    """``url`` with each run of whitespace as ``%20`` and every other character that is
+    not printable (controls, format characters, line separators...) percent-encoded, as
+    browsers send them."""
+    return "".join(
+        char if char.isprintable() else quote(char.encode("utf-8", "replace"))
+        for char in "%20".join(url.split())
+    )

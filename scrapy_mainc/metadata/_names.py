@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from html import unescape
 
+from ..core._text import clean_text
+
 #: Leading labels of a credit line, any language the datasets show and the usual others.
 _LABEL_RE = re.compile(
     r"^[\W_]{0,3}(?:(?:publicado|escrito)\s+por\b|"
@@ -171,6 +173,7 @@ def read_credit(raw: str, context: Context) -> Credit:
 
 def _clean(raw: str) -> str:
     text = unicodedata.normalize("NFKC", unescape(raw)) if "&" in raw or not raw.isascii() else raw
+    text = clean_text(text) if not text.isprintable() else text  # "Jane\x01 Doe"
     if " " not in text.strip():
         return _LABEL_RE.sub("", text.strip())  # one token: a name or a user name ("cjy52191")
     text = " ".join(_NOISE_RE.sub(" ", text).split())

@@ -1,0 +1,66 @@
+"""Pages above a documented size are refused before parsing (issue 17, item 8).
+
+Peak memory grows with the page (``benchmarks/memory.py``): 1.5 GB on a 16 MB page of
+small elements. The Scrapy pipeline refused pages over ``MAINC_MAX_PAGE_SIZE``; the
+library now refuses pages over ``max_bytes`` (``MAX_PAGE_BYTES`` by default), and the two
+defaults are one number.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_mainc import MAX_PAGE_BYTES, _extract, extract
+from scrapy_mainc.integration import _workers
+from scrapy_mainc.integration._settings import DEFAULTS
+
+ARTICLE = (
+    "<html><body><article>" + "<p>The minister said on Tuesday that the budget would rise, a lot.</p>" * 20
+)
+PAGE = ARTICLE + "</article></body></html>"
+
+
+def test_the_default_lets_the_promised_10_mb_pages_through_and_agrees_with_scrapy() -> None:
+    assert MAX_PAGE_BYTES >= 10_000_000
+    assert DEFAULTS["MAINC_MAX_PAGE_SIZE"] == MAX_PAGE_BYTES
+
+
+@pytest.mark.parametrize("page", [PAGE, PAGE.encode()])
+def test_a_page_over_max_bytes_is_refused_before_decoding_or_parsing(
+    page: str | bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*args: object) -> None:
+        raise AssertionError("a page over the limit was decoded or parsed")
+
+    monkeypatch.setattr(_extract, "_page_text", never)
+    monkeypatch.setattr(_extract, "parse_html", never)
+    result = extract(page, max_bytes=len(page) - 1)
+    unit = "characters" if isinstance(page, str) else "bytes"
+    assert result.reason == f"page too large: {len(page):,} {unit} > max_bytes ({len(page) - 1:,})"
+    assert result.text == "" and result.algorithm == "auto"
+
+
+def test_a_page_at_the_limit_or_without_one_is_extracted() -> None:
+    assert "budget would rise" in extract(PAGE, max_bytes=len(PAGE)).text
+    assert "budget would rise" in extract(PAGE.encode(), max_bytes=None).text
+
+
+def test_the_default_limit_applies() -> None:
+    page = ARTICLE.encode() + b" " * (MAX_PAGE_BYTES + 1 - len(ARTICLE))  # one byte over
+    expected = f"page too large: {MAX_PAGE_BYTES + 1:,} bytes > max_bytes ({MAX_PAGE_BYTES:,})"
+    assert extract(page).reason == expected
+
+
+def test_scrapy_workers_leave_the_limit_to_the_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pipeline refuses pages over MAINC_MAX_PAGE_SIZE before they reach a worker; a
+    # user who raised it must not see the library's default refuse them there
+    seen: dict[str, object] = {}
+
+    def spy(page: object, **options: object) -> object:
+        seen.update(options)
+        return extract(PAGE)
+
+    monkeypatch.setattr(_workers, "extract", spy)
+    task = _workers.ExtractionTask(page=PAGE, url=None, algorithm="auto", strip_comments=True, metadata=True)
+    assert "budget would rise" in _workers.run_extraction(task).extraction.text
+    assert seen["max_bytes"] is None
