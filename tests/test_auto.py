@@ -320,6 +320,15 @@ def test_a_not_content_name_on_the_wrapper_of_most_prose_is_ignored() -> None:
     assert "Part" not in extract(page, wrapper_prose_share=1.0).text
     # a newsletter box keeps being cut whatever its prose: it is not most of the page
     assert "Sign up" not in extract(_wrapped_story("entry", 1)).text
+    # reader comments do not count: 3 of 6 blocks outside a thread of 3 is not most of
+    # them, 4 of 7 is (as before), and so is 4 of 10 when a thread holds 3
+    thread = "<ol class='commentlist'>" + f"<li><p>{SENTENCE} A reader.</p></li>" * 3 + "</ol>"
+    with_thread = _wrapped_story("entry share", 4).replace("</body>", f"{thread}</body>")
+    doc = document(with_thread)
+    prose = _blocks.prose_counts(doc.stats, _blocks.block_regions(doc.stats), 10)
+    assert (prose[node_at(doc, "//div[@class='entry share']")], prose[0]) == (4, 10)
+    assert extract(with_thread).text.count("Part") == 4
+    assert "Part" not in extract(_wrapped_story("entry share", 3).replace("</body>", f"{thread}</body>")).text
 
 
 def test_paragraphs_with_a_link_in_a_sentence_are_not_teaser_cards() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ..core._comments import named_comment_nodes
 from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._types import Document
@@ -54,7 +55,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     headline = document.headline if params.keep_headline_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
     prose = prose_counts(stats, regions, params.sentence_min_words)
-    wrapper_prose = max(params.wrapper_prose_share * prose[0], params.wrapper_min_prose - 1)
+    wrapper = _WrapperTest(stats, prose, params)
     for node in candidates:
         current = context[node]
         if current == CUT:
@@ -65,7 +66,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
             verdict = _own_context(stats, node, names, params)
             if verdict == CUT and headline >= 0 and stats.contains(node, headline):
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
-            elif verdict == CUT and prose[node] > wrapper_prose:
+            elif verdict == CUT and wrapper.holds_most_prose(node):
                 verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
@@ -85,6 +86,30 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
         for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)
     return context
+
+
+class _WrapperTest:
+    """Whether a part holds most of the page's sentence-like blocks outside reader
+    comments (``wrapper_prose_share`` of them, at least ``wrapper_min_prose``). The
+    comment sections are found only when a part comes close, which is rare."""
+
+    def __init__(self, stats: DomStats, prose: list[int], params: AutoParams) -> None:
+        self.stats, self.prose, self.params = stats, prose, params
+        self.comment_prose: list[tuple[int, int]] | None = None
+
+    def holds_most_prose(self, node: int) -> bool:
+        prose, share = self.prose, self.params.wrapper_prose_share
+        if prose[node] < self.params.wrapper_min_prose:
+            return False
+        if prose[node] > share * prose[0]:
+            return True
+        if self.comment_prose is None:
+            found = named_comment_nodes(self.stats, (0,))
+            self.comment_prose = [(comment, prose[comment]) for comment in found if prose[comment]]
+        in_comments = sum(
+            count for comment, count in self.comment_prose if not self.stats.contains(node, comment)
+        )
+        return prose[node] > share * (prose[0] - in_comments)
 
 
 def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
