@@ -176,10 +176,14 @@ TIMELINE = (
 def test_dated_paragraphs_of_a_short_article_are_not_a_comment_region() -> None:
     # Four alike dated blocks after a one-sentence intro: NCE's comment region, which would
     # leave the intro's 24 words of a 92-word article.
+    # (Each block opens with a heading, so the region is not one any more; without that
+    # rule the guard keeps the article.)
     doc = document(TIMELINE)
     root = (node_at(doc, "//div[@class='entry']"),)
-    assert comment_region_start(doc.stats, root) == node_at(doc, "//div[@class='step'][1]")
-    assert comment_nodes(doc.stats, root) == set()
+    assert comment_region_start(doc.stats, root) is None
+    sections_too = CommentParams(sections_are_text=False)
+    assert comment_region_start(doc.stats, root, sections_too) == node_at(doc, "//div[@class='step'][1]")
+    assert comment_nodes(doc.stats, root, sections_too) == set()
     assert extract(TIMELINE).text.count("inspectors signed it off") == 4
 
 
@@ -241,3 +245,19 @@ def test_names_inside_a_story_named_as_comments_are_the_section_s_name() -> None
     assert body in comment_nodes(doc.stats, (article,))  # without the headline: names are evidence
     in_main = comment_nodes(doc.stats, (main,), protected=(headline,))
     assert node_at(doc, "//section") in in_main and body not in in_main and article not in in_main
+
+
+def test_the_dated_items_of_a_listicle_are_not_comments() -> None:
+    # each item opens with its heading and tells a date: alike, dated blocks after the
+    # introduction, as comments would be, but sections of the text
+    item = (
+        "<div class='item'><h2>Time {n}: at the premiere</h2><p>On December {n}, 2022, she arrived "
+        "at the premiere with almost no make-up, and the photographers loved it.</p></div>"
+    )
+    intro = "<p>" + "She has been in the public eye for years, and her style is famous. " * 4 + "</p>"
+    page = f"<body><article>{intro}{''.join(item.format(n=n) for n in range(1, 5))}</article></body>"
+    doc = document(page)
+    root = (node_at(doc, "//article"),)
+    assert comment_region_start(doc.stats, root) is None
+    assert comment_region_start(doc.stats, root, CommentParams(sections_are_text=False)) is not None
+    assert extract(page).text.count("December") == 4

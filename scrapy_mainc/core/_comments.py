@@ -93,6 +93,9 @@ class CommentParams:
     #: strong (see the module docstring): two sentences. 0 turns the guard off. On the
     #: development data, the shortest article left after a correct removal has 77 words.
     min_kept_words: int = 30
+    #: Blocks that open with an ``<h1>``-``<h3>`` heading are sections of the text (the
+    #: items of a listicle, each with its date), never comments.
+    sections_are_text: bool = True
 
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
@@ -259,6 +262,8 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
             if counts[node] < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not words[node]:
                 continue
             kids = stats.children_of(node)
+            if params.sections_are_text and _opens_with_heading(stats, kids):
+                continue  # a section of the text (a listicle's item), not a comment
             signature = (tags[node], stats.class_of(node), tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
             if chain and node < end[chain[-1]]:
@@ -275,6 +280,17 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
         if len(chain) >= params.min_blocks:
             found.append(chain)
     return found
+
+
+def _opens_with_heading(stats: DomStats, kids: list[int]) -> bool:
+    """True when the first child with text is a heading of the story's own ranks
+    (``<h1>`` to ``<h3>``): each item of a listicle opens with one, a comment with its
+    author's name and date."""
+    first = next((kid for kid in kids if stats.words[kid]), -1)
+    return first >= 0 and stats.tags[first] in _SECTION_HEADINGS
+
+
+_SECTION_HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
 def _dated_span(chain: list[int], nodes: list[etree._Element], needed: int) -> list[int]:
