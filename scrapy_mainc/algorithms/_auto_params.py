@@ -61,6 +61,10 @@ class AutoParams:
     cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
+    #: Parts with fewer words are not read for names, roles or tags: what they hold barely
+    #: counts (a button, a label), and most elements of a page are that small. Swept over
+    #: 3, 5 and 8: 3 scores the same, 8 loses 0.001 on trafilatura_eval.
+    name_min_words: int = 5
     #: Never cut the container of the page's headline for its name, overlay role or as a
     #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
     keep_headline_container: bool = True
@@ -77,9 +81,12 @@ class AutoParams:
     wrapper_min_prose: int = 2
     #: Cut figures and captions.
     cut_captions: bool = True
-    #: Cut small blocks that hold an image and a caption (never a ``<p>``: an image
-    #: floated at the start of a paragraph is part of it).
+    #: Cut small blocks that hold an image and a caption (never a ``<p>`` holding a
+    #: sentence: an image floated at the start of a paragraph is part of it)...
     cut_image_boxes: bool = True
+    #: ...of at most this many words: a caption of two sentences. Swept over 20, 30 and 40:
+    #: 40 scores the same; 20 loses 0.001 on scrapinghub for one trafilatura_eval page.
+    image_box_words: int = 30
     #: Cut teaser-card lists.
     cut_cards: bool = True
     #: A teaser card has at most this many words (a headline and a sentence or two)...
@@ -90,6 +97,15 @@ class AutoParams:
     #: link inside a sentence: the paragraphs of an article each wrapped in an alike
     #: container, with a link in the sentence, are not cards.
     card_link_headline: bool = True
+    #: A teaser list has at least this many alike siblings (same tag and class), and at
+    #: least this many cards among them: two teasers are a pair, not a list...
+    card_min_alike: int = 3
+    #: ...a card has at least this many words outside links (a sentence of teaser)...
+    card_min_own_words: int = 5
+    #: ...and at least this share of the alike siblings are cards. The three card
+    #: thresholds move no development set (swept: 4 siblings; 3 or 8 own words; a share
+    #: of 0.5 or 0.75): they are the shape of the hand-built lists in tests/test_auto.py.
+    card_min_share: float = 0.6
     #: A named container or card list with at least this share of the page's words is a
     #: layout wrapper, not boilerplate: names there are ignored.
     max_boilerplate_share: float = 0.5
@@ -99,6 +115,9 @@ class AutoParams:
     #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
     #: boilerplate as siblings, so no single subtree holds the article cleanly).
     paragraph_parent: bool = True
+    #: Weight of grandchild blocks in the paragraph parent's concentration (children 1;
+    #: 0.25 and 0.75 score the same on the development sets).
+    grandchild_weight: float = 0.5
     #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
     drop_headline: bool = True
     #: Narrow the root to the largest element inside it marked ``itemprop="articleBody"``...
@@ -122,6 +141,10 @@ class AutoParams:
     trim_edges: bool = True
     #: ...at most this share of link words.
     edge_max_link_share: float = 0.3
+    #: A block of at least this many words outside links is sentence-like even without a
+    #: period or comma (four short sentences: a block that long is no byline or label).
+    #: Swept over 30, 40 and 60: 30 loses 0.001 and 60 0.002 on trafilatura_eval.
+    edge_long_words: int = 40
     #: ...except a leading heading without links: the title of the story's first section.
     keep_leading_headings: bool = True
     #: Keep a short line between two kept sentence-like blocks that pruning dropped (its
@@ -151,6 +174,11 @@ class AutoParams:
     check_story: bool = True
     #: ...and the same for legal, cookie, consent and privacy notices (:mod:`._notices`).
     check_notices: bool = True
+    #: The choice splits where no child holds this share of its value: a child holding
+    #: more is all there is, a wrapper (:func:`._story.split_node`). Swept over 0.8, 0.9
+    #: and 0.95: 0.8 loses a scrapinghub page (-0.003) and 0.001 on zh_news, 0.95 a
+    #: newspaper4k page (-0.004) and 0.002 on trafilatura_eval.
+    split_wrapper_share: float = 0.9
     #: A part that may be another story or a notice holds at least this share of the
     #: value where the choice splits...
     story_part_share: float = 0.25

@@ -87,23 +87,31 @@ class CardShape:
     max_page_share: float
     #: The link headline must be a block of its own (see :func:`teaser_cards`).
     link_headline: bool = True
+    #: Fewest alike siblings (same tag and class) that make a list, and fewest cards in it.
+    min_alike: int = 3
+    #: Fewest words of its own (outside links) a card has: a sentence of teaser.
+    min_own_words: int = 5
+    #: Least share of the list's alike members that must be cards.
+    min_card_share: float = 0.6
 
 
 def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
-    """Members of teaser lists ("related stories", "most read"): at least three alike
-    siblings (same tag and class), most of them small structured cards (a non-inline
-    element inside, at most ``max_words`` words) with a link headline of at least
-    ``min_link_words`` words and a few words of their own. With ``link_headline``, the
+    """Members of teaser lists ("related stories", "most read"): at least ``min_alike``
+    alike siblings (same tag and class), ``min_card_share`` of them small structured cards
+    (a non-inline element inside, at most ``max_words`` words) with a link headline of at
+    least ``min_link_words`` words and ``min_own_words`` of their own. With ``link_headline``, the
     headline is a block of its own, no more of its words outside links than in them: a
     link inside a sentence does not make a paragraph a card."""
     found: set[int] = set()
     tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
-    needed_link_words = 3 * shape.min_link_words
+    needed_link_words = shape.min_alike * shape.min_link_words
     parents = [
         parent
         for parent, count in enumerate(stats.child_counts)
-        if count >= 3 and link_words[parent] >= needed_link_words and words[parent] <= page_limit
+        if count >= shape.min_alike
+        and link_words[parent] >= needed_link_words
+        and words[parent] <= page_limit
     ]
     for parent in parents:
         siblings = stats.children_of(parent)
@@ -112,13 +120,13 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
             for node in siblings
             if shape.min_link_words <= link_words[node]
             and words[node] <= shape.max_words
-            and words[node] - link_words[node] >= 5
+            and words[node] - link_words[node] >= shape.min_own_words
         ]
-        if len(card_like) < 3:
+        if len(card_like) < shape.min_alike:
             continue  # cheap numbers first: most lists (menus) have no card-like items
         kinds = [(tags[node], stats.class_of(node)) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
-        if alike < 3:
+        if alike < shape.min_alike:
             continue
         members = [node for node, node_kind in zip(siblings, kinds) if node_kind == kind]
         card_like_set = set(card_like)
@@ -129,7 +137,7 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
             and any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
             and (not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words))
         ]
-        if len(cards) >= 3 and len(cards) >= 0.6 * len(members):
+        if len(cards) >= shape.min_alike and len(cards) >= shape.min_card_share * len(members):
             found.update(members)
     return found
 

@@ -23,10 +23,6 @@ from ._blocks import CardShape, Regions, prose_counts, teaser_cards
 REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
 #: Tags that hold figures and their captions, never body text.
 CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
-#: A block holding an image directly and at most this many words is a captioned picture.
-IMAGE_BOX_WORDS = 30
-#: Nodes with fewer words are not worth classifying: what they hold barely counts.
-NAME_MIN_WORDS = 5
 
 #: WAI-ARIA roles of overlays: a dialog sits on top of the page, it is not the page.
 OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
@@ -50,7 +46,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     candidates = [
         node
         for node, count in enumerate(words)
-        if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
+        if params.name_min_words <= count < limit and (is_block[node] or tags[node] == "span")
     ]
     headline = document.headline if params.keep_headline_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
@@ -73,7 +69,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
         if verdict < current:
             context[node : end[node]] = [verdict] * (end[node] - node)
     if params.cut_image_boxes:
-        for box in _image_boxes(stats, is_block, params.sentence_min_words):
+        for box in _image_boxes(stats, is_block, params):
             if context[box] != CUT:
                 context[box : end[box]] = [CUT] * (end[box] - box)
     if params.cut_cards:
@@ -150,10 +146,10 @@ def _outer_articles(stats: DomStats) -> dict[int, int]:
     return outer
 
 
-def _image_boxes(stats: DomStats, is_block: list[bool], sentence_words: int) -> list[int]:
+def _image_boxes(stats: DomStats, is_block: list[bool], params: AutoParams) -> list[int]:
     """Small blocks that hold an image as a direct child: a picture and its caption. An
     image inside a sentence (text right before it and right after it in the block), or
-    in a ``<p>`` that holds a sentence (``sentence_words`` words and a period or comma:
+    in a ``<p>`` that holds a sentence (``sentence_min_words`` words and a period or comma:
     an image floated at the start of a paragraph), is part of the prose, not a picture
     box."""
     tags, parent, words, nodes, punct = stats.tags, stats.parent, stats.words, stats.nodes, stats.punct
@@ -163,10 +159,12 @@ def _image_boxes(stats: DomStats, is_block: list[bool], sentence_words: int) -> 
         for image in images
         if parent[image] > 0
         and is_block[parent[image]]
-        and words[parent[image]] <= IMAGE_BOX_WORDS
+        and words[parent[image]] <= params.image_box_words
         and not _inline_image(nodes[image])
         and not (
-            tags[parent[image]] == "p" and words[parent[image]] >= sentence_words and punct[parent[image]]
+            tags[parent[image]] == "p"
+            and words[parent[image]] >= params.sentence_min_words
+            and punct[parent[image]]
         )
     ]
 

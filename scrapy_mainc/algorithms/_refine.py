@@ -46,7 +46,7 @@ def edge_blocks(
                 words >= params.sentence_min_words
                 and regions.punct[block] > 0
                 and link_words <= params.edge_max_link_share * (words + link_words)
-            ) or words >= 4 * params.sentence_min_words
+            ) or words >= params.edge_long_words
             if sentence_like or stats.words[block] != words + link_words:
                 break
             if ordered is blocks and params.keep_leading_headings and _plain_heading(stats, block):

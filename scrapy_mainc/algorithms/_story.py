@@ -96,20 +96,16 @@ def url_slug(url: str) -> str:
     return ""
 
 
-#: A child holding this share of its parent's value is all there is: a wrapper.
-WRAPPER_SHARE = 0.9
-
-
-def split_node(stats: DomStats, totals: list[float], root: int) -> int:
+def split_node(stats: DomStats, totals: list[float], root: int, wrapper_share: float) -> int:
     """The first node at or below ``root`` whose value does not sit almost entirely
-    (``WRAPPER_SHARE``) in one child: where the choice splits into parts."""
+    (``wrapper_share``) in one child: where the choice splits into parts."""
     node = root
     while True:
         children = stats.children_of(node)
         if not children:
             return node
         best = max(children, key=totals.__getitem__)
-        if totals[best] < WRAPPER_SHARE * totals[node]:
+        if totals[best] < wrapper_share * totals[node]:
             return node
         node = best
 
@@ -131,7 +127,7 @@ def foreign_parts(
     body, or the posts of a feed, one of which holds the page's headline.
     """
     stats = document.stats
-    node = split_node(stats, totals, root)
+    node = split_node(stats, totals, root, params.split_wrapper_share)
     children = [child for child in stats.children_of(node) if totals[child] > 0]
     words, block_words = stats.words, regions.words
     containers = {child for child in children if 2 * block_words[child] < words[child]}

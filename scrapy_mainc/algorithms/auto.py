@@ -58,6 +58,10 @@ from ._notices import is_notice, text_sample
 from ._refine import edge_blocks, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
 
+#: The value of the headline's block: below zero, so that pruning drops it (it is
+#: ``Extraction.title``), by one word only, so that the story's container keeps its total.
+HEADLINE_VALUE = -1.0
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -162,7 +166,7 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
         return None
     excluded = _pruned(stats, regions, context, totals, root)
     if params.paragraph_parent:
-        seed = paragraph_parent(regions, values)
+        seed = paragraph_parent(regions, values, params.grandchild_weight)
         if not (stats.contains(root, seed) or stats.contains(seed, root)):
             seed_excluded = _pruned(stats, regions, context, totals, seed)
             if kept_value(stats, values, seed, seed_excluded) > kept_value(stats, values, root, excluded):
@@ -292,8 +296,8 @@ def only_article(stats: DomStats, totals: list[float], root: int, share: float) 
     return found if found >= 0 and totals[found] >= share * totals[root] else root
 
 
-def paragraph_parent(regions: Regions, values: list[float]) -> int:
-    """The block whose child blocks (grandchildren at half weight) hold the most value."""
+def paragraph_parent(regions: Regions, values: list[float], grandchild_weight: float = 0.5) -> int:
+    """The block whose child blocks (grandchildren at ``grandchild_weight``) hold the most value."""
     concentration = [value if value > 0 else 0.0 for value in values]
     parent_block = regions.parent_block
     for node in [node for node, value in enumerate(values) if value > 0 and node]:
@@ -301,7 +305,7 @@ def paragraph_parent(regions: Regions, values: list[float]) -> int:
         up = parent_block[node]
         concentration[up] += value
         if up > 0:
-            concentration[parent_block[up]] += 0.5 * value
+            concentration[parent_block[up]] += grandchild_weight * value
     return concentration.index(max(concentration))
 
 
@@ -333,7 +337,7 @@ def block_values(
         if not region_punct[node] and stats.tags[node] not in HEADING_TAGS:
             value -= params.unpunctuated_penalty
         if node == headline:
-            value = -1.0
+            value = HEADLINE_VALUE
         if context[node] == _WEAK:
             value = value * keep if value > 0 else value * (2.0 - keep)
         values[node] = value
