@@ -267,9 +267,16 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
     doc = document(page)
     assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
-    # the container holds all the page's prose too: either reason keeps it
-    assert extract(page, keep_headline_container=False).text == f"{SENTENCE}\n{SENTENCE}"
-    assert extract(page, keep_headline_container=False, wrapper_prose_share=1.0).text == ""
+    assert extract(page, keep_story_container=False).text == ""
+    # with three sentence-like blocks in a sidebar the post holds 2 of 5, not most of the
+    # page's prose: only the headline keeps it
+    widget = "<div class='widget'>" + "".join(f"<p>{SENTENCE} Aside {n}.</p>" for n in range(3)) + "</div>"
+    with_widget = page.replace("</body>", f"{widget}</body>")
+    doc = document(with_widget)
+    prose = _blocks.prose_counts(doc.stats, _blocks.block_regions(doc.stats), 10)
+    assert (prose[node_at(doc, "//div[@class='post type-post tag-cookies']")], prose[0]) == (2, 5)
+    assert extract(with_widget).text == f"{SENTENCE}\n{SENTENCE}"
+    assert extract(with_widget, keep_story_container=False).text.count("bridge") == 3  # the sidebar's
 
 
 @pytest.mark.parametrize(
@@ -317,7 +324,7 @@ def test_a_not_content_name_on_the_wrapper_of_most_prose_is_ignored() -> None:
     assert doc.stats.words[node_at(doc, "//div[@class='entry share']")] < 0.5 * doc.stats.words[0]
     text = extract(page).text
     assert text.count("Part") == 4 and "Sign up" not in text
-    assert "Part" not in extract(page, wrapper_prose_share=1.0).text
+    assert "Part" not in extract(page, keep_story_container=False).text
     # a newsletter box keeps being cut whatever its prose: it is not most of the page
     assert "Sign up" not in extract(_wrapped_story("entry", 1)).text
     # reader comments do not count: 3 of 6 blocks outside a thread of 3 is not most of

@@ -65,17 +65,17 @@ class AutoParams:
     #: counts (a button, a label), and most elements of a page are that small. Swept over
     #: 3, 5 and 8: 3 scores the same, 8 loses 0.001 on trafilatura_eval.
     name_min_words: int = 5
-    #: Never cut the container of the page's headline for its name, overlay role or as a
-    #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
-    keep_headline_container: bool = True
-    #: A part named as never article text (``share``, ``promo``...) that holds more than
-    #: this share of the page's sentence-like blocks outside reader comments, and at least
-    #: ``wrapper_min_prose`` of them, is the article's wrapper: themes write their share
-    #: widget into the article's class (``entry themeform share``). Measured on the
-    #: development pages: of the 184 parts so named with two or more sentence-like blocks,
-    #: the three whose text is gold hold 0.57 to 0.75 of the page's outside comments (0.46
-    #: of all: a comment thread outweighed a short post); of the others, none more than
-    #: half (a footer disclaimer 0.5, a cookie dialog 0.47). 1 turns the rule off.
+    #: Never cut the page's story for its name, overlay role or nesting: the container of
+    #: the headline (a WordPress ``tag-cookies`` class on it), and, against its name, a part
+    #: holding more than ``wrapper_prose_share`` of the page's sentence-like blocks outside
+    #: reader comments, at least ``wrapper_min_prose`` of them (a theme writes its share
+    #: widget into the article's class: ``entry themeform share``)...
+    keep_story_container: bool = True
+    #: ...more than half: measured on the development pages, of the 184 parts named as not
+    #: content with two or more sentence-like blocks, the three whose text is gold hold
+    #: 0.57 to 0.75 of the page's outside comments (0.46 of all: a comment thread
+    #: outweighed a short post); of the others, none more than half (a footer disclaimer
+    #: 0.5, a cookie dialog 0.47)...
     wrapper_prose_share: float = 0.5
     #: ...(two blocks: one sentence-like paragraph is a caption or a teaser).
     wrapper_min_prose: int = 2

@@ -4,8 +4,8 @@ Cheap structural evidence, inherited downward: class/id names and region tags
 (:mod:`..core._names`), figures and captions, small picture boxes, teaser-card lists,
 ``<article>`` elements nested in a longer one, and overlays (``<dialog>`` and the WAI-ARIA
 roles ``dialog`` and ``alertdialog``; ``aria-modal`` is only valid on those roles). The
-element that shows the page's headline is the page's story, so no name or overlay
-verdict cuts it.
+element that shows the page's headline is the page's story, so no name or overlay verdict
+cuts it; nor is a part that holds most of the page's prose cut for its name.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
         for node, count in enumerate(words)
         if params.name_min_words <= count < limit and (is_block[node] or tags[node] == "span")
     ]
-    headline = document.headline if params.keep_headline_container else -1
+    headline = document.headline if params.keep_story_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
     prose = prose_counts(stats, regions, params.sentence_min_words)
     wrapper = _WrapperTest(stats, prose, params)
@@ -62,7 +62,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
             verdict = _own_context(stats, node, names, params)
             if verdict == CUT and headline >= 0 and stats.contains(node, headline):
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
-            elif verdict == CUT and wrapper.holds_most_prose(node):
+            elif verdict == CUT and params.keep_story_container and wrapper.holds_most_prose(node):
                 verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
