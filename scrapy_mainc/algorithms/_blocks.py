@@ -31,6 +31,8 @@ class Regions:
     words: list[int]  #: words outside links
     link_words: list[int]
     punct: list[int]
+    #: The blocks with some text (words or link words), in document order.
+    with_text: list[int]
 
 
 def is_prose(regions: Regions, node: int, min_words: int) -> bool:
@@ -74,7 +76,8 @@ def block_regions(stats: DomStats) -> Regions:
         else:
             words[block] += own_words[node]
         punct[block] += own_punct[node]
-    return Regions(is_block, parent_block, words, link_words, punct)
+    with_text = [node for node, count in enumerate(words) if count or link_words[node]]
+    return Regions(is_block, parent_block, words, link_words, punct, with_text)
 
 
 @dataclass(frozen=True, slots=True)

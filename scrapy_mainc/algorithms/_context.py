@@ -50,8 +50,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     ]
     headline = document.headline if params.keep_story_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
-    prose = prose_counts(stats, regions, params.sentence_min_words)
-    wrapper = _WrapperTest(stats, prose, params)
+    wrapper = _WrapperTest(stats, regions, params)
     for node in candidates:
         current = context[node]
         if current == CUT:
@@ -86,14 +85,18 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
 
 class _WrapperTest:
     """Whether a part holds most of the page's sentence-like blocks outside reader
-    comments (``wrapper_prose_share`` of them, at least ``wrapper_min_prose``). The
-    comment sections are found only when a part comes close, which is rare."""
+    comments (``wrapper_prose_share`` of them, at least ``wrapper_min_prose``). The counts
+    are made when a part named as not content first asks, the comment sections when a
+    part comes close: both are rare."""
 
-    def __init__(self, stats: DomStats, prose: list[int], params: AutoParams) -> None:
-        self.stats, self.prose, self.params = stats, prose, params
+    def __init__(self, stats: DomStats, regions: Regions, params: AutoParams) -> None:
+        self.stats, self.regions, self.params = stats, regions, params
+        self.prose: list[int] | None = None
         self.comment_prose: list[tuple[int, int]] | None = None
 
     def holds_most_prose(self, node: int) -> bool:
+        if self.prose is None:
+            self.prose = prose_counts(self.stats, self.regions, self.params.sentence_min_words)
         prose, share = self.prose, self.params.wrapper_prose_share
         if prose[node] < self.params.wrapper_min_prose:
             return False

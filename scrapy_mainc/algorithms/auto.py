@@ -298,14 +298,17 @@ def only_article(stats: DomStats, totals: list[float], root: int, share: float) 
 
 def paragraph_parent(regions: Regions, values: list[float], grandchild_weight: float = 0.5) -> int:
     """The block whose child blocks (grandchildren at ``grandchild_weight``) hold the most value."""
-    concentration = [value if value > 0 else 0.0 for value in values]
+    concentration = [0.0] * len(values)
     parent_block = regions.parent_block
-    for node in [node for node, value in enumerate(values) if value > 0 and node]:
+    for node in regions.with_text:  # the only nodes with a value
         value = values[node]
-        up = parent_block[node]
-        concentration[up] += value
-        if up > 0:
-            concentration[parent_block[up]] += grandchild_weight * value
+        if value > 0:
+            concentration[node] += value
+            if node:
+                up = parent_block[node]
+                concentration[up] += value
+                if up > 0:
+                    concentration[parent_block[up]] += grandchild_weight * value
     return concentration.index(max(concentration))
 
 
@@ -328,8 +331,7 @@ def block_values(
     values = [0.0] * len(stats)
     keep = 1.0 - params.boilerplate_factor
     region_words, region_link_words, region_punct = regions.words, regions.link_words, regions.punct
-    with_text = [node for node, count in enumerate(region_words) if count or region_link_words[node]]
-    for node in with_text:
+    for node in regions.with_text:
         if context[node] == _CUT:
             continue
         words, link_words = region_words[node], region_link_words[node]
