@@ -2,6 +2,7 @@
 """Crawl speed with scrapy_mainc: pages per second and the reactor's longest stall.
 
     python benchmarks/crawl_bench.py [--copies 160] [--repeat 3] [--delays 0.05,0] [--articles DIR]
+                                     [--reactor select]
 
 Serves the bundled news site from loopback (``example_project/newsdemo/server.py``, in its
 own process) repeated ``--copies`` times (13 pages a copy: 160 copies are 2,080 pages) and
@@ -18,7 +19,9 @@ tasks for every response), both for every mode alike, the disabled one included.
 ``--articles DIR`` crawls the saved pages ``DIR/*.html`` instead (a front page links to
 each of them; ``server.py --articles``), repeated to at least 2,000 pages unless
 ``--copies`` says otherwise: ``--articles ../shared/datasets/scrapinghub/html`` measures
-the crawl on real news pages, several times heavier than the bundled ones.
+the crawl on real news pages, several times heavier than the bundled ones. ``--reactor
+select`` crawls on Twisted's select reactor instead of Scrapy's default asyncio reactor
+(the worker pool then runs its own event loop in a thread).
 Prints a Markdown table, medians over ``--repeat`` runs.
 """
 
@@ -36,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "example_project"
 MODES = ("process", "thread", "inline", "disabled")
 TICK = 0.010
+#: ``--reactor`` choices: Scrapy's default, and a Twisted reactor without asyncio.
+REACTORS = {
+    "asyncio": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+    "select": "twisted.internet.selectreactor.SelectReactor",
+}
 MIN_PAGES = 2000
 
 
@@ -54,6 +62,7 @@ def main() -> int:
         "--concurrent-items", type=int, default=0, help="CONCURRENT_ITEMS (default: Scrapy's)"
     )
     parser.add_argument("--workers", type=int, default=0, help="MAINC_WORKERS (default: CPUs)")
+    parser.add_argument("--reactor", choices=sorted(REACTORS), default="asyncio")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # internal: run one crawl
     args = parser.parse_args()
     if args.child:
@@ -96,6 +105,7 @@ def crawl_in_child(url: str, mode: str, args: argparse.Namespace) -> dict[str, f
             "freeze_gc": args.freeze_gc,
             "concurrent_items": args.concurrent_items,
             "workers": args.workers,
+            "reactor": args.reactor,
         }
     )
     done = subprocess.run(
@@ -176,6 +186,7 @@ def run_child(job: dict[str, object]) -> int:
         settings.update({"ADDONS": {"scrapy_mainc.Addon": 0}, "MAINC_WORKER_MODE": job["mode"]})
     if job["workers"]:
         settings["MAINC_WORKERS"] = job["workers"]
+    settings["TWISTED_REACTOR"] = REACTORS[str(job.get("reactor", "asyncio"))]
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     clock = Stall()

@@ -25,17 +25,16 @@ outside 127.0.0.1 raises.
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
-import socket
 import statistics
 import sys
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from time import perf_counter
 from typing import Any
+
+from metadata_sets import load_set
+from offline import no_network
 
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
@@ -43,47 +42,17 @@ from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.metadata._dates import find_dates
 
-ROOT = Path(__file__).resolve().parents[1]
-DATASETS = ROOT.parent / "shared" / "datasets"
-GOLD = ROOT / "benchmarks" / "data" / "metadata_gold"
-
 #: A page: (id, html bytes, url, gold day or "").
 Page = tuple[str, bytes, str, str]
 DateFinder = Callable[[bytes, str], str]
 
 
-def _no_network() -> None:
-    """Refuse connections outside 127.0.0.1; tldextract uses its bundled suffix list."""
-    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
-    connect = socket.socket.connect
-
-    def guarded(self: socket.socket, address: Any) -> Any:
-        host = address[0] if isinstance(address, tuple) else address
-        if isinstance(host, str) and host not in ("127.0.0.1", "localhost", "::1") and "/" not in host:
-            raise OSError(f"benchmarks/dates.py: no network ({host})")
-        return connect(self, address)
-
-    socket.socket.connect = guarded  # type: ignore[method-assign,assignment]
-
-
 def dates_pages() -> list[Page]:
-    gold = json.loads((DATASETS / "dates" / "gold.json").read_text())
-    pages = []
-    for page_id, entry in gold.items():
-        day = entry["date"] if isinstance(entry["date"], str) else ""  # NaN: no date
-        html = (DATASETS / "dates" / "html" / f"{page_id}.html").read_bytes()
-        pages.append((page_id, html, entry["url"], day))
-    return pages
+    return [(page.page_id, page.html, page.url, page.gold.published or "") for page in load_set("dates")]
 
 
 def gold_pages(name: str) -> list[Page]:
-    gold = json.loads((GOLD / f"{name}.json").read_text())
-    urls = json.loads((DATASETS / name / "gold.json").read_text())
-    return [
-        (page_id, (DATASETS / name / "html" / f"{page_id}.html").read_bytes(), urls[page_id].get("url") or "",
-         entry["published"] or "")
-        for page_id, entry in gold.items()
-    ]  # fmt: skip
+    return [(page.page_id, page.html, page.url, page.gold.published or "") for page in load_set(name)]
 
 
 def ours(html: bytes, url: str) -> str:
@@ -212,7 +181,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="timing rounds per page for the stage cost")
     parser.add_argument("--misses", action="store_true", help="list the pages scrapy_mainc gets wrong")
     args = parser.parse_args()
-    _no_network()
+    no_network("benchmarks/dates.py")
     warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
     finders: dict[str, DateFinder] = {"scrapy_mainc": ours}
     if not args.no_peers:

@@ -1,14 +1,20 @@
-"""Scale of the Redis near-duplicate index: memory per fingerprint and ``assign`` throughput.
+"""Scale of the Redis near-duplicate index: memory per text and ``assign`` throughput, on one
+Redis server and on a Redis Cluster.
 
-    python benchmarks/dedup_scale.py                      # 20,000 texts, about a minute
+    python benchmarks/dedup_scale.py                      # 20,000 texts on one server
     python benchmarks/dedup_scale.py --texts 200000       # the figures of docs/benchmarks.md
     python benchmarks/dedup_scale.py --buckets 2048       # hashes per band (IndexParams.redis_buckets)
+    python benchmarks/dedup_scale.py --targets server cluster --processes 1 2 4 \
+        --texts 24000 --buckets 256 --url-bytes 80        # docs/dedup.md: one server vs 3 masters
 
 Starts its own ``redis-server`` on a free loopback port (no persistence, default
-configuration), loads synthetic fingerprints into a ``RedisIndex`` with one process, then
-reports Redis's memory (``INFO memory``, and ``MEMORY USAGE`` of every key, by kind), and
-loads them again into an empty database with ``--processes`` processes at once (default 1
-and 4) to time ``assign``.
+configuration), or with ``--targets cluster`` a Redis Cluster of ``--masters`` masters
+without replicas (``newsdemo/localcluster.py``; needs ``redis-cli``), loads synthetic
+fingerprints into a ``RedisIndex`` with one process, then reports Redis's memory (``INFO
+memory`` of every master, and ``MEMORY USAGE`` of every key, by kind), and loads them again
+into an empty index with ``--processes`` processes at once (default 1 and 4) to time
+``assign``. It also reports, for comparison, the memory of a scrapy-redis dupefilter (a set
+of request fingerprints, 40 hex digits each) of as many requests as texts.
 
 The fingerprints are synthetic, so that the index rather than hashing texts is measured:
 a story is a random signature of ``num_perm`` 32-bit values with a set size drawn from a
@@ -17,19 +23,23 @@ of Jaccard similarity ``J`` with it keeps each value with probability ``J`` and 
 others anew, which is how MinHash values of two sets with Jaccard ``J`` behave. Of the
 texts, ``NEW_SHARE`` are new stories and the rest copies of earlier ones: half edited
 copies (``J`` from 0.85 to 1, size within 5%), half cut copies (a share ``r`` from 0.55 to
-0.95 of the story, all of it contained: ``J = r``). Everything is seeded; figures vary with
-the machine (report them with its CPU count).
+0.95 of the story, all of it contained: ``J = r``). URLs are ``http://t/<row>``, padded to
+``--url-bytes`` when given. Everything is seeded; figures vary with the machine (report them
+with its CPU count).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing
 import os
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +50,7 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "example_project"))
 
+from newsdemo.localcluster import find_redis_cli, start_redis_cluster  # noqa: E402
 from newsdemo.localredis import find_redis_server, start_redis_server  # noqa: E402
 
 from scrapy_mainc.dedup import Fingerprint, IndexParams, open_index  # noqa: E402
@@ -48,7 +59,7 @@ SEED = 20240611
 #: Share of the texts that are new stories; the others are copies of earlier stories.
 NEW_SHARE = 0.7
 MEDIAN_SHINGLES = 500
-KEY_KINDS = ("rec", "band", "meta", "stripe")
+KEY_KINDS = ("rec", "band", "meta", "epoch", "stripe")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +105,13 @@ def fingerprint_of(workload: Workload, row: int, params: IndexParams) -> Fingerp
     )
 
 
-def load(params: IndexParams, path: str, rows: range, start: Any, results: Any) -> None:
+def url_of(row: int, length: int) -> str:
+    """The URL of text ``row``: ``http://t/<row>``, padded with a path to ``length`` bytes."""
+    url = f"http://t/{row}"
+    return url + "/" + "x" * (length - len(url) - 1) if length > len(url) + 1 else url
+
+
+def load(params: IndexParams, path: str, rows: range, start: Any, results: Any, url_bytes: int = 0) -> None:
     """One process: assign ``rows`` of the workload saved at ``path``; report counts and times."""
     data = np.load(path)
     workload = Workload(data["minhash"], data["shingles"], int(data["stories"]))
@@ -106,18 +123,22 @@ def load(params: IndexParams, path: str, rows: range, start: Any, results: Any) 
         for row in rows:
             fingerprint = fingerprint_of(workload, row, params)
             before = time.perf_counter()
-            kind = "duplicate" if index.assign(fingerprint, f"http://t/{row}").is_duplicate else "new"
+            kind = "duplicate" if index.assign(fingerprint, url_of(row, url_bytes)).is_duplicate else "new"
             seconds[kind] += time.perf_counter() - before
             kinds[kind] += 1
         results.put((time.perf_counter() - began, dict(kinds), dict(seconds)))
 
 
-def run_processes(params: IndexParams, path: str, texts: int, processes: int) -> dict[str, Any]:
+def run_processes(
+    params: IndexParams, path: str, texts: int, processes: int, url_bytes: int
+) -> dict[str, Any]:
     """Load all texts with ``processes`` processes (text i goes to process i mod n)."""
     context = multiprocessing.get_context("spawn")
     start, results = context.Barrier(processes), context.Queue()
     workers = [
-        context.Process(target=load, args=(params, path, range(n, texts, processes), start, results))
+        context.Process(
+            target=load, args=(params, path, range(n, texts, processes), start, results, url_bytes)
+        )
         for n in range(processes)
     ]
     for worker in workers:
@@ -134,28 +155,82 @@ def run_processes(params: IndexParams, path: str, texts: int, processes: int) ->
     return {"wall": wall, "kinds": kinds, "seconds": seconds}
 
 
-def memory_by_kind(client: redis.Redis) -> dict[str, tuple[int, int]]:
-    """Kind of key (``mainc:dedup:<kind>:...``) -> (keys, bytes by ``MEMORY USAGE``)."""
+def memory_by_kind(clients: list[redis.Redis]) -> dict[str, tuple[int, int]]:
+    """Kind of key (``mainc:dedup:<kind>:...``) -> (keys, bytes by ``MEMORY USAGE``), over
+    the masters' ``clients``."""
     found: dict[str, list[int]] = {kind: [0, 0] for kind in KEY_KINDS}
-    batch: list[bytes] = []
+    for client in clients:
+        batch: list[bytes] = []
 
-    def flush() -> None:
-        pipe = client.pipeline(transaction=False)
-        for key in batch:
-            pipe.memory_usage(key, samples=0)
-        for key, size in zip(batch, pipe.execute()):
-            kind = key.split(b":")[2].decode()
-            found.setdefault(kind, [0, 0])
-            found[kind][0] += 1
-            found[kind][1] += int(size or 0)
-        batch.clear()
+        def flush(client: redis.Redis = client, batch: list[bytes] = batch) -> None:
+            pipe = client.pipeline(transaction=False)
+            for key in batch:
+                pipe.memory_usage(key, samples=0)
+            for key, size in zip(batch, pipe.execute()):
+                kind = key.split(b":")[2].decode()
+                found.setdefault(kind, [0, 0])
+                found[kind][0] += 1
+                found[kind][1] += int(size or 0)
+            batch.clear()
 
-    for key in client.scan_iter(match="mainc:dedup:*", count=10_000):
-        batch.append(key)
-        if len(batch) >= 10_000:
-            flush()
-    flush()
+        for key in client.scan_iter(match="mainc:dedup:*", count=10_000):
+            batch.append(key)
+            if len(batch) >= 10_000:
+                flush()
+        flush()
     return {kind: (keys, size) for kind, (keys, size) in found.items() if keys}
+
+
+@dataclass
+class Target:
+    """Where the index is measured: one server, or a cluster (its masters' clients)."""
+
+    name: str
+    url: str
+    cluster: bool
+    masters: list[redis.Redis]
+    version: str
+
+    def flush(self) -> None:
+        for client in self.masters:
+            client.flushall()
+
+    def used_memory(self) -> int:
+        return sum(int(client.info("memory")["used_memory"]) for client in self.masters)
+
+    def counters(self) -> tuple[float, float]:
+        """Commands processed and CPU seconds (user and system) of the masters so far."""
+        totals = [server_counters(client) for client in self.masters]
+        return sum(commands for commands, _ in totals), sum(cpu for _, cpu in totals)
+
+
+@contextmanager
+def started(name: str, scratch: Path, masters: int) -> Iterator[Target]:
+    """A fresh server (``name`` "server") or cluster of ``masters`` masters, stopped after."""
+    binary = find_redis_server()
+    if binary is None:
+        raise SystemExit("no redis-server binary found")
+    if name == "server":
+        server = start_redis_server(binary, scratch / "server")
+        client = redis.Redis.from_url(server.url)
+        try:
+            yield Target(name, server.url, False, [client], client.info("server")["redis_version"])
+        finally:
+            client.close()
+            server.stop()
+        return
+    cli = find_redis_cli()
+    if cli is None:
+        raise SystemExit("--targets cluster: no redis-cli binary found")
+    cluster = start_redis_cluster(binary, cli, scratch / "cluster", masters=masters, replicas=0)
+    clients = [redis.Redis.from_url(node.url) for node in cluster.masters()]
+    try:
+        version = clients[0].info()["redis_version"]
+        yield Target(f"cluster of {masters} masters", cluster.url, True, clients, version)
+    finally:
+        for client in clients:
+            client.close()
+        cluster.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,55 +238,81 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--texts", type=int, default=20_000)
     parser.add_argument("--buckets", type=int, default=IndexParams().redis_buckets)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--targets", nargs="+", choices=["server", "cluster"], default=["server"])
+    parser.add_argument("--masters", type=int, default=3, help="masters of the cluster")
+    parser.add_argument("--url-bytes", type=int, default=0, help="pad the URLs to this length")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each load; the fastest is kept")
     args = parser.parse_args(argv)
-    binary = find_redis_server()
-    if binary is None:
-        parser.error("no redis-server binary found")
-    with tempfile.TemporaryDirectory() as scratch:
-        server = start_redis_server(binary, Path(scratch) / "redis")
-        try:
-            report(args, server.url, Path(scratch) / "workload.npz")
-        finally:
-            server.stop()
+    with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
+        path = Path(scratch) / "workload.npz"
+        workload = make_workload(args.texts, IndexParams().fingerprint.num_perm, SEED)
+        np.savez(path, minhash=workload.minhash, shingles=workload.shingles, stories=workload.stories)
+        targets = [stack.enter_context(started(name, Path(scratch), args.masters)) for name in args.targets]
+        reports = measure(args, targets, path)
+        for target in targets:
+            print(header(args, target, workload.stories))
+            print("\n".join(reports[target.name]))
+            print()
     return 0
 
 
-def report(args: argparse.Namespace, url: str, path: Path) -> None:
-    params = IndexParams(redis_url=url, redis_buckets=args.buckets)
-    workload = make_workload(args.texts, params.fingerprint.num_perm, SEED)
-    np.savez(path, minhash=workload.minhash, shingles=workload.shingles, stories=workload.stories)
-    client = redis.Redis.from_url(url)
-    print(
-        f"{args.texts:,} synthetic texts ({workload.stories:,} stories, the rest copies), "
+def header(args: argparse.Namespace, target: Target, stories: int) -> str:
+    params = IndexParams(redis_buckets=args.buckets)
+    return (
+        f"## {target.name}\n\n{args.texts:,} synthetic texts ({stories:,} stories, the rest copies), "
         f"{params.fingerprint.num_perm} permutations, LSH {params.lsh_shape[0]} bands x "
-        f"{params.lsh_shape[1]} rows, {args.buckets:,} hashes per band; {os.cpu_count()} CPUs; "
-        f"redis-server {client.info('server')['redis_version']}.\n"
+        f"{params.lsh_shape[1]} rows, {args.buckets:,} hashes per band, URLs of "
+        f"{args.url_bytes or 'about 14'} bytes; {os.cpu_count()} CPUs; redis-server {target.version}; "
+        f"the fastest of {args.repeat} run(s) of each load.\n"
     )
-    rows = [
-        "| processes | texts/s | ms per new text | ms per duplicate | Redis commands per text "
-        "| Redis CPU µs per text | clusters | duplicates |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+
+
+def measure(args: argparse.Namespace, targets: list[Target], path: Path) -> dict[str, list[str]]:
+    """Load the texts into each target with each number of processes, the targets taking
+    turns (so that they share the machine's other load alike); memory, dupefilter and
+    throughput lines by target."""
+    rows = {
+        target.name: [
+            "| processes | texts/s | ms per new text | ms per duplicate | Redis commands per text "
+            "| Redis CPU µs per text | clusters | duplicates |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for target in targets
+    }
+    memory: dict[str, list[str]] = {}
     for count in args.processes:
-        client.flushall()
-        baseline = int(client.info("memory")["used_memory"])
-        before = server_counters(client)
-        outcome = run_processes(params, str(path), args.texts, count)
-        commands, cpu = (after - start for after, start in zip(server_counters(client), before))
-        kinds, seconds = outcome["kinds"], outcome["seconds"]
-        rows.append(
-            f"| {count} | {args.texts / outcome['wall']:,.0f} | "
-            f"{1000 * seconds['new'] / max(kinds['new'], 1):.2f} | "
-            f"{1000 * seconds['duplicate'] / max(kinds['duplicate'], 1):.2f} | "
-            f"{commands / args.texts:.1f} | {1e6 * cpu / args.texts:.0f} | "
-            f"{kinds['new']:,} | {kinds['duplicate']:,} |"
-        )
-        if count == args.processes[0]:
-            memory_lines = memory_report(client, baseline, args.texts, kinds["new"])
-    client.close()
-    print("\n".join(memory_lines))
-    print()
-    print("\n".join(rows))
+        for target in targets:
+            runs = [load_once(args, target, path, count) for _ in range(args.repeat)]
+            wall, row, lines = min(runs, key=lambda run: run[0])
+            rows[target.name].append(row)
+            memory.setdefault(target.name, lines)
+    for target in targets:
+        target.flush()
+        if not target.cluster:  # one key: a cluster keeps it whole on one master too
+            memory[target.name] += ["", dupefilter_report(target.masters[0], args.texts)]
+    return {name: [*memory[name], "", *rows[name]] for name in rows}
+
+
+def load_once(
+    args: argparse.Namespace, target: Target, path: Path, count: int
+) -> tuple[float, str, list[str]]:
+    """One load of every text into an emptied ``target`` by ``count`` processes: its wall
+    time, its table row and the memory report."""
+    params = IndexParams(redis_url=target.url, redis_cluster=target.cluster, redis_buckets=args.buckets)
+    target.flush()
+    baseline = target.used_memory()
+    before = target.counters()
+    outcome = run_processes(params, str(path), args.texts, count, args.url_bytes)
+    commands, cpu = (after - start for after, start in zip(target.counters(), before))
+    kinds, seconds = outcome["kinds"], outcome["seconds"]
+    row = (
+        f"| {count} | {args.texts / outcome['wall']:,.0f} | "
+        f"{1000 * seconds['new'] / max(kinds['new'], 1):.2f} | "
+        f"{1000 * seconds['duplicate'] / max(kinds['duplicate'], 1):.2f} | "
+        f"{commands / args.texts:.1f} | {1e6 * cpu / args.texts:.0f} | "
+        f"{kinds['new']:,} | {kinds['duplicate']:,} |"
+    )
+    return outcome["wall"], row, memory_report(target, baseline, args.texts, kinds["new"])
 
 
 def server_counters(client: redis.Redis) -> tuple[float, float]:
@@ -220,11 +321,13 @@ def server_counters(client: redis.Redis) -> tuple[float, float]:
     return float(stats["total_commands_processed"]), float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
 
 
-def memory_report(client: redis.Redis, baseline: int, texts: int, clusters: int) -> list[str]:
-    used = int(client.info("memory")["used_memory"]) - baseline
-    by_kind = memory_by_kind(client)
+def memory_report(target: Target, baseline: int, texts: int, clusters: int) -> list[str]:
+    used = target.used_memory() - baseline
+    by_kind = memory_by_kind(target.masters)
     representatives = sum(
-        client.hlen(key) for key in client.scan_iter(match="mainc:dedup:rec:*", count=10_000)
+        client.hlen(key)
+        for client in target.masters
+        for key in client.scan_iter(match="mainc:dedup:rec:*", count=10_000)
     )
     lines = [
         f"Redis `used_memory` grew by {used / 2**20:,.1f} MiB: {used / texts:,.0f} bytes per text "
@@ -237,6 +340,21 @@ def memory_report(client: redis.Redis, baseline: int, texts: int, clusters: int)
     for kind, (keys, size) in by_kind.items():
         lines.append(f"| `{kind}` | {keys:,} | {size / 2**20:,.1f} | {size / max(representatives, 1):,.0f} |")
     return lines
+
+
+def dupefilter_report(client: redis.Redis, requests: int) -> str:
+    """The memory of a scrapy-redis dupefilter of ``requests`` request fingerprints."""
+    baseline = int(client.info("memory")["used_memory"])
+    pipe = client.pipeline(transaction=False)
+    for number in range(requests):
+        pipe.sadd("dupefilter", hashlib.sha1(b"%d" % number).hexdigest())  # noqa: S324 (as scrapy-redis)
+        if len(pipe) >= 10_000:
+            pipe.execute()
+    pipe.execute()
+    used = int(client.info("memory")["used_memory"]) - baseline
+    client.delete("dupefilter")
+    per_request = used / requests
+    return f"A scrapy-redis dupefilter of {requests:,} requests (a set): {per_request:,.0f} bytes a request."
 
 
 if __name__ == "__main__":

@@ -37,22 +37,26 @@ DEFAULT_DATASETS = [DATASETS_DIR / name for name in DEVELOPMENT_SETS]
 OTHER_ALGORITHMS = tuple(sorted(set(ALGORITHMS) - {"auto"}))
 #: The row of ``auto`` with the metadata stage on (what a crawl pays).
 AUTO_METADATA = "auto+metadata"
+#: The rows of ``auto`` with ``favor`` set (``auto`` itself is ``favor="balanced"``).
+FAVOR_ROWS = {"auto favor=precision": "precision", "auto favor=recall": "recall"}
 
 
-def ours(name: str, metadata: bool = False) -> Extractor:
+def ours(name: str, metadata: bool = False, favor: str = "balanced") -> Extractor:
     """Our algorithm ``name``, content only as the peers are run (trafilatura without
     ``with_metadata``), unless ``metadata``."""
 
     def run(html: bytes, url: str) -> str:
-        return extract(html, url=url or None, algorithm=name, metadata=metadata).text
+        return extract(html, url=url or None, algorithm=name, metadata=metadata, favor=favor).text
 
     return run
 
 
 def extractors(peers: bool = True, only: list[str] | None = None) -> dict[str, Extractor]:
-    """``auto``, the other algorithms, ``auto+metadata`` and (if installed) the peers, by name."""
+    """``auto``, the other algorithms, ``auto+metadata``, ``auto`` with each ``favor`` and
+    (if installed) the peers, by name."""
     runs = {name: ours(name) for name in ["auto", *OTHER_ALGORITHMS]}
     runs[AUTO_METADATA] = ours("auto", metadata=True)
+    runs.update({row: ours("auto", favor=favor) for row, favor in FAVOR_ROWS.items()})
     if peers:
         runs.update(available_peers())
     if only:

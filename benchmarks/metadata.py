@@ -1,10 +1,13 @@
-"""Titles, authors and publication dates against the hand-annotated gold, peers in the same run.
+"""Titles, authors and publication dates on every metadata development set, peers in the
+same run.
 
     python3 scripts/dev.py bench-metadata
-    .venv/bin/python benchmarks/metadata.py --datasets zh_news --only scrapy_mainc --misses
+    .venv/bin/python benchmarks/metadata.py --datasets newspaper4k --only scrapy_mainc --misses
 
-The gold is ``benchmarks/data/metadata_gold/<dataset>.json`` (how it was annotated:
-``RULES.md`` beside it); the pages are ``../shared/datasets/<dataset>/html``. Scores:
+The sets (:mod:`metadata_sets`): the hand-annotated gold of scrapinghub and zh_news
+(``benchmarks/data/metadata_gold``, annotated by its ``RULES.md``), the newspaper4k
+development half (gold by that dataset's authors) and the ``dates`` set (publication day
+only). Scores:
 
 - **title**: exact match of the extractor's title with the gold ``title``, both with
   whitespace collapsed to single spaces (casing and punctuation count).
@@ -16,26 +19,38 @@ The gold is ``benchmarks/data/metadata_gold/<dataset>.json`` (how it was annotat
   organisation only: RULES.md): a page with no gold author and no output scores 1; no gold
   author and some output scores 0, as does some gold author and no output. **authors F1**
   is the mean of the page F1s over all pages; the name-level (micro) precision, recall and
-  F1 over all names are printed beside it.
+  F1 over all names are printed beside it. On newspaper4k, whose gold credits
+  organisations as authors, **authors F1 (RULES.md)** scores the same output against the
+  gold read by RULES.md (``benchmarks/data/newspaper4k_conventions.json`` lists the gold
+  names that are organisations or job titles: they are left out).
 - **date**: exact day: the first ten characters of the extractor's ISO 8601 date equal the
-  gold ``published``; a page whose gold is null is right when the output is empty.
+  gold ``published``; a page whose gold has no date is right when the output is empty.
+- **provenance** (scrapy_mainc): per ``published_from`` level, how many pages were dated
+  from it and the share of them dated right; and how many of its date misses have a
+  gold day the page shows nowhere (:func:`shows_day`: neither in its source as
+  ``2023-12-22``, ``2023/12/22``, ``20231222`` nor as a date written in its text), which
+  no extractor can find.
 
 Times are median milliseconds per page of the whole call (decoding and parsing included),
 each extractor taking the best of ``--repeat`` passes. Peers get the page as text decoded
 by scrapy_mainc's decoder (inside the timed call), as in ``benchmarks/peers.py``:
-trafilatura's ``extract_metadata`` and newspaper4k (``Article.parse``, which extracts the
-text too: it has no metadata-only call). Last, the time the metadata stage adds: each
+trafilatura's ``extract_metadata``, htmldate (``find_date``, ``original_date=True``, fast
+and extensive; dates only) and newspaper4k (``Article.parse``, which extracts the text
+too: it has no metadata-only call). Last, the time the metadata stage adds: each
 scrapinghub page is extracted with ``metadata=True`` and ``metadata=False`` in turns,
 each page's fastest of ``--repeat`` runs kept, and the medians compared; and the median
 microseconds of each finder of the stage on the prepared document, and of the title
 search (``find_titles`` before preparation, ``visible_title`` after the choice), which
-runs with or without the stage.
+runs with or without the stage. ``--clock cpu`` times the stage in this thread's CPU time,
+which other processes on a busy machine disturb less than the wall clock. To compare with
+another tree, run this script with that tree first on ``PYTHONPATH``, from outside the
+repository (``cd /tmp && PYTHONPATH=<tree> .venv/bin/python <repo>/benchmarks/metadata.py
+--datasets scrapinghub --no-peers --clock cpu``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -44,9 +59,11 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
+
+from metadata_sets import ALL_SETS, GoldPage, load_set
+from offline import no_network
 
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
@@ -54,34 +71,35 @@ from scrapy_mainc.algorithms import get_algorithm
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._evidence import collect_evidence
-from scrapy_mainc.core._title import find_titles, read_page_titles, visible_title
-from scrapy_mainc.evaluation._evaluate import load_dataset
+from scrapy_mainc.core._shown_title import visible_title
+from scrapy_mainc.core._title import find_titles, read_page_titles
 from scrapy_mainc.metadata._authors import find_authors
 from scrapy_mainc.metadata._dates import find_dates
+from scrapy_mainc.metadata._datetext import find_text_dates
 from scrapy_mainc.metadata._fields import find_fields
-
-HERE = Path(__file__).resolve().parent
-GOLD_DIR = HERE / "data" / "metadata_gold"
-DATASETS_DIR = HERE.parents[1] / "shared" / "datasets"
-DEFAULT_DATASETS = ("scrapinghub", "zh_news")
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """What an extractor says about one page."""
+    """What an extractor says about one page (``None``: it does not read that field)."""
 
-    title: str = ""
-    authors: tuple[str, ...] = ()
+    title: str | None = ""
+    authors: tuple[str, ...] | None = ()
     published: str = ""
+    #: Where scrapy_mainc's date came from (``Metadata.published_from``).
+    published_from: str = ""
 
 
 #: From page bytes and URL to what the extractor found.
 Extractor = Callable[[bytes, str], Found]
+#: Clocks for the stage's time: the wall clock, or this thread's CPU time.
+CLOCKS: dict[str, Callable[[], float]] = {"wall": perf_counter, "cpu": thread_time}
 
 
 def _ours(html: bytes, url: str) -> Found:
     result = extract(html, url=url or None)
-    return Found(result.title, result.metadata.authors, result.metadata.published)
+    metadata = result.metadata
+    return Found(result.title, metadata.authors, metadata.published, getattr(metadata, "published_from", ""))
 
 
 def _trafilatura() -> Extractor:
@@ -95,6 +113,20 @@ def _trafilatura() -> Extractor:
         return Found(document.title or "", authors, document.date or "")
 
     return run
+
+
+def _htmldate(extensive: bool) -> Callable[[], Extractor]:
+    def make() -> Extractor:
+        from htmldate import find_date
+
+        def run(html: bytes, url: str) -> Found:
+            text = decode_html(html).text
+            found = find_date(text, url=url or None, extensive_search=extensive, original_date=True)
+            return Found(None, None, found or "")
+
+        return run
+
+    return make
 
 
 def _newspaper() -> Extractor:
@@ -115,10 +147,20 @@ def _newspaper() -> Extractor:
     return run
 
 
+PEERS: dict[str, Callable[[], Extractor]] = {
+    "trafilatura": _trafilatura,
+    "htmldate fast": _htmldate(False),
+    "htmldate extensive": _htmldate(True),
+    "newspaper4k": _newspaper,
+}
+
+
 def extractors(only: list[str] | None, peers: bool) -> dict[str, Extractor]:
     found: dict[str, Extractor] = {"scrapy_mainc": _ours}
     if peers:
-        for name, make in (("trafilatura", _trafilatura), ("newspaper4k", _newspaper)):
+        for name, make in PEERS.items():
+            if only and name not in only:
+                continue
             try:
                 found[name] = make()
             except ImportError:
@@ -135,18 +177,16 @@ def name_key(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class PageScore:
-    title: bool
-    author_f1: float
-    author_hits: int
-    author_output: int
-    author_gold: int
-    date: bool
+class AuthorScore:
+    f1: float
+    hits: int
+    output: int
+    gold: int
 
 
-def score_page(gold: dict[str, Any], found: Found) -> PageScore:
-    wanted = {name_key(name) for name in gold["authors"]}
-    given = {name_key(name) for name in found.authors if name.strip()}
+def score_authors(wanted_names: tuple[str, ...], given_names: tuple[str, ...]) -> AuthorScore:
+    wanted = {name_key(name) for name in wanted_names}
+    given = {name_key(name) for name in given_names if name.strip()}
     hits = len(wanted & given)
     if not wanted and not given:
         f1 = 1.0
@@ -154,67 +194,120 @@ def score_page(gold: dict[str, Any], found: Found) -> PageScore:
         f1 = 0.0
     else:
         f1 = 2 * hits / (len(wanted) + len(given))
-    published = gold.get("published") or ""
-    return PageScore(
-        title=collapse(found.title) == collapse(gold["title"]),
-        author_f1=f1,
-        author_hits=hits,
-        author_output=len(given),
-        author_gold=len(wanted),
-        date=found.published[:10] == published,
-    )
+    return AuthorScore(f1, hits, len(given), len(wanted))
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
-    pages: int
-    title: float
-    author_f1: float
-    author_precision: float
-    author_recall: float
-    author_micro_f1: float
-    date: float
-    median_ms: float
+class PageScore:
+    """One page's scores; ``None`` where the set or the extractor has no such field."""
 
-    def row(self, name: str) -> str:
-        return (
-            f"| {name} | {self.title:.3f} | {self.author_f1:.3f} | {self.author_precision:.3f} "
-            f"| {self.author_recall:.3f} | {self.author_micro_f1:.3f} | {self.date:.3f} "
-            f"| {self.median_ms:.2f} |"
-        )
+    title: bool | None
+    authors: AuthorScore | None
+    date: bool | None
+    #: Against the gold read by RULES.md (newspaper4k only).
+    rules_authors: AuthorScore | None = None
+    rules_date: bool | None = None
+    published_from: str = ""
 
 
-def summarize(scores: list[PageScore], times: list[float]) -> Summary:
-    count = len(scores) or 1
-    hits = sum(score.author_hits for score in scores)
-    output = sum(score.author_output for score in scores)
-    wanted = sum(score.author_gold for score in scores)
+def score_page(page: GoldPage, found: Found) -> PageScore:
+    gold = page.gold
+    title = None
+    if gold.title is not None and found.title is not None:
+        title = collapse(found.title) == collapse(gold.title)
+    authors = rules_authors = None
+    if gold.authors is not None and found.authors is not None:
+        authors = score_authors(gold.authors, found.authors)
+        if page.rules is not None and page.rules.authors is not None:
+            rules_authors = score_authors(page.rules.authors, found.authors)
+    day = None if gold.published is None else found.published[:10] == gold.published
+    rules_day = None
+    if page.rules is not None and page.rules.published is not None:
+        rules_day = found.published[:10] == page.rules.published
+    source = found.published_from if found.published else "none"
+    return PageScore(title, authors, day, rules_authors, rules_day, source)
+
+
+def _share(values: list[bool]) -> str:
+    return f"{sum(values) / len(values):.3f}" if values else "–"
+
+
+def _author_cells(scores: list[AuthorScore]) -> list[str]:
+    if not scores:
+        return ["–"] * 4
+    hits = sum(score.hits for score in scores)
+    output = sum(score.output for score in scores)
+    wanted = sum(score.gold for score in scores)
     precision = hits / output if output else 1.0
     recall = hits / wanted if wanted else 1.0
-    return Summary(
-        pages=len(scores),
-        title=sum(score.title for score in scores) / count,
-        author_f1=sum(score.author_f1 for score in scores) / count,
-        author_precision=precision,
-        author_recall=recall,
-        author_micro_f1=2 * precision * recall / (precision + recall) if precision + recall else 0.0,
-        date=sum(score.date for score in scores) / count,
-        median_ms=statistics.median(times) if times else 0.0,
+    micro = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    mean = sum(score.f1 for score in scores) / len(scores)
+    return [f"{mean:.3f}", f"{precision:.3f}", f"{recall:.3f}", f"{micro:.3f}"]
+
+
+def row(name: str, scores: list[PageScore], times: list[float], rules: bool) -> str:
+    authors = _author_cells([score.authors for score in scores if score.authors is not None])
+    cells = [
+        name,
+        _share([score.title for score in scores if score.title is not None]),
+        authors[0],
+        *([_author_cells([s.rules_authors for s in scores if s.rules_authors])[0]] if rules else []),
+        *authors[1:],
+        _share([score.date for score in scores if score.date is not None]),
+        *([_share([s.rules_date for s in scores if s.rules_date is not None])] if rules else []),
+        f"{statistics.median(times):.2f}" if times else "–",
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def header(rules: bool) -> str:
+    columns = [
+        "extractor", "title exact", "authors F1", *(["authors F1 (RULES.md)"] if rules else []),
+        "authors P", "authors R", "authors F1 (names)", "date day",
+        *(["date day (RULES.md)"] if rules else []), "median ms",
+    ]  # fmt: skip
+    return "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
+
+
+def shows_day(html: bytes, day: str) -> bool:
+    """Whether the page gives ``day`` anywhere: in its source as ``2023-12-22``,
+    ``2023/12/22``, ``2023.12.22`` or ``20231222``, or as a date written in its text."""
+    text = decode_html(html).text
+    year, month, number = day.split("-")
+    if any(f"{year}{mark}{month}{mark}{number}" in text for mark in ("-", "/", ".", "")):
+        return True
+    root = parse_html(text, None)
+    words = " ".join(" ".join(root.itertext()).split())
+    step = 1000  # find_text_dates reads at most 64 dates a call: chunks, overlapping by a date
+    return any(
+        found.value[:10] == day
+        for start in range(0, len(words), step)
+        for found in find_text_dates(words[start : start + step + 40])
     )
 
 
-HEADER = (
-    "| extractor | title exact | authors F1 | authors P | authors R | authors F1 (names) | date day "
-    "| median ms |\n|---|---|---|---|---|---|---|---|"
-)
+def provenance(scores: list[PageScore]) -> str:
+    """Pages dated from each level, and the share of them dated right (also by RULES.md
+    where the set has that reading)."""
+    levels: dict[str, list[PageScore]] = {}
+    for score in scores:
+        if score.date is not None:
+            levels.setdefault(score.published_from or "?", []).append(score)
+    parts = []
+    for level, group in sorted(levels.items()):
+        share = f"{sum(bool(score.date) for score in group) / len(group):.3f}"
+        rules = [score.rules_date for score in group if score.rules_date is not None]
+        if rules:
+            share += f" / {sum(rules) / len(rules):.3f}"
+        parts.append(f"{level} {len(group)} ({share})")
+    return ", ".join(parts)
 
 
-def run_dataset(
-    name: str, runs: dict[str, Extractor], repeat: int, misses: bool
-) -> dict[str, tuple[list[PageScore], list[float]]]:
-    gold = json.loads((GOLD_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    pages = [page for page in load_dataset(DATASETS_DIR / name) if page.page_id in gold]
-    results: dict[str, tuple[list[PageScore], list[float]]] = {}
+Results = dict[str, tuple[list[PageScore], list[float]]]
+
+
+def run_set(pages: list[GoldPage], runs: dict[str, Extractor], repeat: int, misses: bool) -> Results:
+    results: Results = {}
     for extractor, run in runs.items():
         run(pages[0].html, pages[0].url)  # imports and caches before timing
         best = [float("inf")] * len(pages)
@@ -229,23 +322,30 @@ def run_dataset(
                     found = Found()
                 best[index] = min(best[index], (perf_counter() - started) * 1000)
                 if attempt == 0:
-                    scores.append(score_page(gold[page.page_id], found))
+                    scores.append(score_page(page, found))
                     if misses and extractor == "scrapy_mainc":
-                        _print_miss(page.page_id, gold[page.page_id], found, scores[-1])
+                        _print_miss(page, found, scores[-1])
         results[extractor] = (scores, best)
     return results
 
 
-def _print_miss(page_id: str, gold: dict[str, Any], found: Found, score: PageScore) -> None:
-    if not score.title:
-        print(f"TITLE  {page_id[:10]} gold={gold['title']!r}\n{'':18}ours={found.title!r}")
-    if score.author_f1 < 1:
-        print(f"AUTHOR {page_id[:10]} gold={gold['authors']} ours={list(found.authors)}")
-    if not score.date:
-        print(f"DATE   {page_id[:10]} gold={gold.get('published')} ours={found.published!r}")
+def _print_miss(page: GoldPage, found: Found, score: PageScore) -> None:
+    gold, page_id = page.gold, page.page_id
+    if score.title is False:
+        print(f"TITLE  {page_id} gold={gold.title!r}\n{'':18}ours={found.title!r}")
+    if score.authors is not None and score.authors.f1 < 1:
+        print(f"AUTHOR {page_id} gold={list(gold.authors or ())} ours={list(found.authors or ())}")
+    if score.date is False:
+        source = f" ({found.published_from})" if found.published_from else ""
+        nowhere = (
+            " [gold day nowhere on the page]"
+            if gold.published and not shows_day(page.html, gold.published)
+            else ""
+        )
+        print(f"DATE   {page_id} gold={gold.published} ours={found.published!r}{source}{nowhere}")
 
 
-def _finder_times(document: Any, content: tuple[int, ...]) -> dict[str, float]:
+def _finder_times(document: Any, content: tuple[int, ...], clock: Callable[[], float]) -> dict[str, float]:
     """The time of each finder's first call on one prepared page, microseconds."""
     finders: dict[str, Callable[[], object]] = {
         "dates": lambda: find_dates(document),
@@ -257,15 +357,18 @@ def _finder_times(document: Any, content: tuple[int, ...]) -> dict[str, float]:
         finders["title shown"] = lambda: None
     times = {}
     for name, finder in finders.items():
-        started = perf_counter()
+        started = clock()
         finder()
-        times[name] = (perf_counter() - started) * 1e6
+        times[name] = (clock() - started) * 1e6
     return times
 
 
-def stage_time(name: str, repeat: int) -> str:
-    """The time the metadata stage adds on the median page, and each finder's time."""
-    pages = load_dataset(DATASETS_DIR / name)
+def stage_time(name: str, repeat: int, clock_name: str = "wall") -> str:
+    """The time the metadata stage adds on the median page, and each finder's time, by the
+    wall clock or by this thread's CPU time (``cpu``: steadier on a machine other
+    processes keep busy)."""
+    clock = CLOCKS[clock_name]
+    pages = load_set(name)
     with_stage = [float("inf")] * len(pages)
     without = [float("inf")] * len(pages)
     finders: dict[str, list[float]] = {
@@ -278,9 +381,9 @@ def stage_time(name: str, repeat: int) -> str:
     for _ in range(repeat):
         for index, page in enumerate(pages):
             for flag, best in ((True, with_stage), (False, without)):
-                started = perf_counter()
+                started = clock()
                 extract(page.html, url=page.url or None, metadata=flag)
-                best[index] = min(best[index], (perf_counter() - started) * 1000)
+                best[index] = min(best[index], (clock() - started) * 1000)
     auto = get_algorithm("auto")
     for page in pages:
         text, utf8, _ = _page_text(page.html)
@@ -288,12 +391,12 @@ def stage_time(name: str, repeat: int) -> str:
         for _ in range(repeat):  # a fresh page each time: each finder's first call, as in extract
             root = parse_html(text, utf8)
             evidence = collect_evidence(root)
-            started = perf_counter()
+            started = clock()
             find_titles(root, (), read_page_titles(root, evidence.meta))
-            times = {"titles": (perf_counter() - started) * 1e6}
+            times = {"titles": (clock() - started) * 1e6}
             document = build_document(root, page.url or None)
             content = auto.select(document, auto.params()).nodes
-            times.update(_finder_times(document, content))
+            times.update(_finder_times(document, content, clock))
             best = {key: min(value, best.get(key, value)) for key, value in times.items()}
         for finder_name, value in best.items():
             finders[finder_name].append(value)
@@ -301,7 +404,8 @@ def stage_time(name: str, repeat: int) -> str:
     differences = statistics.median(a - b for a, b in zip(with_stage, without))
     parts = ", ".join(f"{key} {statistics.median(values):.0f} us" for key, values in finders.items())
     return (
-        f"metadata stage on {name} ({len(pages)} pages, best of {repeat} per page): median page "
+        f"metadata stage on {name} ({len(pages)} pages, best of {repeat} per page, {clock_name} time): "
+        f"median page "
         f"{off:.3f} ms without, {on:.3f} ms with (+{on - off:.3f} ms); median per-page difference "
         f"{differences:.3f} ms. Median time of each finder's first call on the prepared page "
         f"(the chosen text from auto; fastest of {repeat} fresh parses), and of find_titles on "
@@ -313,32 +417,53 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--datasets", nargs="+", default=list(DEFAULT_DATASETS))
+    parser.add_argument("--datasets", nargs="+", default=list(ALL_SETS))
     parser.add_argument("--only", nargs="+", default=None, help="only these extractors")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--repeat", type=int, default=3, help="timing passes; each page's fastest counts")
     parser.add_argument("--misses", action="store_true", help="print scrapy_mainc's wrong pages")
     parser.add_argument("--no-stage-time", action="store_true")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="clock of the stage time (cpu: this thread's)"
+    )
     args = parser.parse_args()
+    no_network("benchmarks/metadata.py")
+    warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
     runs = extractors(args.only, not args.no_peers)
     print(f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}\n")
-    overall: dict[str, tuple[list[PageScore], list[float]]] = {}
+    gold_sets: Results = {}
     for name in args.datasets:
-        results = run_dataset(name, runs, args.repeat, args.misses)
-        print(f"### {name} ({len(next(iter(results.values()))[0])} pages)\n\n{HEADER}")
+        pages = load_set(name)
+        rules = any(page.rules is not None for page in pages)
+        results = run_set(pages, runs, args.repeat, args.misses)
+        print(f"### {name} ({len(pages)} pages)\n\n{header(rules)}")
         for extractor, (scores, times) in results.items():
-            print(summarize(scores, times).row(extractor))
-            total = overall.setdefault(extractor, ([], []))
-            total[0].extend(scores)
-            total[1].extend(times)
-        print()
-    if len(args.datasets) > 1:
-        print(f"### all ({len(next(iter(overall.values()))[0])} pages)\n\n{HEADER}")
-        for extractor, (scores, times) in overall.items():
-            print(summarize(scores, times).row(extractor))
+            print(row(extractor, scores, times, rules))
+            if name in ("scrapinghub", "zh_news"):
+                total = gold_sets.setdefault(extractor, ([], []))
+                total[0].extend(scores)
+                total[1].extend(times)
+        if "scrapy_mainc" in results:
+            ours = results["scrapy_mainc"][0]
+            missed = [page for page, score in zip(pages, ours) if score.date is False]
+            nowhere = sum(
+                not shows_day(page.html, page.gold.published or "") for page in missed if page.gold.published
+            )
+            rules_note = " as given / by RULES.md" if rules else ""
+            print(
+                f"\npublished_from, pages (share right{rules_note}): {provenance(ours)}. "
+                f"Date misses: {len(missed)}, "
+                f"{nowhere} of them with a gold day the page shows nowhere."
+            )
+        print(flush=True)
+    if len({"scrapinghub", "zh_news"} & set(args.datasets)) == 2:
+        count = len(next(iter(gold_sets.values()))[0])
+        print(f"### hand-annotated gold, both ({count} pages)\n\n{header(False)}")
+        for extractor, (scores, times) in gold_sets.items():
+            print(row(extractor, scores, times, False))
         print()
     if not args.no_stage_time and "scrapy_mainc" in runs:
-        print(stage_time(args.datasets[0], args.repeat))
+        print(stage_time("scrapinghub", args.repeat, args.clock))
     return 0
 
 

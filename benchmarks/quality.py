@@ -15,8 +15,10 @@ mean ms per page (decoding and parsing included, one process), and the ratio of 
 median time to trafilatura fast's; then one table of all sets.
 
 Rows: ``auto``, the ten other algorithms, ``auto+metadata`` (the metadata stage on, what a
-crawl pays; the others run content only, as the peers do), and the peers of ``peers.py``
-(trafilatura default and ``fast=True``, readability-lxml; the ``peers`` extra).
+crawl pays; the others run content only, as the peers do), ``auto favor=precision`` and
+``auto favor=recall`` (``auto`` is ``favor="balanced"``; a table of the three closes the
+report), and the peers of ``peers.py`` (trafilatura default and ``fast=True``,
+readability-lxml; the ``peers`` extra).
 
 Milliseconds are the CPU time of this process per page (``time.process_time``): the time
 other jobs on the shared machine take from it does not count in, as it does in wall time,
@@ -44,7 +46,7 @@ from time import perf_counter, process_time
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from devsets import AUTO_METADATA, DEFAULT_DATASETS, extractors, load_sets, save_reports  # noqa: E402
+from devsets import AUTO_METADATA, DEFAULT_DATASETS, FAVOR_ROWS, extractors, load_sets, save_reports  # noqa: E402
 from peers import PEER_NAMES  # noqa: E402
 
 from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together  # noqa: E402
@@ -85,6 +87,10 @@ def main() -> int:
         everything[name] = reports
         print(dataset_table(name, reports), flush=True)
     print(overview(everything))
+    if all(
+        row in {report.name for report in reports} for reports in everything.values() for row in FAVOR_ROWS
+    ):
+        print("\n" + favor_table(everything))
     print(f"\nrun time {perf_counter() - started:.0f} s")
     if args.json:
         save_reports(args.json, everything)
@@ -154,6 +160,31 @@ def overview(everything: dict[str, list[Report]]) -> str:
             rows.setdefault(report.name, {})[name] = cell
     for extractor, cells in rows.items():
         lines.append(f"| {extractor} | " + " | ".join(cells.get(name, " | | ") for name in names) + " |")
+    return "\n".join(lines)
+
+
+def favor_table(everything: dict[str, list[Report]]) -> str:
+    """``auto``'s three ``favor`` rows on every set: precision, recall and F1 (snippet ones
+    for snippet gold), and the change against ``balanced``."""
+    lines = ["### favor", "", "| set | favor | precision | recall | F1 | lost |", "|---|---|---|---|---|---|"]
+    for name, reports in everything.items():
+        by_name = {report.name: report for report in reports}
+        balanced = by_name["auto"].summary
+        for row, favor in [("auto", "balanced"), *FAVOR_ROWS.items()]:
+            summary = by_name[row].summary
+            change = (
+                ""
+                if row == "auto"
+                else (
+                    f" ({summary.precision - balanced.precision:+.3f})",
+                    f" ({summary.recall - balanced.recall:+.3f})",
+                )
+            )
+            precision = f"{summary.precision:.3f}{change[0] if change else ''}"
+            recall = f"{summary.recall:.3f}{change[1] if change else ''}"
+            lines.append(
+                f"| {name} | {favor} | {precision} | {recall} | {summary.f1:.3f} | {len(by_name[row].lost)} |"
+            )
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 
     python example_project/run_distributed.py [--processes 2] [--redis-url URL] [--output-dir DIR]
                                               [--concurrency 2] [--delay 0.2] [--keep-index]
+                                              [--cluster]
 
 Starts the site server (``newsdemo/server.py``) on a free port of 127.0.0.1 and, unless
 ``--redis-url`` names one, a ``redis-server`` on another free loopback port (the binary must
@@ -24,6 +25,15 @@ answers after 0.2 s (``--concurrency``, ``--delay``); a real crawl needs neither
 With ``--redis-url``, the crawl's keys (``news:*``) and the near-duplicate index
 (``mainc:dedup*``) are deleted first, so each run starts afresh; ``--keep-index`` keeps
 the index (a second run then finds every article a duplicate of the first run's).
+
+``--cluster`` puts the near-duplicate index on a Redis Cluster started here (three masters
+with a replica each, on free loopback ports: ``newsdemo/localcluster.py``; it needs
+``redis-cli`` too), passing ``-s MAINC_DEDUP_REDIS_URL=<one node> -s
+MAINC_DEDUP_REDIS_CLUSTER=True`` to each crawler. The request queue, the dupefilter and the
+roll call of the processes stay on the single Redis server: each of them is one key, which
+a cluster keeps whole on one node, and the scheduler reads the queue and the roll call in
+one transaction, which a cluster allows only within one hash slot (docs/dedup.md). The
+summary then shows how the index's keys are spread over the masters.
 """
 
 from __future__ import annotations
@@ -78,6 +88,14 @@ def reset(redis_url: str, keep_index: bool) -> int:
         client.close()
 
 
+def index_settings(cluster_url: str) -> list[str]:
+    """The crawler arguments that put the index on the cluster at ``cluster_url`` ([]: on
+    the crawl's Redis, as the distributed profile does)."""
+    if not cluster_url:
+        return []
+    return ["-s", f"MAINC_DEDUP_REDIS_URL={cluster_url}", "-s", "MAINC_DEDUP_REDIS_CLUSTER=True"]
+
+
 def run_crawlers(
     processes: int, site_url: str, redis_url: str, output_dir: Path, extra: Sequence[str] = ()
 ) -> list[int]:
@@ -115,6 +133,42 @@ def local_redis(redis_url: str | None) -> Iterator[str]:
             server.stop()
 
 
+@contextmanager
+def local_cluster(wanted: bool) -> Iterator[str]:
+    """The URL of one node of a Redis Cluster started here when ``wanted`` (else "")."""
+    if not wanted:
+        yield ""
+        return
+    sys.path.insert(0, str(HERE))
+    from newsdemo.localcluster import find_redis_cli, start_redis_cluster
+    from newsdemo.localredis import find_redis_server
+
+    binary, cli = find_redis_server(), find_redis_cli()
+    if binary is None or cli is None:
+        raise SystemExit("run_distributed: --cluster needs redis-server and redis-cli; install them")
+    with tempfile.TemporaryDirectory(prefix="newsdemo-cluster-") as directory:
+        cluster = start_redis_cluster(binary, cli, Path(directory))
+        try:
+            yield cluster.url
+        finally:
+            cluster.stop()
+
+
+def index_spread(cluster_url: str) -> str:
+    """How many keys of the index each master of the cluster holds, in one line."""
+    from redis.cluster import RedisCluster
+
+    client = RedisCluster.from_url(cluster_url)
+    try:
+        counts = [
+            (node.name, len(list(client.scan_iter(match=f"{INDEX_KEYS[0]}", target_nodes=node))))
+            for node in client.get_primaries()
+        ]
+    finally:
+        client.close()
+    return ", ".join(f"{name}: {count:,}" for name, count in sorted(counts))
+
+
 def summarize(output_dir: Path, processes: int) -> int:
     """Print who crawled what and the clusters; return the number of articles."""
     crawled: dict[str, tuple[int, dict[str, str]]] = {}
@@ -149,22 +203,30 @@ def main() -> int:
     parser.add_argument("--keep-index", action="store_true", help="keep the near-duplicate index")
     parser.add_argument("--concurrency", type=int, default=2, help="CONCURRENT_REQUESTS")
     parser.add_argument("--delay", type=float, default=0.2, help="server delay per page, seconds")
+    parser.add_argument(
+        "--cluster", action="store_true", help="put the near-duplicate index on a Redis Cluster started here"
+    )
     args = parser.parse_args()
     server, site_url = start_server(args.delay)
+    spread = ""
     try:
-        with local_redis(args.redis_url) as redis_url:
+        with local_redis(args.redis_url) as redis_url, local_cluster(args.cluster) as cluster_url:
             if args.redis_url:
                 reset(redis_url, args.keep_index)
-            print(f"site {site_url}  redis {redis_url}  {args.processes} crawler processes")
+            index = f"  index on the cluster at {cluster_url}" if cluster_url else ""
+            print(f"site {site_url}  redis {redis_url}{index}  {args.processes} crawler processes")
             started = time.perf_counter()
-            extra = ["-s", f"CONCURRENT_REQUESTS={args.concurrency}"]
+            extra = ["-s", f"CONCURRENT_REQUESTS={args.concurrency}", *index_settings(cluster_url)]
             output_dir = args.output_dir.resolve()
             codes = run_crawlers(args.processes, site_url, redis_url, output_dir, extra)
             print(f"done in {time.perf_counter() - started:.1f} s, exit codes {codes}\n")
+            spread = index_spread(cluster_url) if cluster_url else ""
     finally:
         server.terminate()
         server.wait(10)
     summarize(args.output_dir.resolve(), args.processes)
+    if spread:
+        print(f"\nindex keys per master of the cluster: {spread}")
     return 0 if codes == [0] * args.processes else 1
 
 

@@ -8,6 +8,8 @@ docs/development.md, "Layers".
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
@@ -15,22 +17,29 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from .algorithms import Algorithm, get_algorithm
+from .algorithms._auto_params import favor_overrides
+from .core._article import article_verdict
 from .core._attributes import attributes_reason
 from .core._comments import CommentParams, comment_nodes
 from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
+from .core._langid import identify_language
 from .core._limits import MAX_PAGE_BYTES, too_large_reason
+from .core._markdown import render_markdown
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
+from .core._shown_title import visible_title
 from .core._stats import DomStats
+from .core._tables import data_tables
 from .core._text import clean_text
-from .core._title import find_headline, find_titles, read_page_titles, visible_title
-from .core._types import Document, Extraction, Metadata, Selection
+from .core._title import find_headline, find_titles, read_page_titles
+from .core._types import Document, Extraction, Metadata, OutputOptions, Selection
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
+from .metadata._relative import fetched_moment
 
 
 def extract(
@@ -41,6 +50,13 @@ def extract(
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
     max_bytes: int | None = MAX_PAGE_BYTES,
+    fetched: str | datetime | None = None,
+    markdown: bool = False,
+    tables: bool = True,
+    links: bool = True,
+    images: bool = True,
+    formatting: bool = True,
+    favor: str = "balanced",
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -50,25 +66,35 @@ def extract(
     name from :data:`scrapy_mainc.ALGORITHMS`; ``params`` override fields of its
     parameters dataclass. ``strip_comments`` runs the reader-comment stage, with its
     default :class:`CommentParams` or the ones given. ``metadata`` runs the metadata
-    stage (publication date, authors...: :class:`Metadata`). A page longer than
+    stage (publication date, authors...: :class:`Metadata`). ``fetched`` is when the page
+    was fetched: the response's HTTP ``Date`` header as sent (``Tue, 19 Nov 2019 08:12:31
+    GMT``) or a datetime (naive: UTC); relative dates the page shows ("3 hours ago",
+    "yesterday", a day without a year) are read against it, and only then (never against
+    the machine's clock); a header that cannot be read is ignored. A page longer than
     ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
-    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). Bad input never
-    raises: the result then has empty ``text`` and a ``reason``.
+    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). ``markdown`` renders
+    ``Extraction.markdown``; ``tables``, ``links``, ``images`` and ``formatting`` keep or
+    leave out those in the outputs (:class:`~scrapy_mainc.core._types.OutputOptions`).
+    ``favor`` (``"precision"``, ``"balanced"`` or ``"recall"``) tilts ``auto`` towards less
+    boilerplate or more content (:data:`~scrapy_mainc.algorithms._auto_params.FAVOR_PRESETS`;
+    other algorithms ignore it). Bad input never raises: the result then has empty
+    ``text`` and a ``reason``.
     """
-    chosen, chosen_params = _resolve(algorithm, params)
-    started = perf_counter()
+    chosen, chosen_params = _resolve(algorithm, params, favor)
+    output = OutputOptions(tables, links, images, formatting, markdown)
+    run = _Run(chosen, chosen_params, url, strip_comments, metadata, fetched_moment(fetched), output)
     if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
-        return _empty(chosen, too_large_reason(html, max_bytes, "max_bytes"), started)
+        return _empty(run, too_large_reason(html, max_bytes, "max_bytes"))
     text, utf8, reason = _page_text(html)
     reason = reason or markup_reason(text) or attributes_reason(text)
     if reason:
-        return _empty(chosen, reason, started)
+        return _empty(run, reason)
     try:
         tree = [parse_html(text, utf8)]
     except ParseError as exc:
-        return _empty(chosen, f"unparseable HTML: {exc}", started)
+        return _empty(run, f"unparseable HTML: {exc}")
     del text, utf8  # the tree holds the page now: free the decoded copy before extracting
-    return _extract_tree(tree, chosen, chosen_params, url, strip_comments, metadata, started)
+    return _extract_tree(tree, run)
 
 
 def extract_tree(
@@ -78,12 +104,20 @@ def extract_tree(
     algorithm: str = "auto",
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
+    fetched: str | datetime | None = None,
+    markdown: bool = False,
+    tables: bool = True,
+    links: bool = True,
+    images: bool = True,
+    formatting: bool = True,
+    favor: str = "balanced",
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
-    chosen, chosen_params = _resolve(algorithm, params)
-    started = perf_counter()
-    return _extract_tree([copy_tree(tree)], chosen, chosen_params, url, strip_comments, metadata, started)
+    chosen, chosen_params = _resolve(algorithm, params, favor)
+    output = OutputOptions(tables, links, images, formatting, markdown)
+    run = _Run(chosen, chosen_params, url, strip_comments, metadata, fetched_moment(fetched), output)
+    return _extract_tree([copy_tree(tree)], run)
 
 
 def markup_reason(text: str) -> str:
@@ -114,52 +148,71 @@ def _page_text(html: str | bytes) -> tuple[str, bytes | None, str]:
     return html, None, f"not HTML: {reason}" if reason else ""
 
 
-def _resolve(name: str, params: dict[str, Any]) -> tuple[Algorithm, Any]:
+def _resolve(name: str, params: dict[str, Any], favor: str) -> tuple[Algorithm, Any]:
+    """The algorithm and its parameters: ``favor``'s preset for ``auto``, then ``params``."""
     chosen = get_algorithm(name)
-    return chosen, chosen.params(**params)
+    preset = favor_overrides(favor)  # checked for every algorithm: a typo is an error anywhere
+    return chosen, chosen.params(**({**preset, **params} if chosen.name == "auto" else params))
 
 
-def _extract_tree(
-    tree: list[etree._Element],
-    chosen: Algorithm,
-    params: Any,
-    url: str | None,
-    strip_comments: bool | CommentParams,
-    metadata: bool,
-    started: float,
-) -> Extraction:
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one extraction was asked for, besides the page, and when it started."""
+
+    algorithm: Algorithm
+    params: Any
+    url: str | None
+    strip_comments: bool | CommentParams
+    metadata: bool
+    fetched: datetime | None
+    output: OutputOptions
+    started: float = field(default_factory=perf_counter)
+
+
+def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     """The extraction of a private tree; ``tree`` holds its root, the only reference to it.
 
     The root is taken out of ``tree``, and the statistics release the elements children
     before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
     time, before the extraction's time is taken.
     """
-    document = build_document(tree.pop(), url)
-    stats = document.stats
-    selection = chosen.select(document, params)
+    document = build_document(tree.pop(), run.url)
+    stats, output = document.stats, run.output
+    selection = run.algorithm.select(document, run.params)
+    strip_comments = run.strip_comments
     if strip_comments and selection.nodes:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
-    title, lang, reason = document.title, document.lang, selection.reason
+    title, reason = document.title, selection.reason
     if document.headline < 0:  # the title is not a heading of the page: what does it show?
         title = visible_title(stats, selection.nodes, title, document.headlines)
     # the metadata stage reads the tree as parsed: before rendering, which edits it
-    page_metadata = extract_metadata(document, selection.nodes) if metadata else Metadata()
-    text = render_text(stats, selection.nodes, selection.excluded)
-    xpath = " | ".join(stats.xpath(node) for node in selection.nodes)  # before rendering renames
-    html = render_html(stats, selection.nodes, selection.excluded, document.base_url) if text else ""
+    page_metadata = extract_metadata(document, selection.nodes, run.fetched) if run.metadata else Metadata()
+    nodes, excluded = selection.nodes, selection.excluded
+    if not output.tables:
+        excluded = excluded | frozenset(data_tables(stats, nodes, excluded))
+    text = render_text(stats, nodes, excluded)
+    markdown = (
+        render_markdown(stats, nodes, excluded, document.base_url, output) if text and output.markdown else ""
+    )
+    xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
+    html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
+    lang = identify_language(text) or document.lang or document.declared_lang
+    verdict = article_verdict(document, nodes, text)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
         text=text,
         html=html,
+        markdown=markdown,
         title=clean_text(title),
-        algorithm=chosen.name,
+        algorithm=run.algorithm.name,
         xpath=xpath,
         score=selection.score,
         lang=lang,
         reason="" if text else reason or "the chosen content has no text",
-        milliseconds=(perf_counter() - started) * 1000,
+        article=verdict,
+        milliseconds=(perf_counter() - run.started) * 1000,
         metadata=page_metadata,
     )
 
@@ -191,11 +244,12 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         article_bodies=article_bodies,
         headlines=titles.headlines,
         urls=urls,
-        headline=find_headline(stats, titles.title),
+        headline=find_headline(stats, titles.shown),
         base_url=base_url,
         evidence=evidence,
         itemprops=itemprops,
         article=article,
+        declared_lang=declared_lang.strip().lower().replace("_", "-").split("-")[0],
     )
 
 
@@ -249,5 +303,6 @@ def _guess_lang(stats: DomStats, declared: str) -> str:
     return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared)
 
 
-def _empty(chosen: Algorithm, reason: str, started: float) -> Extraction:
-    return Extraction(algorithm=chosen.name, reason=reason, milliseconds=(perf_counter() - started) * 1000)
+def _empty(run: _Run, reason: str) -> Extraction:
+    milliseconds = (perf_counter() - run.started) * 1000
+    return Extraction(algorithm=run.algorithm.name, reason=reason, milliseconds=milliseconds)

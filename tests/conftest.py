@@ -1,8 +1,9 @@
 """Fixtures for the Scrapy tests: the bundled site on loopback, a Redis server, real crawls.
 
 A ``redis-server`` for the Redis tests is started on a free loopback port once per session
-(:func:`redis_server`); without the binary (Debian package ``redis-server``, which the CI
-installs) those tests are skipped and say so.
+(:func:`redis_server`), and a Redis Cluster of three masters with a replica each for the
+cluster tests (:func:`redis_cluster`); without the binaries (Debian package
+``redis-server``, which the CI installs) those tests are skipped and say so.
 
 Crawls run in a subprocess (a Twisted reactor runs once per process, and other tests must
 not inherit it): :func:`run_crawls` writes a list of scenarios to a JSON file, a fresh
@@ -31,6 +32,7 @@ EXAMPLE = TESTS.parent / "example_project"
 if str(EXAMPLE) not in sys.path:
     sys.path.insert(0, str(EXAMPLE))
 
+from newsdemo.localcluster import LocalCluster, find_redis_cli, start_redis_cluster  # noqa: E402
 from newsdemo.localredis import LocalRedis, find_redis_server, start_redis_server  # noqa: E402
 from newsdemo.server import Page, SiteServer, load_site  # noqa: E402
 
@@ -128,6 +130,36 @@ def own_redis(tmp_path: Path) -> Iterator[LocalRedis]:
         if server.process.poll() is None:
             os.kill(server.process.pid, signal.SIGCONT)
         server.stop()
+
+
+def cluster_binaries() -> tuple[str, str]:
+    """``redis-server`` and ``redis-cli``, or the test is skipped and says which is missing."""
+    pytest.importorskip("redis", reason="redis-py is not installed (scrapy-mainc[test])")
+    server, cli = find_redis_server(), find_redis_cli()
+    if server is None or cli is None:
+        missing = "redis-server" if server is None else "redis-cli"
+        pytest.skip(
+            f"no {missing} binary found: install Debian's redis-server package (it brings "
+            "redis-cli) to run the Redis Cluster tests"
+        )
+    return server, cli
+
+
+def start_cluster(directory: Path) -> LocalCluster:
+    """Three masters with a replica each on free loopback ports, nothing kept on disk."""
+    server, cli = cluster_binaries()
+    try:
+        return start_redis_cluster(server, cli, directory)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A Redis Cluster for the session (``newsdemo.localcluster``), stopped at its end."""
+    cluster = start_cluster(tmp_path_factory.mktemp("cluster"))
+    yield cluster
+    cluster.stop()
 
 
 @pytest.fixture

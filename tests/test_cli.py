@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import scrapy_mainc
-from scrapy_mainc import cli
+from scrapy_mainc.cli import _extract as cli
 from scrapy_mainc.cli import main
 from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.metadata import Metadata
@@ -39,8 +39,9 @@ def test_extract_prints_the_metadata() -> None:
     result = scrapy_mainc.extract(page.read_bytes())
     record = json.loads(_run("extract", str(page), "--format", "json").stdout)
     assert record["metadata"] == result.metadata.as_dict()
-    assert list(record["metadata"]) == ["published", "modified", "authors", "site_name", "canonical_url",
-                                        "description", "image", "section", "tags"]  # fmt: skip
+    assert list(record["metadata"]) == ["published", "modified", "published_from", "modified_from", "authors",
+                                        "site_name", "canonical_url", "description", "image", "section",
+                                        "tags"]  # fmt: skip
     plain = json.loads(_run("extract", str(page), "--format", "json", "--no-metadata").stdout)
     assert "metadata" not in plain and plain["text"] == record["text"]
     lines = [f"Published: {result.metadata.published}"] if result.metadata.published else []
@@ -180,8 +181,9 @@ def test_extract_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "nosuch.html"
     line = _one_line_error(_run("extract", str(missing)))
     assert line == f"mainc extract: error: cannot read {missing}: No such file or directory"
+    # a directory is a batch of pages (tests/test_cli_inputs.py); an empty one is an error
     line = _one_line_error(_run("extract", str(tmp_path)))
-    assert line == f"mainc extract: error: cannot read {tmp_path}: Is a directory"
+    assert line == f"mainc extract: error: no HTML files (*.html, *.htm) in {tmp_path}"
 
 
 def test_evaluate_without_a_dataset_is_one_line(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Containment and the longer copy through both indexes: the same clusters in memory and on Redis.
+"""Containment and the longer copy through every index: the same clusters in memory, on one
+Redis server and on a Redis Cluster.
 
 Texts are runs of numbered words, so every shingle count and overlap below is exact: a run
 of ``n`` words has ``n - 4`` five-word shingles, and two runs share the shingles of their
@@ -7,6 +8,7 @@ common stretch.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -27,14 +29,21 @@ PARAMS = IndexParams()
 OpenIndex = Callable[..., ClusterIndex]
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 def make_index(request: pytest.FixtureRequest) -> Iterator[OpenIndex]:
-    """Opens indexes of either kind (Redis: an empty database of the session's server)."""
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else ""
+    """Opens indexes of any kind (Redis: an empty database of the session's server; cluster:
+    the session's cluster, under a key prefix of the test's own)."""
+    where: dict[str, object] = {}
+    if request.param == "redis":
+        where = {"redis_url": request.getfixturevalue("redis_url")}
+    elif request.param == "cluster":
+        cluster = request.getfixturevalue("redis_cluster")
+        prefix = f"containment-{uuid.uuid4().hex[:8]}:dedup"
+        where = {"redis_url": cluster.url, "redis_cluster": True, "redis_key": prefix}
     opened: list[ClusterIndex] = []
 
     def make(**changes: object) -> ClusterIndex:
-        index = open_index(IndexParams(redis_url=url, **changes))  # type: ignore[arg-type]
+        index = open_index(IndexParams(**where, **changes))  # type: ignore[arg-type]
         opened.append(index)
         return index
 
@@ -50,11 +59,15 @@ def run(start: int, stop: int, prefix: str = "w") -> Fingerprint:
     return result
 
 
+def prefix_of(index: ClusterIndex) -> bytes:
+    return index._keys.prefix  # type: ignore[attr-defined, no-any-return]
+
+
 def representatives(index: ClusterIndex) -> int:
     if isinstance(index, MemoryIndex):
         return len(index._records)
     client = index._redis  # type: ignore[attr-defined]
-    return sum(client.hlen(key) for key in client.keys("mainc:dedup:rec:*"))
+    return sum(client.hlen(key) for key in client.scan_iter(match=prefix_of(index) + b":rec:*"))
 
 
 def test_a_cut_copy_first_then_the_full_story_make_one_cluster(make_index: OpenIndex) -> None:
@@ -148,7 +161,7 @@ def entries_of(index: ClusterIndex, cluster_id: str) -> int:
     prefix = bytes.fromhex(cluster_id)
     return sum(
         value[start : start + 8] == prefix
-        for key in client.keys("mainc:dedup:band:*")
+        for key in client.scan_iter(match=prefix_of(index) + b":band:*")
         for value in client.hvals(key)
         for start in range(0, len(value), 9)
     )

@@ -1,10 +1,10 @@
 """Near-duplicate clustering in real crawls when things go wrong: typed items without the
 cluster fields, items dropped or failed by a later pipeline, re-crawls of indexed URLs, and a
-Redis server that is unreachable at start or stops answering mid-crawl.
+Redis server that is unreachable at start, stops answering or loses its data mid-crawl.
 
 The crawls run in a subprocess (``conftest.run_crawls``) against the bundled site on
 loopback, with real redis-servers: the session's for re-crawls, one of the test's own
-(``own_redis``) for the server that the crawl freezes with SIGSTOP.
+(``own_redis``) for the server that the crawl freezes with SIGSTOP or empties (FLUSHALL).
 """
 
 from __future__ import annotations
@@ -96,23 +96,42 @@ class LosePagePipeline:
         return item
 
 
-class FreezeRedisPipeline:
-    """Before NearDuplicatePipeline: numbers the items and stops the redis-server whose pid
-    is TEST_REDIS_PID (SIGSTOP) when item TEST_FREEZE_AT arrives. The test resumes it."""
+class ActAtItemPipeline:
+    """Before NearDuplicatePipeline: numbers the items (``seq``) and calls :meth:`act` when
+    item TEST_ACT_AT arrives, before that item is clustered."""
 
-    def __init__(self, pid: int, freeze_at: int) -> None:
-        self.pid, self.freeze_at, self.seen = pid, freeze_at, 0
+    def __init__(self, settings: Any) -> None:
+        self.settings, self.at, self.seen = settings, settings.getint("TEST_ACT_AT"), 0
 
     @classmethod
-    def from_crawler(cls, crawler: Any) -> FreezeRedisPipeline:
-        return cls(crawler.settings.getint("TEST_REDIS_PID"), crawler.settings.getint("TEST_FREEZE_AT"))
+    def from_crawler(cls, crawler: Any) -> ActAtItemPipeline:
+        return cls(crawler.settings)
 
     def process_item(self, item: Any) -> Any:
         self.seen += 1
         item["seq"] = self.seen
-        if self.seen == self.freeze_at:
-            os.kill(self.pid, signal.SIGSTOP)
+        if self.seen == self.at:
+            self.act()
         return item
+
+    def act(self) -> None:
+        raise NotImplementedError
+
+
+class FreezeRedisPipeline(ActAtItemPipeline):
+    """Stops the redis-server whose pid is TEST_REDIS_PID (SIGSTOP). The test resumes it."""
+
+    def act(self) -> None:
+        os.kill(self.settings.getint("TEST_REDIS_PID"), signal.SIGSTOP)
+
+
+class FlushRedisPipeline(ActAtItemPipeline):
+    """Empties the Redis at TEST_REDIS_URL (FLUSHALL, as a restart without persistence would)."""
+
+    def act(self) -> None:
+        client = redis.Redis.from_url(self.settings.get("TEST_REDIS_URL"))
+        client.flushall()
+        client.close()
 
 
 # --- Helpers ------------------------------------------------------------------------------
@@ -134,6 +153,25 @@ def dangling(items: list[dict[str, Any]]) -> list[str]:
         for item in items
         if item.get("duplicate_of") and (item["duplicate_of"], item["cluster_id"]) not in leaders
     ]
+
+
+def sequential_crawl(
+    site: str, pages: list[str], tmp_path: Any, act: str, at: int, **settings: Any
+) -> CrawlResult:
+    """One crawl of ``pages`` by SequentialSpider (an item at a time), with the pipeline
+    ``act`` (an ActAtItemPipeline of this module) acting at item ``at`` and more
+    ``settings``; it must finish without a Python warning."""
+    pipeline = {"ITEM_PIPELINES": {f"{__name__}.{act}": 105}, "TEST_ACT_AT": at}
+    scenario = {
+        "name": "crawl",
+        "spider": f"{__name__}:SequentialSpider",
+        "args": {"base": site, "pages": pages},
+        "settings": {**DEDUP, **pipeline, **settings},
+    }
+    results, warnings = run_crawls([scenario], tmp_path, timeout=240)
+    assert warnings == []
+    assert results["crawl"].stats["finish_reason"] == "finished"
+    return results["crawl"]
 
 
 def dedup_stats(result: CrawlResult) -> dict[str, Any]:
@@ -292,28 +330,19 @@ FREEZE_AT = 4
 def test_a_frozen_redis_lets_the_items_through_unclustered(
     site_server: Any, own_redis: LocalRedis, tmp_path: Any
 ) -> None:
-    here = __name__
-    settings = {
-        **DEDUP,
-        "MAINC_DEDUP_REDIS_URL": own_redis.url,
-        "MAINC_DEDUP_REDIS_TIMEOUT": 1.0,
-        "ITEM_PIPELINES": {f"{here}.FreezeRedisPipeline": 105},
-        "TEST_REDIS_PID": own_redis.process.pid,
-        "TEST_FREEZE_AT": FREEZE_AT,
-    }
     # One item at a time, so that the items after the freeze meet the frozen server one by
     # one; the time-out is only the liveness guard (with redis-py 4.6 this crawl hung).
     pages = [*TypedItemsSpider.pages, "en/school-gardens.html", "en/library-robots.html"]
-    scenario = {
-        "name": "frozen",
-        "spider": f"{here}:SequentialSpider",
-        "args": {"base": site_server.url, "pages": pages},
-        "settings": settings,
-    }
-    results, warnings = run_crawls([scenario], tmp_path, timeout=240)
-    assert warnings == []
-    result = results["frozen"]
-    assert result.stats["finish_reason"] == "finished"
+    frozen = {"TEST_REDIS_PID": own_redis.process.pid, "MAINC_DEDUP_REDIS_TIMEOUT": 1.0}
+    result = sequential_crawl(
+        site_server.url,
+        pages,
+        tmp_path,
+        "FreezeRedisPipeline",
+        FREEZE_AT,
+        MAINC_DEDUP_REDIS_URL=own_redis.url,
+        **frozen,
+    )
     assert len(result.items) == len(pages)
     before = [item for item in result.items if item["seq"] < FREEZE_AT]
     after = [item for item in result.items if item["seq"] >= FREEZE_AT]
@@ -325,6 +354,36 @@ def test_a_frozen_redis_lets_the_items_through_unclustered(
     (warning,) = [message for message in result.warnings_logged if "mainc dedup" in message]
     assert warning.startswith(f"mainc dedup: the index at {own_redis.url} failed")
     assert "TimeoutError" in warning
+
+
+# --- A Redis server that loses its data mid-crawl ------------------------------------------
+
+#: The item before whose clustering FlushRedisPipeline empties the server.
+FLUSH_AT = 3
+
+
+def test_an_index_lost_mid_crawl_is_counted_logged_once_and_the_crawl_goes_on(
+    site_server: Any, own_redis: LocalRedis, tmp_path: Any
+) -> None:
+    # The first bridge copy is indexed before the loss, the other two after it.
+    pages = [COPIES[0], "en/river-festival.html", COPIES[1], COPIES[2], "en/school-gardens.html"]
+    result = sequential_crawl(
+        site_server.url, pages, tmp_path, "FlushRedisPipeline", FLUSH_AT,
+        MAINC_DEDUP_REDIS_URL=own_redis.url, TEST_REDIS_URL=own_redis.url,
+    )  # fmt: skip
+    items = sorted(result.items, key=lambda item: item["seq"])
+    assert [page(item) for item in items] == pages  # every item reached the output
+    assert all(item["cluster_id"] for item in items)  # clustered, the one in flight too
+    assert dangling(items) == []
+    # The copies after the loss make a cluster of their own: the index forgot the first.
+    first, second, third = (item for item in items if page(item) in COPIES)
+    assert (second["cluster_id"], second["duplicate_of"]) == (cluster_id_for(second["url"]), "")
+    assert third["duplicate_of"] == second["url"]
+    assert dedup_stats(result) == {"unique": 4, "duplicates": 1, "index_lost": 1}
+    (error,) = result.errors
+    assert error.startswith(f"mainc dedup: the index lost its data on {own_redis.url} (the server")
+    assert "the clusters of the 2 texts this process assigned before are gone" in error
+    assert not [message for message in result.warnings_logged if "mainc dedup" in message]
 
 
 def test_clustering_on_a_non_asyncio_reactor(site_server: Any, tmp_path: Any) -> None:

@@ -14,13 +14,13 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_mainc.dedup import (
-    DedupConfig,
     FingerprintParams,
     IndexParams,
     MemoryIndex,
     cluster_id_for,
     fingerprint_text,
 )
+from scrapy_mainc.integration._dedup_config import DedupConfig
 from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
 PIPELINE = "scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline"
@@ -79,6 +79,9 @@ def test_config_defaults() -> None:
         containment=0.85,
         min_size_ratio=0.5,
         redis_buckets=65536,
+        redis_cluster=False,
+        redis_key="mainc:dedup",
+        redis_params={},
     )
 
 
@@ -99,16 +102,22 @@ def test_config_from_settings() -> None:
             "MAINC_DEDUP_CONTAINMENT": "0",
             "MAINC_DEDUP_MIN_SIZE_RATIO": 0.7,
             "MAINC_DEDUP_REDIS_BUCKETS": "1024",
+            "MAINC_DEDUP_REDIS_CLUSTER": "True",
+            "MAINC_DEDUP_REDIS_KEY": "crawl2:dedup",
+            "MAINC_DEDUP_REDIS_PARAMS": '{"password": "s3cret", "health_check_interval": 30}',
         }
     )
     config = DedupConfig.from_settings(settings)
+    params = {"password": "s3cret", "health_check_interval": 30}
     assert config == DedupConfig(
-        True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5, 0.0, 0.7, 1024
-    )
+        True, 0.9, "redis://h:1/2", True, 20, 64, "body", "fp", "link", False, 0.5, 0.0, 0.7, 1024,
+        True, "crawl2:dedup", params,
+    )  # fmt: skip
     assert config.fingerprint_params == FingerprintParams(num_perm=64, min_words=20)
     index = config.index_params
     assert (index.threshold, index.containment, index.min_size_ratio) == (0.9, 0.0, 0.7)
     assert (index.redis_url, index.redis_buckets, index.redis_timeout) == ("redis://h:1/2", 1024, 0.5)
+    assert (index.redis_cluster, index.redis_key, index.redis_params) == (True, "crawl2:dedup", params)
 
 
 @pytest.mark.parametrize(
@@ -121,6 +130,9 @@ def test_config_from_settings() -> None:
         {"MAINC_DEDUP_CONTAINMENT": 1.5},
         {"MAINC_DEDUP_MIN_SIZE_RATIO": 0},
         {"MAINC_DEDUP_REDIS_BUCKETS": 1000},
+        {"MAINC_DEDUP_REDIS_KEY": "crawl{2}"},
+        {"MAINC_DEDUP_REDIS_PARAMS": {"decode_responses": True}},
+        {"MAINC_DEDUP_REDIS_PARAMS": {"socket_timeout": 30}},
     ],
 )
 def test_bad_settings_raise(setting: dict[str, Any]) -> None:
@@ -345,6 +357,7 @@ class BrokenIndex:
     """Stands in for a Redis index whose server went away."""
 
     service_errors = (ConnectionError,)
+    losses = 0
 
     def __init__(self) -> None:
         self.calls = 0

@@ -32,7 +32,8 @@ from scrapy_mainc.dedup import (  # noqa: E402
 )
 from scrapy_mainc.dedup._index import Section  # noqa: E402
 from scrapy_mainc.dedup._match import make_probe  # noqa: E402
-from scrapy_mainc.dedup._redis_index import IndexMismatchError, RedisIndex  # noqa: E402
+from scrapy_mainc.dedup._redis_epoch import IndexMismatchError  # noqa: E402
+from scrapy_mainc.dedup._redis_index import RedisIndex  # noqa: E402
 
 # Scrapy is imported inside the pipeline test only: the worker processes of the concurrency
 # test import this module, and start faster without it.
@@ -160,13 +161,28 @@ def test_an_index_of_other_parameters_refuses_to_open(redis_url: str) -> None:
         open_index(params_for(redis_url, threshold=0.9))
 
 
-def test_an_index_of_the_format_before_containment_refuses_to_open(redis_url: str) -> None:
+@pytest.mark.parametrize(
+    "before",
+    [  # format 1 (before containment); format 2 (before epochs: the parameters alone)
+        {"bands": 9, "fingerprint": PARAMS.fingerprint.method, "rows": 13, "threshold": 0.8},
+        {
+            "format": 2,
+            "threshold": 0.8,
+            "containment": 0.85,
+            "min_size_ratio": 0.5,
+            "bands": 32,
+            "rows": 4,
+            "buckets": 65536,
+            "fingerprint": PARAMS.fingerprint.method,
+        },  # fmt: skip
+    ],
+)
+def test_an_index_of_an_earlier_format_refuses_to_open(redis_url: str, before: dict[str, Any]) -> None:
     client = redis.Redis.from_url(redis_url)
-    before = {"bands": 9, "fingerprint": PARAMS.fingerprint.method, "rows": 13, "threshold": 0.8}
     client.set("mainc:dedup:meta", json.dumps(before, sort_keys=True))
     client.close()
     with pytest.raises(
-        IndexMismatchError, match='was built with .*"bands": 9.* this process uses .*"format": 2'
+        IndexMismatchError, match='was built with .*"bands": .* this process uses .*"format": 3'
     ):
         open_index(params_for(redis_url))
 
@@ -181,7 +197,12 @@ def test_buckets_stay_in_compact_hashes(redis_url: str) -> None:
     assert 0 < len(bands) <= 64 * 32
     assert sum(client.hlen(key) for key in bands) == 40 * 32
     assert {client.object("encoding", key) for key in bands} == {b"listpack"}
-    assert {key.split(b":")[2] for key in client.keys("mainc:dedup:*")} == {b"meta", b"rec", b"band"}
+    assert {key.split(b":")[2] for key in client.keys("mainc:dedup:*")} == {
+        b"meta",
+        b"epoch",
+        b"rec",
+        b"band",
+    }
     # Every bucket hash carries a Redis Cluster hash tag {<band>:<bucket>}, as its lock does.
     assert all(key.startswith(b"mainc:dedup:band:{") and key.endswith(b"}") for key in bands)
     client.close()
@@ -392,3 +413,46 @@ def test_processes_inserting_copies_at_once_make_one_cluster_per_story(redis_url
         assert sorted(a.is_duplicate for a in assignments) == [False] + [True] * (PROCESSES - 1)
     # Without the locks the same race founds one cluster per process.
     assert len({a.cluster_id for a in by_story[UNLOCKED_STORY]}) == PROCESSES
+
+
+def test_indexes_with_their_own_key_prefix_share_one_server(redis_url: str) -> None:
+    coarse = params_for(redis_url, redis_key="crawl-a:dedup", threshold=0.5)
+    with open_index(params_for(redis_url)) as default, open_index(coarse) as other:
+        default.assign(fingerprint(story(1)), "http://a")
+        other.assign(fingerprint(story(2)), "http://b")
+        assert other.assign(fingerprint(story(1, 4)), "http://c").is_new  # not in its index
+    client = redis.Redis.from_url(redis_url)
+    kinds = {key.decode().rsplit(":", 1)[0] for key in client.keys("*") if b":rec:" in key}
+    assert kinds == {"mainc:dedup:rec", "crawl-a:dedup:rec"}
+    assert json.loads(client.get("crawl-a:dedup:meta"))["params"]["threshold"] == 0.5
+    client.close()
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"redis_key": "{crawl}:dedup"}, "without { or }"),
+        ({"redis_key": ""}, "non-empty prefix"),
+        ({"redis_params": {"decode_responses": True}}, "may not set 'decode_responses'"),
+        ({"redis_params": {"socket_timeout": 30}}, "MAINC_DEDUP_REDIS_TIMEOUT"),
+    ],
+)
+def test_bad_key_prefixes_and_client_options_are_refused(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        IndexParams(redis_url="redis://127.0.0.1:1/0", **changes)
+
+
+def test_client_options_reach_the_client(tmp_path: Any) -> None:
+    from newsdemo.localredis import find_redis_server, start_redis_server
+
+    binary = find_redis_server()
+    if binary is None:
+        pytest.skip("no redis-server binary found: install Debian's redis-server package")
+    server = start_redis_server(binary, tmp_path, options=["--requirepass", "s3cret"])
+    try:
+        with pytest.raises(redis.exceptions.AuthenticationError):
+            open_index(params_for(server.url))
+        with open_index(params_for(server.url, redis_params={"password": "s3cret"})) as index:
+            assert index.assign(fingerprint(story(1)), "http://a").is_new
+    finally:
+        server.stop()

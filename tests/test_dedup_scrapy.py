@@ -16,19 +16,20 @@ import pytest
 import scrapy
 from conftest import EXAMPLE, CrawlResult, run_crawls
 from probes import extract_and_list_modules
+from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
-from scrapy_mainc.dedup import DedupConfig, cluster_id_for, fingerprint_text
-from scrapy_mainc.integration._looppool import LoopProcessPool
-from scrapy_mainc.integration._pages import AttachedPage, pages_of
+from scrapy_mainc.dedup import cluster_id_for, fingerprint_text
+from scrapy_mainc.integration._dedup_config import DedupConfig
+from scrapy_mainc.integration._pages import AttachedPage, book_of
+from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
     ExtractionTask,
-    WorkerPool,
     run_extraction,
 )
 from scrapy_mainc.integration.addon import Addon
@@ -118,7 +119,8 @@ def test_the_dedup_package_loads_its_parts_on_first_access() -> None:
     code = """
 import sys
 import scrapy_mainc, scrapy_mainc.integration._workers
-from scrapy_mainc.dedup import DedupConfig, FingerprintParams, IndexParams
+from scrapy_mainc.dedup import FingerprintParams, IndexParams
+from scrapy_mainc.integration._dedup_config import DedupConfig
 loaded = lambda: [name for name in ("scrapy", "datasketch", "numpy") if name in sys.modules]
 assert loaded() == [], loaded()
 from scrapy_mainc.dedup import fingerprint_text, open_index
@@ -159,9 +161,9 @@ def test_workers_fingerprint_the_main_text(pools: list[WorkerPool], mode: str) -
 def test_the_loop_pool_fingerprints_alike() -> None:
     async def run() -> list[ExtractionOutcome]:
         loop = asyncio.get_running_loop()
-        pool = LoopProcessPool(loop, 1, 60.0, preload=FINGERPRINT_MODULES)
+        pool = WorkerPool("process", 1, 60.0, preload=FINGERPRINT_MODULES, loop=loop)
         try:
-            return list(await asyncio.gather(*(pool.submit(task) for task in tasks())))
+            return list(await asyncio.gather(*(asyncio.wrap_future(pool.submit(task)) for task in tasks())))
         finally:
             pool.close(5)
 
@@ -240,8 +242,9 @@ def through_both_pipelines(items: list[Any], urls: list[str], **settings: Any) -
 
     async def process() -> None:
         for item, url in zip(items, urls):
-            name = url.split("/", 3)[-1]
-            pages_of(crawler).attach(item, AttachedPage(PAGES[name].decode(), url))
+            page = PAGES[url.split("/", 3)[-1]]
+            response = HtmlResponse(url, body=page, encoding="utf-8")
+            book_of(crawler).file(item, response, AttachedPage(page.decode(), url), [url])
             await dedup.process_item(await mainc.process_item(item))
 
     asyncio.run(process())

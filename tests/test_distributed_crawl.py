@@ -34,9 +34,13 @@ import run_distributed  # noqa: E402 (example_project, on sys.path through conft
 
 BRIDGE = "harbour-bridge-reopens.html"
 CRAWLERS = ("newsdemo-crawler-1", "newsdemo-crawler-2")
-#: Every page of the site the spider reaches: the three listing pages and ten articles.
-SITE_PAGES = sorted(path for path in load_site() if path != "/")
-ARTICLES = [path for path in SITE_PAGES if not path.endswith("index.html")]
+#: The site's pages and which are articles (its other listing pages, sitemaps and feeds
+#: are for ``mainc crawl``).
+KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
+ARTICLES = sorted(path for path, kind in KINDS.items() if kind["article"])
+#: Every page of the site the spider reaches: the three listing pages whose section links
+#: it follows, and the ten articles.
+SITE_PAGES = sorted(["/index.html", "/en/index.html", "/zh/index.html", *ARTICLES])
 #: A liveness guard only: a held copy is answered after this long in any case.
 HOLD_LIMIT = 120.0
 
@@ -161,3 +165,26 @@ def test_the_example_script_runs_two_crawler_processes(redis_url: str, tmp_path:
     assert "10 articles in 8 clusters" in done.stdout
     crawled = [item for n in (1, 2) for item in read_items(tmp_path / f"crawler-{n}.jsonl")]
     assert len(crawled) == len({item["url"] for item in crawled}) == 10
+
+
+@pytest.mark.slow
+def test_the_example_script_puts_the_index_on_a_cluster(redis_url: str, tmp_path: Path) -> None:
+    from conftest import cluster_binaries
+
+    cluster_binaries()  # skipped, saying why, without redis-cli
+    command = [
+        sys.executable, str(EXAMPLE / "run_distributed.py"), "--redis-url", redis_url, "--cluster",
+        "--output-dir", str(tmp_path), "--delay", "0",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "index on the cluster at redis://127.0.0.1:" in done.stdout
+    assert "10 articles in 8 clusters" in done.stdout
+    spread = done.stdout.rsplit("index keys per master of the cluster: ", 1)[1].strip().split(", ")
+    assert len(spread) == 3 and all(int(part.rsplit(": ", 1)[1].replace(",", "")) > 0 for part in spread)
+    logs = [tmp_path / f"crawler-{n}.log" for n in (1, 2)]
+    assert all(problems_in_log(log) == [] for log in logs)
+    assert "index in the Redis Cluster at redis://" in logs[0].read_text()
+    client = redis.Redis.from_url(redis_url)
+    assert client.keys("mainc:dedup*") == []  # the index went to the cluster only
+    client.close()

@@ -124,6 +124,14 @@ _TWO_STORIES = (
     '"datePublished": "2024-04-03"}, {"@type": "NewsArticle", "headline": "Harbour bridge reopens", '
     '"url": "https://example.com/c", "datePublished": "2024-04-02"}]}'
 )
+_RECENT_POSTS = (
+    "<aside><h3>Recent posts</h3><ul>"
+    + "".join(
+        f"<li><a href='/s{day}'>Story of April {day}</a> <span>2024-04-{day}</span></li>"
+        for day in (20, 18, 15)
+    )
+    + "</ul></aside>"
+)
 _UTC_ARTICLE = '{"@type": "NewsArticle", "datePublished": "2024-05-02T01:30:00+00:00"}'
 #: The rows of the dates table of docs/metadata.md: (page, its URL, published, modified).
 _DATE_ROWS = {
@@ -152,6 +160,12 @@ _DATE_ROWS = {
     ),
     '"2023年12月22日 10:30 来源：东岸日报" under the headline': (
         _under("2023年12月22日 10:30 来源：东岸日报", chinese=True), _URL, "2023-12-22T10:30:00", "",
+    ),
+    '"The senator announced at a rally on Nov. 6, 2023 that she would run." in the text, no other date': (
+        _under("The senator announced at a rally on Nov. 6, 2023 that she would run."), _URL, "", "",
+    ),
+    'a "Recent posts" list of stories dated `2024-04-20`, `2024-04-18`, `2024-04-15` after the article': (
+        _article(after=_RECENT_POSTS), _URL, "", "",
     ),
 }  # fmt: skip
 #: The rows of the authors table of docs/metadata.md: (page, authors).

@@ -28,7 +28,7 @@ def page(
 
 
 def dates(html: str, url: str | None = None, today: date = TODAY) -> tuple[str, str]:
-    return find_dates(document(html, url), today=today)
+    return find_dates(document(html, url), today=today)[:2]
 
 
 def jsonld(*objects: object) -> str:

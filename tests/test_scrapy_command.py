@@ -87,13 +87,26 @@ def test_a_page_that_is_not_there_says_its_http_status(site_server: Any, tmp_pat
     assert done.stderr.splitlines() == [f"scrapy mainc: no page from {url}: HTTP 404 Not Found"]
 
 
-def test_a_server_that_is_not_there_says_why(tmp_path: Path) -> None:
+def test_a_server_that_is_not_there_says_why_in_one_line(tmp_path: Path) -> None:
+    # A new project obeys robots.txt (scrapy startproject writes ROBOTSTXT_OBEY = True): its
+    # fetch fails first, and Scrapy's robots.txt middleware and retry middleware log their
+    # own errors, with a 70-line traceback; the command's own line says it all.
     url = f"http://127.0.0.1:{free_port()}/story.html"
-    done = scrapy("mainc", url, cwd=tmp_path)
-    assert done.returncode == 1
-    line = done.stderr.splitlines()[-1]
-    assert line.startswith(f"scrapy mainc: no page from {url}: ")
-    assert "ConnectionRefusedError" in line and "Connection refused" in line
+    for obey in ("False", "True"):
+        done = scrapy("mainc", "-s", f"ROBOTSTXT_OBEY={obey}", url, cwd=tmp_path)
+        assert done.returncode == 1
+        [line] = done.stderr.splitlines()
+        assert line.startswith(f"scrapy mainc: no page from {url}: ")
+        assert "ConnectionRefusedError" in line and "Connection refused" in line
+
+
+def test_a_robots_txt_that_cannot_be_fetched_is_one_warning_line(site_server: Any, tmp_path: Path) -> None:
+    # robots.txt answers 404 here, which allows everything: no message
+    url = f"{site_server.url}/en/harbour-bridge-reopens.html"
+    done = scrapy("mainc", "-s", "ROBOTSTXT_OBEY=True", url, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["url"] == url
+    assert done.stderr == ""
 
 
 def test_a_bad_setting_value_is_said_in_one_line(tmp_path: Path) -> None:

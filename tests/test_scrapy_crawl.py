@@ -278,12 +278,15 @@ def test_worker_processes_are_gone_after_the_crawl(crawls: dict[str, CrawlResult
 def test_page_annotations_reach_the_item(crawls: dict[str, CrawlResult]) -> None:
     items = by_url(crawls["addon-process"])
     english = items["en/harbour-bridge-reopens.html"]["mainc"]["page"]
-    assert english["lang"] == "en" and english["article"]
+    assert english["declared_lang"] == "en" and english["article"]
+    assert "lang" not in english  # one language in an item: the extraction's, below
     assert set(english["article_signals"]) == {"og:type", "json-ld", "<article>"}
     wire = items["en/wire/harbour-bridge-reopens.html"]["mainc"]["page"]
     assert wire["article_signals"] == ["json-ld"]
     assert not items["en/print/harbour-bridge-reopens.html"]["mainc"]["page"]["article"]
-    assert items["zh/shuiku-kuorong.html"]["mainc"]["page"]["lang"] == "zh"
+    assert items["zh/shuiku-kuorong.html"]["mainc"]["page"]["script"] == "zh"
+    languages = {url: item["mainc"]["lang"] for url, item in items.items()}
+    assert languages == {url: "zh" if url.startswith("zh/") else "en" for url in items}
 
 
 def test_the_undeclared_gbk_page_is_decoded_right(crawls: dict[str, CrawlResult]) -> None:
@@ -292,7 +295,7 @@ def test_the_undeclared_gbk_page_is_decoded_right(crawls: dict[str, CrawlResult]
     assert GBK_SENTENCE in item["main_text"]
     page = item["mainc"]["page"]
     assert page["declared_encoding"] == "" and page["encoding"] == "gb18030"
-    assert page["lang"] == "zh" and item["mainc"]["lang"] == "zh"
+    assert page["script"] == "zh" and item["mainc"]["lang"] == "zh"
 
 
 def test_a_page_scrapy_decodes_wrongly_is_redecoded(crawls: dict[str, CrawlResult]) -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,8 @@ import scrapy
 from conftest import CrawlResult, run_crawls
 from scrapy.http import Response
 from test_scrapy_crawl import ADDON, PagesSpider
+
+from scrapy_mainc.integration.pipeline import MaincPipeline
 
 ALL_ARTICLES = (
     "en/harbour-bridge-reopens.html",
@@ -205,6 +209,34 @@ def test_a_page_over_the_time_budget_goes_through(faults: dict[str, CrawlResult]
     assert result.errors == []
 
 
+#: The page whose extraction CancellingPipeline cancels while the pipeline waits for it.
+CANCELLED_PAGE = ALL_ARTICLES[1]
+
+
+class CancellingPool:
+    """Wraps a pipeline's worker pool; the extraction of CANCELLED_PAGE is cancelled (from
+    another thread, as a Deferred's canceller would) while the pipeline awaits it."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    def submit(self, task: Any) -> Any:
+        if not str(task.url).endswith(CANCELLED_PAGE):
+            return self.pool.submit(task)
+        future: Future[Any] = Future()
+        threading.Timer(0.2, future.cancel).start()
+        return future
+
+    def close(self, wait_seconds: float = 0.0) -> None:
+        self.pool.close(wait_seconds)
+
+
+class CancellingPipeline(MaincPipeline):
+    def open_spider(self, spider: Any = None) -> None:
+        super().open_spider(spider)
+        self.pool = CancellingPool(self.pool)  # type: ignore[assignment]
+
+
 @pytest.fixture(scope="module")
 def select_reactor(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     scenarios = [
@@ -216,13 +248,24 @@ def select_reactor(site_server: Any, tmp_path_factory: pytest.TempPathFactory) -
         }
         for mode in ("thread", "process")
     ]
-    return run_crawls(scenarios, tmp_path_factory.mktemp("select"), reactor="select")
+    scenarios.append(
+        {
+            "name": "cancelled",
+            "spider": f"{__name__}:ArticlesSpider",
+            "args": {"base": site_server.url},
+            "settings": {
+                **ADDON,
+                "ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": None, f"{__name__}.CancellingPipeline": 100},
+            },
+        }
+    )
+    return run_crawls(scenarios, tmp_path_factory.mktemp("select"), reactor="select", timeout=240)
 
 
 def test_crawls_on_a_non_asyncio_reactor(select_reactor: Any) -> None:
     results, warnings = select_reactor
     assert warnings == []
-    for result in results.values():
+    for result in (results["thread"], results["process"]):
         assert result.stats["finish_reason"] == "finished"
         assert len(result.items) == len(ALL_ARTICLES)
         assert all(item["main_text"] and item["mainc"]["reason"] == "" for item in result.items)
@@ -230,3 +273,16 @@ def test_crawls_on_a_non_asyncio_reactor(select_reactor: Any) -> None:
         (item["url"], item["main_text"], item["mainc"]["xpath"]) for item in result.items
     )
     assert strip(results["thread"]) == strip(results["process"])
+
+
+def test_a_cancelled_extraction_settles_on_a_non_asyncio_reactor(select_reactor: Any) -> None:
+    """The pipeline's await of a cancelled future fires (Scrapy reports the item's error)
+    instead of waiting for ever, which kept the crawl from finishing."""
+    results, _ = select_reactor
+    result = results["cancelled"]
+    assert result.stats["finish_reason"] == "finished"
+    urls = sorted(item["url"].split("/", 3)[-1] for item in result.items)
+    assert urls == sorted(page for page in ALL_ARTICLES if page != CANCELLED_PAGE)
+    assert all(item["main_text"] for item in result.items)
+    (error,) = result.errors
+    assert error.startswith("Error processing") and error.endswith("CancelledError: ")

@@ -27,9 +27,9 @@ from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration import _workers
 from scrapy_mainc.integration._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
 from scrapy_mainc.integration._itemfields import ItemFields, item_value, undeclared_metadata_message
-from scrapy_mainc.integration._looppool import LoopProcessPool
+from scrapy_mainc.integration._pool import WorkerPool
 from scrapy_mainc.integration._settings import REGISTRY
-from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, WorkerPool, run_extraction
+from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
 from scrapy_mainc.integration.pipeline import MaincPipeline
 from scrapy_mainc.metadata import Metadata
 
@@ -37,6 +37,8 @@ NAMES = tuple(name for name, _ in METADATA_FIELD_SETTINGS)
 FULL = Metadata(
     published="2024-05-13T08:30:00+01:00",
     modified="2024-05-14",
+    published_from="json-ld",
+    modified_from="dateline",
     authors=("Maren Hollis", "Ada Park"),
     site_name="The Eastgate Herald",
     canonical_url="https://herald.example/news/bridge",
@@ -45,11 +47,13 @@ FULL = Metadata(
     section="Transport",
     tags=("bridges", "transport"),
 )
-PARTIAL = Metadata(published="2024-05-13", site_name="The Eastgate Herald")
+PARTIAL = Metadata(published="2024-05-13", published_from="url", site_name="The Eastgate Herald")
 #: What FULL looks like in an item.
 FULL_ITEM = {
     "published": "2024-05-13T08:30:00+01:00",
     "modified": "2024-05-14",
+    "published_from": "json-ld",
+    "modified_from": "dateline",
     "authors": ["Maren Hollis", "Ada Park"],
     "site_name": "The Eastgate Herald",
     "canonical_url": "https://herald.example/news/bridge",
@@ -82,6 +86,8 @@ class IndexItem(CoreItem):
 
     published = scrapy.Field()
     modified = scrapy.Field()
+    published_from = scrapy.Field()
+    modified_from = scrapy.Field()
     authors = scrapy.Field()
     site_name = scrapy.Field()
     canonical_url = scrapy.Field()
@@ -436,8 +442,8 @@ def test_the_record_arrives_from_a_worker(mode: str) -> None:
 
 def test_the_record_arrives_from_a_loop_pool_worker() -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 60.0, function=with_metadata)
-        outcome = await pool.submit(ExtractionTask("a"))
+        pool = WorkerPool("process", 1, 60.0, function=with_metadata, loop=loop)
+        outcome = await asyncio.wrap_future(pool.submit(ExtractionTask("a")))
         pool.close(5)
         assert (outcome.failure, outcome.extraction.metadata) == ("", FULL)
 

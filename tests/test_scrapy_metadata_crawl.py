@@ -256,7 +256,8 @@ def test_typed_items_go_without_undeclared_fields_and_are_told_once(
         "mainc: CoreItem items do not declare the metadata fields 'published', 'modified'"
     )
     assert messages[1].startswith(
-        "mainc: DatedData items do not declare the metadata fields 'modified', 'site_name'"
+        "mainc: DatedData items do not declare the metadata fields 'modified', 'published_from', "
+        "'modified_from', 'site_name'"
     )
     assert all("MAINC_CONVERT_ITEMS" in message for message in messages)
     stats = metadata_stats(result)

@@ -6,6 +6,7 @@ Annotations, re-decoding, the page book and item-field handling for every item t
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import random
 from typing import Any
@@ -21,8 +22,15 @@ from scrapy.utils.test import get_crawler
 from scrapy_mainc.core._annotate import annotate, better_encoding, declared_encoding
 from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.integration._config import MaincConfig
-from scrapy_mainc.integration._itemfields import ItemFields, MissingFieldError
-from scrapy_mainc.integration._pages import AttachedPage, PageBook, pages_of
+from scrapy_mainc.integration._itemfields import (
+    CLUSTER_FIELDS,
+    FieldPolicy,
+    ItemFields,
+    MissingFieldError,
+    cluster_fields_policy,
+    set_if_declared,
+)
+from scrapy_mainc.integration._pages import MAX_LOOSE_TRAILS, AttachedPage, ItemBook, book_of
 from scrapy_mainc.integration._workers import ExtractionTask, run_extraction
 from scrapy_mainc.integration.middleware import (
     MaincDownloaderMiddleware,
@@ -37,6 +45,8 @@ SHORT_GBK = (
     "<html><head><title>x</title></head><body><p>"
     "明前茶是真的好喝，就是价格有点贵。春茶开采 茶农盼个好价钱。</p></body></html>"
 ).encode("gbk")
+#: The book holds a fingerprint without looking into it.
+FINGERPRINT: Any = object()
 EXTRACTION = Extraction(text="Body text", html="<p>Body text</p>", title="Found title", algorithm="auto")
 
 
@@ -44,16 +54,18 @@ EXTRACTION = Extraction(text="Body text", html="<p>Body text</p>", title="Found 
 
 
 def test_language_from_markup_and_script() -> None:
-    assert annotate('<html lang="en-GB"><body><p>Hello</p></body></html>').lang == "en"
+    assert annotate('<html lang="en-GB"><body><p>Hello</p></body></html>').declared_lang == "en"
     meta = '<html><head><meta http-equiv="Content-Language" content="de-AT"></head><body>x'
     assert annotate(meta).declared_lang == "de"
     locale = "<html><head><meta property='og:locale' content='zh_CN'></head><body>x</body></html>"
     assert annotate(locale).declared_lang == "zh"
     chinese = annotate(f"<html><body><script>var a = 'x';</script><p>{CHINESE}</p></body></html>")
-    assert (chinese.lang, chinese.script, chinese.declared_lang) == ("zh", "zh", "")
+    assert (chinese.script, chinese.declared_lang) == ("zh", "")
     english = "An English page. " * 50
     mixed = annotate(f'<html lang="en"><body><p>{english}{CHINESE[:10]}</p></body></html>')
-    assert (mixed.lang, mixed.script) == ("en", "")
+    assert (mixed.declared_lang, mixed.script) == ("en", "")
+    # the language is said once in an item: mainc["lang"], the extraction's; not here
+    assert "lang" not in mixed.as_meta()
 
 
 @pytest.mark.parametrize(
@@ -179,26 +191,105 @@ def test_the_spider_middleware_files_the_page_for_the_pipeline() -> None:
     response = HtmlResponse(request.url, body=b"<p>hello</p>", encoding="utf-8", request=request)
     item: dict[str, Any] = {}
     assert list(middleware.process_spider_output(response, [item, request])) == [item, request]
-    page = pages_of(crawler).take(item)
-    assert page == AttachedPage(page="<p>hello</p>", url=request.url, annotations={"lang": "en"})
+    trail = book_of(crawler).claim(item, None)
+    assert trail is not None
+    assert trail.page == AttachedPage(page="<p>hello</p>", url=request.url, annotations={"lang": "en"})
     binary = Response("http://127.0.0.1/b", body=b"\x89PNG", request=Request("http://127.0.0.1/b"))
     middleware.process_spider_output(binary, [item]).__next__()
-    assert pages_of(crawler).take(item).page == b"\x89PNG"  # type: ignore[union-attr]
+    assert book_of(crawler).claim(item, None).page.page == b"\x89PNG"  # type: ignore[union-attr]
 
 
-def test_the_page_book_goes_by_identity() -> None:
-    book = PageBook()
-    first, twin = {"url": "a"}, {"url": "a"}
-    page = AttachedPage("<p>x</p>", "http://a/")
-    book.attach(first, page)
-    assert book.take(twin) is None
-    assert book.take(first) is page and book.take(first) is None
-    book.attach(first, page)
-    book.forget(first)
-    assert len(book) == 0
-    book.attach(twin, page)
+def _response(url: str, redirected_from: str = "") -> HtmlResponse:
+    meta = {"redirect_urls": [redirected_from]} if redirected_from else {}
+    request = Request(url, meta=meta)
+    return HtmlResponse(url, body=b"<p>x</p>", encoding="utf-8", request=request)
+
+
+def _file(book: ItemBook, item: Any, response: HtmlResponse) -> AttachedPage:
+    page = AttachedPage(response.text, response.url)
+    book.file(item, response, page, [response.url, *response.request.meta.get("redirect_urls", [])])  # type: ignore[union-attr]
+    return page
+
+
+def test_the_book_finds_an_item_by_identity_then_by_url() -> None:
+    book = ItemBook()
+    first, other = _response("http://a/1", redirected_from="http://a/old"), _response("http://a/2")
+    item, twin = {"url": "http://a/1"}, {"url": "http://a/1"}
+    page = _file(book, item, first)
+    _file(book, {"url": "http://a/2"}, other)
+    assert book.claim(item, None).page is page  # type: ignore[union-attr]
+    assert book.claim(twin, None) is None  # equal is not the same item
+    assert book.claim(twin, "http://a/old").page is page  # type: ignore[union-attr]
+    assert book.claim(twin, "http://elsewhere/") is None
+    assert (book.pages, book.trails) == (2, 2)
+
+
+def test_a_url_match_prefers_an_item_not_yet_claimed() -> None:
+    book = ItemBook()
+    response = _response("http://a/1")
+    items = [{"n": 1}, {"n": 2}]
+    for item in items:
+        _file(book, item, response)
+    first = book.claim(dict(items[0]), "http://a/1")
+    second = book.claim(dict(items[1]), "http://a/1")
+    assert first is not None and second is not None and first is not second
+
+
+def test_a_page_goes_when_the_last_item_of_its_response_has_left() -> None:
+    book = ItemBook()
+    response = _response("http://a/1")
+    items = [{"n": n} for n in range(3)]
+    for item in items:
+        _file(book, item, response)
+    book.item_left(items[0], response=response)  # dropped, say: the spider's object
+    converted = dict(items[1])  # a pipeline replaced it: scraped as another object
+    book.claim(converted, "http://a/1")
+    book.item_left(converted, response=response)
+    assert (book.pages, book.trails) == (1, 1)
+    book.item_left({"unknown": True}, response=response)  # replaced after the pipelines
+    assert (book.pages, book.trails) == (0, 0)
+    assert book.claim(items[2], "http://a/1") is None
+
+
+def test_a_page_goes_with_its_response_when_no_item_signals() -> None:
+    book = ItemBook()
+    response = _response("http://a/1")
+    _file(book, {"never": "reaches the pipelines"}, response)
+    assert book.pages == 1
+    del response
+    gc.collect()
+    assert (book.pages, book.trails) == (0, 0)
+
+
+def test_a_fingerprint_goes_beside_the_object_the_pipeline_returned() -> None:
+    book = ItemBook()
+    response = _response("http://a/1")
+    spider_item: dict[str, Any] = {"url": "http://a/1"}
+    _file(book, spider_item, response)
+    trail = book.claim(spider_item, "http://a/1")
+    returned = dict(spider_item)
+    book.bind(trail, returned)  # type: ignore[arg-type]
+    book.keep_fingerprint(trail, returned, FINGERPRINT)
+    assert book.take_fingerprint(returned, None) is FINGERPRINT
+    assert book.take_fingerprint(returned, None) is None  # taken
+    book.keep_fingerprint(trail, returned, FINGERPRINT)
+    assert book.take_fingerprint(dict(returned), "http://a/1") is FINGERPRINT  # replaced again
+    book.item_left(returned, response=response)
+    assert (book.pages, book.trails) == (0, 0)
+
+
+def test_fingerprints_of_items_from_no_response_are_bounded() -> None:
+    book = ItemBook()
+    item = {"from": "start()"}
+    book.keep_fingerprint(None, item, FINGERPRINT)
+    assert book.trails == 1
+    book.item_left(item, response=None)
+    assert book.trails == 0
+    for number in range(MAX_LOOSE_TRAILS + 5):
+        book.keep_fingerprint(None, {"n": number}, FINGERPRINT)
+    assert book.trails == MAX_LOOSE_TRAILS
     book.clear()
-    assert book.take(twin) is None
+    assert (book.pages, book.trails) == (0, 0)
 
 
 # --- Item fields ------------------------------------------------------------------------
@@ -308,6 +399,42 @@ def test_keep_page_needs_the_page_field_on_typed_items() -> None:
 def test_convert_items_gives_a_dict() -> None:
     item = _fields(MAINC_CONVERT_ITEMS=True).prepare(ShortItem(url="x"))
     assert item == {"url": "x"} and type(item) is dict
+
+
+class ClusterItem(scrapy.Item):
+    url = scrapy.Field()
+    cluster_id = scrapy.Field()
+    duplicate_of = scrapy.Field()
+
+
+def test_one_policy_decides_per_item_class() -> None:
+    policy = FieldPolicy(
+        {"main_text": "MAINC_TEXT_FIELD"},
+        optional=(("published", "published"),),
+        later=CLUSTER_FIELDS,
+    )
+    assert policy.verdict(dict).optional == (("published", "published"),)
+    short = policy.verdict(ShortItem)  # has main_text; no published, no cluster fields
+    assert (short.problem, short.convert, short.optional) == ("", False, ())
+    assert short.skipped == (("published", "published"),)
+    assert "MAINC_TEXT_FIELD='main_text'" in policy.verdict(ClusterItem).problem
+    converting = FieldPolicy({"main_text": "MAINC_TEXT_FIELD"}, later=CLUSTER_FIELDS, convert=True)
+    assert converting.verdict(ShortItem).convert  # for the later pipeline's fields
+    assert converting.prepare(ShortItem(url="x")) == {"url": "x"}
+    assert policy.first_report(ShortItem) and not policy.first_report(ShortItem)
+
+
+def test_the_dedup_pipeline_policy_needs_the_cluster_fields() -> None:
+    assert cluster_fields_policy(False).prepare(ClusterItem(url="x")) == ClusterItem(url="x")
+    with pytest.raises(MissingFieldError, match="NearDuplicatePipeline cannot store clusters in ShortItem"):
+        cluster_fields_policy(False).prepare(ShortItem(url="x"))
+    assert cluster_fields_policy(True).prepare(ShortItem(url="x")) == {"url": "x"}
+
+
+def test_set_if_declared_skips_a_field_the_class_lacks() -> None:
+    item = ShortItem(url="x")
+    assert not set_if_declared(ItemAdapter(item), "fingerprint", {})
+    assert set_if_declared(ItemAdapter(item), "main_text", "t") and item["main_text"] == "t"
 
 
 def test_binary_data_served_as_html_is_not_extracted() -> None:

@@ -17,18 +17,14 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from scrapy_mainc import extract
 from scrapy_mainc.core._types import Extraction
-from scrapy_mainc.integration._looppool import LoopProcessPool
-from scrapy_mainc.integration._workers import (
-    ExtractionOutcome,
-    ExtractionTask,
-    WorkerPool,
-    run_extraction,
-)
+from scrapy_mainc.integration._pool import WorkerPool
+from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
 
 SENTENCE = "<p>A sentence of the story, with commas, ends here. </p>"
 PAGES = [
@@ -174,7 +170,7 @@ def test_inline_runs_in_the_calling_thread() -> None:
     assert future.done() and future.result().failure == ""
 
 
-# --- The process pool driven by an asyncio loop (what crawls on asyncio use) -------------
+# --- The pool driven by the caller's asyncio loop (what crawls on asyncio use) ------------
 
 
 def in_loop(test: Callable[[asyncio.AbstractEventLoop], Awaitable[None]]) -> None:
@@ -188,9 +184,25 @@ async def started(marker: Path) -> int:
     return await asyncio.to_thread(wait_for_marker, marker)
 
 
+class LoopPool:
+    """A process pool on the running loop, whose ``submit`` is awaitable."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, *args: Any, **kwargs: Any) -> None:
+        self.pool = WorkerPool("process", *args, loop=loop, **kwargs)
+
+    def submit(self, task: ExtractionTask) -> asyncio.Future[ExtractionOutcome]:
+        return asyncio.wrap_future(self.pool.submit(task))
+
+    def close(self, wait_seconds: float = 0.0) -> None:
+        self.pool.close(wait_seconds)
+
+    def kill_workers(self) -> None:
+        self.pool.kill_workers()
+
+
 def test_loop_pool_gives_the_same_outcomes() -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 2, 60.0)
+        pool = LoopPool(loop, 2, 60.0)
         tasks = [ExtractionTask(page, algorithm="auto") for page in PAGES]
         outcomes = await asyncio.gather(*(pool.submit(task) for task in tasks))
         expected = [without_time(run_extraction(task)) for task in tasks]
@@ -203,7 +215,7 @@ def test_loop_pool_gives_the_same_outcomes() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_loop_pool_worker_killed_mid_page(tmp_path: Path) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        pool = LoopPool(loop, 1, 60.0, function=sleepy)
         doomed = pool.submit(ExtractionTask("sleep:60", url=str(tmp_path / "started")))
         queued = pool.submit(ExtractionTask("sleep:0"))
         os.kill(await started(tmp_path / "started"), signal.SIGKILL)
@@ -218,7 +230,7 @@ def test_loop_pool_worker_killed_mid_page(tmp_path: Path) -> None:
 
 def test_loop_pool_worker_dead_while_idle_costs_nothing(tmp_path: Path) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        pool = LoopPool(loop, 1, 60.0, function=sleepy)
         marker = tmp_path / "pid"
         assert (await pool.submit(ExtractionTask("sleep:0", url=str(marker)))).failure == ""
         pid = int(marker.read_text())
@@ -235,7 +247,7 @@ def test_loop_pool_worker_dead_while_idle_costs_nothing(tmp_path: Path) -> None:
 
 def test_loop_pool_page_over_budget(tmp_path: Path) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 0.5, function=sleepy)
+        pool = LoopPool(loop, 1, 0.5, function=sleepy)
         outcome = await pool.submit(ExtractionTask("sleep:60"))
         assert outcome.failure == "timeout"
         assert outcome.extraction.reason.startswith("timeout: extraction took longer than 0.5 s")
@@ -249,7 +261,7 @@ def test_loop_pool_page_over_budget(tmp_path: Path) -> None:
 
 def test_loop_pool_close_does_not_wait_for_a_stuck_worker(tmp_path: Path) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 600.0, function=sleepy)
+        pool = LoopPool(loop, 1, 600.0, function=sleepy)
         stuck = pool.submit(ExtractionTask("sleep:600", url=str(tmp_path / "started")))
         queued = pool.submit(ExtractionTask("sleep:0"))
         await started(tmp_path / "started")
@@ -262,7 +274,7 @@ def test_loop_pool_close_does_not_wait_for_a_stuck_worker(tmp_path: Path) -> Non
 
 def test_loop_pool_skips_cancelled_pages(tmp_path: Path) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
-        pool = LoopProcessPool(loop, 1, 60.0, function=sleepy)
+        pool = LoopPool(loop, 1, 60.0, function=sleepy)
         first = pool.submit(ExtractionTask("sleep:0.2", url=str(tmp_path / "first")))
         cancelled = pool.submit(ExtractionTask("sleep:0", url=str(tmp_path / "never")))
         cancelled.cancel()
@@ -270,5 +282,114 @@ def test_loop_pool_skips_cancelled_pages(tmp_path: Path) -> None:
         assert (await first).failure == "" and (await last).failure == ""
         assert not (tmp_path / "never").exists()
         pool.close(5)
+
+    in_loop(test)
+
+
+# --- Defects measured in issue 25: close's bound, results the crawler cannot read --------
+
+
+def _refuse() -> None:
+    raise ValueError("this object cannot be rebuilt in the crawler")
+
+
+class Unreadable:
+    """Pickles in the worker; unpickling it in the crawler raises ValueError."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (_refuse, ())
+
+
+def unreadable(task: ExtractionTask) -> ExtractionOutcome:
+    """``page`` "unreadable": an outcome the crawler cannot unpickle; else as ``sleepy``."""
+    if task.page != "unreadable":
+        return sleepy(task)
+    if task.url:
+        Path(task.url).write_text(str(os.getpid()))
+    return ExtractionOutcome(Extraction(text="lost"), fingerprint=Unreadable())  # type: ignore[arg-type]
+
+
+#: How much longer than its ``wait_seconds`` close() may take on a busy 2-core machine.
+CLOSE_SLACK = 1.5
+
+
+@pytest.mark.parametrize("mode", ["process", "thread"])
+def test_close_keeps_its_bound_with_every_slot_busy(
+    pools: list[WorkerPool], mode: str, tmp_path: Path
+) -> None:
+    pool = make(pools, mode, 4, 600.0, function=sleepy)
+    busy = [pool.submit(ExtractionTask("sleep:60", url=str(tmp_path / f"busy-{n}"))) for n in range(4)]
+    queued = pool.submit(ExtractionTask("sleep:0"))
+    for n in range(4):
+        wait_for_marker(tmp_path / f"busy-{n}")
+    started = time.monotonic()
+    pool.close(wait_seconds=2.0)
+    assert time.monotonic() - started < 2.0 + CLOSE_SLACK
+    # Every future settles at close: none waits for its page or its budget.
+    assert [future.result(timeout=1).failure for future in [*busy, queued]] == ["closed"] * 5
+
+
+def test_a_result_the_crawler_cannot_read_costs_that_page_only(
+    pools: list[WorkerPool], tmp_path: Path
+) -> None:
+    pool = make(pools, "process", 1, 60.0, function=unreadable)
+    lost = pool.submit(ExtractionTask("unreadable", url=str(tmp_path / "first"))).result(30)
+    assert lost.failure == "error"
+    assert lost.extraction.reason.startswith("error: the worker's result could not be read: ValueError")
+    after = pool.submit(ExtractionTask("sleep:0", url=str(tmp_path / "second"))).result(30)
+    assert after.failure == ""
+    assert (tmp_path / "second").read_text() == (tmp_path / "first").read_text()  # same worker
+
+
+def test_loop_pool_result_the_crawler_cannot_read(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = LoopPool(loop, 1, 60.0, function=unreadable)
+        try:
+            lost = await asyncio.wait_for(pool.submit(ExtractionTask("unreadable")), 30)
+            after = await asyncio.wait_for(pool.submit(ExtractionTask("sleep:0")), 30)
+        finally:
+            pool.close(5)
+        assert lost.failure == "error" and "could not be read: ValueError" in lost.extraction.reason
+        assert after.failure == ""
+
+    in_loop(test)
+    assert [record.getMessage() for record in caplog.records if record.levelname == "ERROR"] == []
+
+
+# --- A worker's next page waits in its pipe ----------------------------------------------
+
+
+def page_length(task: ExtractionTask) -> ExtractionOutcome:
+    """``sleepy`` for "sleep:<seconds>" pages; the length of any other page."""
+    if isinstance(task.page, str) and task.page.startswith("sleep:"):
+        return sleepy(task)
+    return ExtractionOutcome(Extraction(text=str(len(task.page))))
+
+
+def test_the_page_waiting_behind_one_over_budget_is_extracted(pools: list[WorkerPool]) -> None:
+    pool = make(pools, "process", 1, 0.5, function=sleepy)
+    pool.submit(ExtractionTask("sleep:0")).result(60)  # the worker is up: the next two go to it
+    stuck, waiting = pool.submit(ExtractionTask("sleep:60")), pool.submit(ExtractionTask("sleep:0"))
+    assert stuck.result(60).failure == "timeout"
+    assert waiting.result(60).extraction.text == "sleep:0"  # by the replacement worker
+
+
+def test_a_page_too_large_to_wait_in_the_pipe_waits_in_the_queue(tmp_path: Path) -> None:
+    """Writing it to a busy worker would block the event loop until the worker reads it."""
+
+    async def test(loop: asyncio.AbstractEventLoop) -> None:
+        pool = WorkerPool("process", 1, 60.0, function=page_length, loop=loop)
+        try:
+            await asyncio.wrap_future(pool.submit(ExtractionTask("warm-up")))
+            busy = pool.submit(ExtractionTask("sleep:3", url=str(tmp_path / "busy")))
+            await started(tmp_path / "busy")
+            large = "x" * (16 * 1024 * 1024)  # more than any socket buffer holds
+            before = time.monotonic()
+            queued = pool.submit(ExtractionTask(large))
+            assert time.monotonic() - before < 1.0  # not written to the busy worker
+            assert (await asyncio.wrap_future(busy)).failure == ""
+            assert (await asyncio.wrap_future(queued)).extraction.text == str(len(large))
+        finally:
+            pool.close(5)
 
     in_loop(test)

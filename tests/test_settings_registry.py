@@ -10,8 +10,9 @@ import pytest
 from scrapy.settings import Settings
 
 import scrapy_mainc
-from scrapy_mainc.dedup import DedupConfig
+from scrapy_mainc.dedup import FingerprintParams, IndexParams
 from scrapy_mainc.integration._config import SETTINGS, MaincConfig, default_workers
+from scrapy_mainc.integration._dedup_config import DedupConfig
 from scrapy_mainc.integration._settings import DEFAULTS, REGISTRY, unknown_settings
 
 PACKAGE = Path(scrapy_mainc.__file__).parent
@@ -30,7 +31,7 @@ def test_names_are_unique_and_documented() -> None:
     assert len(names) == len(set(names))
     for setting in REGISTRY:
         assert setting.name.startswith("MAINC_") and setting.kind and setting.meaning
-        assert setting.group in {"extraction", "fields", "workers", "dedup"}
+        assert setting.group in {"extraction", "output", "filters", "fields", "workers", "dedup"}
         assert setting.group == "dedup" if setting.name.startswith("MAINC_DEDUP_") else True
 
 
@@ -56,7 +57,26 @@ def test_the_config_objects_default_to_the_registry() -> None:
     assert dedup.containment == DEFAULTS["MAINC_DEDUP_CONTAINMENT"]
     assert dedup.min_size_ratio == DEFAULTS["MAINC_DEDUP_MIN_SIZE_RATIO"]
     assert dedup.redis_buckets == DEFAULTS["MAINC_DEDUP_REDIS_BUCKETS"]
+    assert dedup.redis_cluster == DEFAULTS["MAINC_DEDUP_REDIS_CLUSTER"]
+    assert dedup.redis_key == DEFAULTS["MAINC_DEDUP_REDIS_KEY"]
+    assert dedup.redis_params == DEFAULTS["MAINC_DEDUP_REDIS_PARAMS"]
     assert (dedup.enabled, dedup.drop) == (DEFAULTS["MAINC_DEDUP_ENABLED"], DEFAULTS["MAINC_DEDUP_DROP"])
+
+
+def test_the_clustering_defaults_are_the_parameter_records_own() -> None:
+    index, fingerprint = IndexParams(), FingerprintParams()
+    assert DedupConfig().index_params == index
+    assert DedupConfig().fingerprint_params == fingerprint
+    assert DEFAULTS["MAINC_DEDUP_CONTAINMENT"] == index.containment
+    assert DEFAULTS["MAINC_DEDUP_MIN_WORDS"] == fingerprint.min_words
+
+
+def test_settings_are_read_in_the_scrapy_layer_only() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        if "integration" in path.relative_to(PACKAGE).parts:
+            continue
+        code = path.read_text(encoding="utf-8")
+        assert not re.search(r"\bsettings\.get|\bBaseSettings\b|[\"']MAINC_", code), path
 
 
 def test_the_addon_writes_every_setting_but_the_dedup_ones() -> None:

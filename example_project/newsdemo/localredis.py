@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,8 +52,11 @@ class LocalRedis:
                 self.process.wait()
 
 
-def start_redis_server(binary: str, directory: Path, attempts: int = 3) -> LocalRedis:
-    """Start ``binary`` on a free port with ``directory`` as its working directory.
+def start_redis_server(
+    binary: str, directory: Path, attempts: int = 3, port: int = 0, options: Sequence[str] = ()
+) -> LocalRedis:
+    """Start ``binary`` on a free port (or ``port``: restarting a server there) with
+    ``directory`` as its working directory and more command-line ``options``.
 
     Returns once the server answers PING; RuntimeError with the end of its log when it does
     not start (another process may take the port between probe and bind: that is retried).
@@ -61,14 +65,14 @@ def start_redis_server(binary: str, directory: Path, attempts: int = 3) -> Local
     log = directory / "redis.log"
     problem = ""
     for _ in range(attempts):
-        port = free_port()
+        chosen = port or free_port()
         command = [
-            binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
-            "--save", "", "--appendonly", "no", "--logfile", str(log),
+            binary, "--port", str(chosen), "--bind", "127.0.0.1", "--dir", str(directory),
+            "--save", "", "--appendonly", "no", "--logfile", str(log), *options,
         ]  # fmt: skip
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        server = LocalRedis(process, f"redis://127.0.0.1:{port}/0", directory)
-        problem = _wait_until_ready(server)
+        server = LocalRedis(process, f"redis://127.0.0.1:{chosen}/0", directory)
+        problem = _wait_until_ready(server, options)
         if not problem:
             return server
         server.stop()
@@ -76,11 +80,12 @@ def start_redis_server(binary: str, directory: Path, attempts: int = 3) -> Local
     raise RuntimeError(f"redis-server did not start: {problem}\n{tail}")
 
 
-def _wait_until_ready(server: LocalRedis) -> str:
+def _wait_until_ready(server: LocalRedis, options: Sequence[str] = ()) -> str:
     """An empty string once ``server`` answers PING, else what went wrong."""
     import redis  # the example's distributed profile needs redis-py anyway
 
-    client = redis.Redis.from_url(server.url)
+    password = dict(zip(options[::2], options[1::2])).get("--requirepass")
+    client = redis.Redis.from_url(server.url, password=password)
     deadline = time.monotonic() + START_TIMEOUT
     try:
         while time.monotonic() < deadline:

@@ -6,9 +6,12 @@ Serves ``example_project/site``, or with ``--articles DIR`` a site made of the s
 in ``DIR`` (``*.html``): a front page linking to every one of them as a story.
 
 Any path may start with ``/c<N>/`` (``/c17/en/index.html``) to get a copy of the site under
-another URL, which is how the benchmark crawls the site repeated many times. Pages go out
-as ``text/html`` with no charset, like many real servers. ``--delay`` holds every response
-that many seconds (the server stays concurrent: it is asyncio, one task per connection).
+another URL, which is how the benchmark crawls the site repeated many times. The absolute
+URLs of the sitemaps, feeds and robots.txt (``SITE_ORIGIN``) are served with the server's
+own address. Pages go out as ``text/html`` with no charset, like many real servers, with a
+``Date`` header (the time of the answer, or a fixed one given to :class:`SiteServer`).
+``--delay`` holds every response that many seconds (the server stays concurrent: it is
+asyncio, one task per connection).
 """
 
 from __future__ import annotations
@@ -18,12 +21,17 @@ import asyncio
 import re
 import threading
 from collections.abc import Mapping
+from email.utils import formatdate
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 SITE = Path(__file__).resolve().parent.parent / "site"
 _COPY_RE = re.compile(r"^/c\d+(/.*)$")
-_TYPES = {".html": "text/html", ".css": "text/css", ".txt": "text/plain"}
+_TYPES = {".html": "text/html", ".css": "text/css", ".txt": "text/plain", ".xml": "application/xml"}
+#: The address the site's sitemaps, feeds and robots.txt give (``site_src/listings.py``,
+#: the server's default port); the server writes its own address there when it serves them.
+SITE_ORIGIN = b"http://127.0.0.1:8000"
+_WITH_ADDRESSES = (".xml", ".txt")
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found"}
 
 #: A page the server can answer with: its body and Content-Type.
@@ -57,11 +65,15 @@ def content_type(path: Path) -> str:
 
 
 class SiteServer:
-    """Serve ``pages`` (path -> body, Content-Type) on 127.0.0.1, each after ``delay`` s."""
+    """Serve ``pages`` (path -> body, Content-Type) on 127.0.0.1, each after ``delay`` s,
+    with ``date`` as every answer's ``Date`` header (default: the time of the answer)."""
 
-    def __init__(self, pages: Mapping[str, Page] | None = None, delay: float = 0.0) -> None:
+    def __init__(
+        self, pages: Mapping[str, Page] | None = None, delay: float = 0.0, date: str | None = None
+    ) -> None:
         self.pages = dict(load_site() if pages is None else pages)
         self.delay = delay
+        self.date = date
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -129,6 +141,8 @@ class SiteServer:
         page = self.pages.get(path) or (self.pages.get(match.group(1)) if match else None)
         if page is None:
             return 404, (b"<html><body><h1>Not found</h1></body></html>", "text/html")
+        if path.endswith(_WITH_ADDRESSES) and self.port:
+            return 200, (page[0].replace(SITE_ORIGIN, self.url.encode()), page[1])
         return 200, page
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -159,6 +173,7 @@ class SiteServer:
             await asyncio.sleep(self.delay)
         head = (
             f"HTTP/1.1 {status} {_REASONS.get(status, 'OK')}\r\n"
+            f"Date: {self.date or formatdate(usegmt=True)}\r\n"
             f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
             f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
         )

@@ -6,8 +6,10 @@ Five page templates give the same kind of content different markup, as real site
 English newspaper (heavy navigation, ``<article>``, Open Graph and JSON-LD, reader
 comments), a wire-service layout (``<div>`` soup, JSON-LD only), a print view (almost no
 boilerplate, no metadata), a Chinese portal in UTF-8 with comments, and an old table
-layout in GBK that declares no charset anywhere (no header, no ``<meta>``). The output is
-committed; rerun this script after editing a story or a template.
+layout in GBK that declares no charset anywhere (no header, no ``<meta>``). Listing pages
+(front pages, section fronts, topic pages, a wire desk), sitemaps, feeds and robots.txt
+come from ``listings.py``; ``page_kinds.json`` says which pages are articles, and why. The
+output is committed; rerun this script after editing a story or a template.
 """
 
 from __future__ import annotations
@@ -120,6 +122,9 @@ def main() -> None:
         f"zh/{RESERVOIR.slug}.html": portal(RESERVOIR, depth=1),
         f"zh/{BUSES.slug}.html": portal(BUSES, depth=1),
     }
+    from listings import other_pages  # noqa: PLC0415 - it imports this module's templates
+
+    pages.update(other_pages())
     for path, html in pages.items():
         write(path, html.encode("utf-8"))
     # The GBK page: encoded GBK, and nothing anywhere says so.

@@ -10,7 +10,10 @@ on them. Switches exist so that the ablation table can turn each signal off.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,3 +201,43 @@ class AutoParams:
     fallback: bool = True
     #: ...if it has at least this many such words (one short sentence).
     fallback_min_words: int = 5
+
+
+#: ``favor`` presets: overrides of :class:`AutoParams` that tilt ``auto`` towards less
+#: boilerplate (``precision``) or more of the article (``recall``); ``balanced`` is the
+#: tuned default. Measured on the development sets: docs/benchmarks.md, "favor".
+FAVOR_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        # boilerplate weighs more: unpunctuated blocks (bylines, labels, menus) lose twice
+        # the value, blocks in named boilerplate regions keep a quarter of theirs, link
+        # words count one and a half, and the edges keep only blocks of 15 words or more
+        "precision": MappingProxyType(
+            {
+                "unpunctuated_penalty": 16.0,
+                "boilerplate_factor": 0.25,
+                "link_weight": 1.5,
+                "edge_min_words": 15,
+            }
+        ),
+        "balanced": MappingProxyType({}),
+        # content weighs more: unpunctuated blocks lose half as much, named regions keep
+        # three quarters, edges are not trimmed, captions and picture boxes are kept
+        "recall": MappingProxyType(
+            {
+                "unpunctuated_penalty": 4.0,
+                "boilerplate_factor": 0.75,
+                "trim_edges": False,
+                "cut_captions": False,
+                "cut_image_boxes": False,
+            }
+        ),
+    }
+)
+
+
+def favor_overrides(favor: str) -> Mapping[str, Any]:
+    """The :class:`AutoParams` overrides of ``favor``; a ValueError names the valid ones."""
+    try:
+        return FAVOR_PRESETS[favor]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown favor {favor!r}; valid: {', '.join(FAVOR_PRESETS)}") from None

@@ -44,10 +44,12 @@ _LANGUAGE_METAS = {
 
 @dataclass(frozen=True, slots=True)
 class PageAnnotations:
-    """What the downloader middleware records in ``response.meta["mainc"]``."""
+    """What the downloader middleware records in ``response.meta["mainc"]``.
 
-    #: Language guess: ``zh``/``ja``/``ko`` from the script, else the declared language.
-    lang: str = ""
+    The language of the page is the extraction's (``Extraction.lang``, the item's
+    ``mainc["lang"]``), identified from the main text; these are what the raw page says.
+    """
+
     #: Script guess from the share of CJK characters (``zh``, ``ja``, ``ko`` or ``""``).
     script: str = ""
     #: Language the page declares (``<html lang>``, meta tags), primary subtag only.
@@ -58,7 +60,8 @@ class PageAnnotations:
     encoding: str = ""
     #: True when the middleware replaced Scrapy's decoding with a sniffed one.
     redecoded: bool = False
-    #: True when any article signal was found.
+    #: True when any article signal was found in the markup (the pipeline's verdict,
+    #: ``mainc["article"]``, reads the extraction: :mod:`scrapy_mainc.core._article`).
     article: bool = False
     #: Which signals: ``og:type``, ``json-ld``, ``<article>``.
     article_signals: tuple[str, ...] = ()
@@ -66,7 +69,6 @@ class PageAnnotations:
     def as_meta(self) -> dict[str, Any]:
         """A plain dict for ``response.meta`` (lists, not tuples)."""
         return {
-            "lang": self.lang,
             "script": self.script,
             "declared_lang": self.declared_lang,
             "declared_encoding": self.declared_encoding,
@@ -119,7 +121,6 @@ def annotate(
     script = _script(text[:TEXT_CHARS], declared_lang)
     signals = _article_signals(text, metas)
     return PageAnnotations(
-        lang=script or declared_lang,
         script=script,
         declared_lang=declared_lang,
         declared_encoding=declared_encoding,

@@ -8,8 +8,9 @@ from lxml import etree
 
 from ._sanitize import sanitize, xml_safe
 from ._stats import DomStats
-from ._tags import BLOCK_TAGS, DROPPED_IN_OUTPUT
+from ._tags import BLOCK_TAGS, DROPPED_IN_OUTPUT, FORMATTING_TAGS
 from ._text import clean_text
+from ._types import OutputOptions
 
 #: The tag rendering gives the elements it removes (excluded subtrees, empty elements), to
 #: remove them all in one pass of ``etree.strip_elements``, which leaves their tails in
@@ -70,7 +71,11 @@ def _close(position: int, root: int, nodes: list[etree._Element], tags: list[str
 
 
 def render_html(
-    stats: DomStats, roots: Iterable[int], excluded: Collection[int] = (), base_url: str | None = None
+    stats: DomStats,
+    roots: Iterable[int],
+    excluded: Collection[int] = (),
+    base_url: str | None = None,
+    options: OutputOptions | None = None,
 ) -> str:
     """A cleaned, safe HTML fragment of the subtrees at ``roots``, in document order.
 
@@ -79,7 +84,7 @@ def render_html(
     left out, and the rest made safe by :func:`scrapy_mainc.core._sanitize.sanitize`
     (allowed elements and attributes only: forms unwrapped, a chosen ``<form>`` or
     ``<body>`` becomes a ``<div>``; URLs made absolute against ``base_url``, the page's URL,
-    when given).
+    when given). ``options`` may leave out links and formatting (their text kept) and images.
 
     This edits the (private) analysis tree in place instead of copying it: call it last,
     once nothing else needs to read the tree.
@@ -101,17 +106,34 @@ def render_html(
         element = stats.nodes[root]
         if element.tag in DROPPED_IN_OUTPUT:  # sanitize removes them below a root, not a root itself
             continue
-        _clean_output(element, base_url)
+        _clean_output(element, base_url, options or OutputOptions())
         fragments.append(etree.tostring(element, method="html", encoding="unicode", with_tail=False))
     return xml_safe("\n".join(fragments))
 
 
-def _clean_output(root: etree._Element, base_url: str | None) -> None:
-    """Remove the excluded subtrees, make the rest safe, then remove the elements that
-    had no child element, no attribute and no text (hidden ones, emptied while preparing)."""
+def _clean_output(root: etree._Element, base_url: str | None, options: OutputOptions) -> None:
+    """Remove the excluded subtrees, make the rest safe, unwrap or remove what ``options``
+    leave out, then remove the elements that had no child element, no attribute and no
+    text (hidden ones, emptied while preparing)."""
     etree.strip_elements(root, _DROPPED, with_tail=False)
     sanitize(root, base_url)
+    _apply_options(root, options)
     for element in root.iterdescendants(etree.Element):  # marked only: the tree stays as it is
         if not (len(element) or element.attrib or element.tag in _VOID_TAGS or (element.text or "").strip()):
             element.tag = _DROPPED
     etree.strip_elements(root, _DROPPED, with_tail=False)
+
+
+def _apply_options(root: etree._Element, options: OutputOptions) -> None:
+    """Unwrap links and formatting, remove images, as ``options`` ask (a root that would be
+    unwrapped becomes a ``<div>``)."""
+    unwrapped = set() if options.formatting else set(FORMATTING_TAGS)
+    if not options.links:
+        unwrapped.add("a")
+    if root.tag in unwrapped:
+        root.tag = "div"
+        root.attrib.clear()
+    if unwrapped:
+        etree.strip_tags(root, *unwrapped)
+    if not options.images:
+        etree.strip_elements(root, "img", "picture", with_tail=False)

@@ -122,7 +122,7 @@ def _safe_value(name: str, value: str, base: str | None) -> str | None:
         return value if is_safe_style(value) else None
     if name == "srcset":
         return _safe_srcset(value, base)
-    return _safe_url(value, base)
+    return safe_url(value, base)
 
 
 def is_safe_url(value: str) -> bool:
@@ -163,7 +163,7 @@ def _unescape_css(escape: re.Match[str]) -> str:
     return chr(code) if 0 < code < 0x110000 else "\ufffd"
 
 
-def _safe_url(value: str, base: str | None) -> str | None:
+def safe_url(value: str, base: str | None) -> str | None:
     """The URL ``value`` as it will be emitted (made absolute against ``base``), or None
     (the attribute is dropped) when it is unsafe as read or as emitted, or cannot be
     joined (an invalid IPv6 host: ``//[bad``)."""
@@ -184,7 +184,7 @@ def _safe_srcset(value: str, base: str | None) -> str | None:
     candidates = []
     for candidate in value.split(","):
         url, *descriptors = candidate.split() or [""]
-        safe = _safe_url(url, base) if url else ""
+        safe = safe_url(url, base) if url else ""
         if safe is None:
             return None
         if safe and all(_DESCRIPTOR_RE.fullmatch(descriptor) for descriptor in descriptors):

@@ -63,3 +63,10 @@ INLINE_TAGS = frozenset(
     """a abbr acronym b bdi bdo big br cite code data del dfn em font i img ins kbd label
     mark nobr q rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split()
 )
+
+#: Phrasing markup that ``formatting=False`` unwraps in the HTML output (and leaves out of
+#: the Markdown): emphasis, code, edits, and the presentational tags.
+FORMATTING_TAGS = frozenset(
+    """b strong i em u s strike del ins mark small big sub sup tt code kbd samp var cite dfn
+    abbr acronym font""".split()
+)

@@ -39,6 +39,12 @@ H2_TITLE_AGREEMENT = 0.9
 FALLBACK_H1_AGREEMENT = 0.25
 #: Headings read, by tag.
 _MAX_HEADINGS = {"h1": 5, "h2": 10}
+#: A kicker (a section or column label a heading shows before the headline: "Opinion",
+#: "Politics |") has at most this many words (the longest seen on the development pages:
+#: one; a two-word column name is common on news sites).
+KICKER_MAX_WORDS = 2
+#: " | " sets a kicker off from the headline, in a heading and in ``og:title``.
+_KICKER_SEPARATOR_RE = re.compile(r"\s+\|\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,9 @@ class Titles:
     #: Distinct headline strings, best first: the headline, ``og:title`` and
     #: ``twitter:title``, the JSON-LD headline, and ``<title>`` without the site name.
     headlines: tuple[str, ...]
+    #: The text of the heading that shows the headline: ``title``, or ``title`` after a
+    #: kicker the title leaves out ("Politics | ..."); what NCE's title search looks for.
+    shown: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,12 +138,16 @@ def find_titles(
     page = _with_visible_part(page, headings)
     references = [text for text in (*page.meta, *more_headlines, page.page) if text]
     site_tokens = {token for name in page.site_names for token in _tokens(name)}
-    title = _agreeing_heading(headings, references, site_tokens) or _fallback(
-        page, headings, references, site_tokens
-    )
+    heading = _agreeing_heading(headings, references, site_tokens)
+    if heading is not None:
+        shown, title = heading[0], _without_kicker(*heading, references)
+    else:
+        title = _fallback(page, headings, references, site_tokens)
+        shown = title
     return Titles(
         title,
         tuple(dict.fromkeys(text for text in (title, *page.meta, *more_headlines, page.stripped) if text)),
+        shown,
     )
 
 
@@ -183,17 +196,18 @@ def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:
 
 def _agreeing_heading(
     headings: list[tuple[str, str, etree._Element]], references: list[str], site_tokens: set[str]
-) -> str:
-    """The heading that agrees with the metadata's headlines (an ``<h1>`` at
-    ``H1_TITLE_AGREEMENT``, an ``<h2>`` at ``H2_TITLE_AGREEMENT``) and covers most of one
-    of them; ``""`` if none agrees."""
+) -> tuple[str, etree._Element] | None:
+    """(text, element) of the heading that agrees with the metadata's headlines (an
+    ``<h1>`` at ``H1_TITLE_AGREEMENT``, an ``<h2>`` at ``H2_TITLE_AGREEMENT``) and covers
+    most of one of them; None if none agrees."""
     if not references:
-        return ""
+        return None
     reference = " ".join(references)
     reference_tokens = [set(_tokens(text)) for text in references]
     every_token = set().union(*reference_tokens)
-    best, best_rank = "", (0.0, False)
-    for tag, text, _ in headings:
+    best: tuple[str, etree._Element] | None = None
+    best_rank = (0.0, False)
+    for tag, text, element in headings:
         if _site_like(text, site_tokens):
             continue
         score = _agreement(text, reference, every_token)
@@ -205,8 +219,38 @@ def _agreeing_heading(
         )
         rank = (score * max(coverage, 1.0 if len(tokens) == 1 and len(text) > 8 else coverage), tag == "h1")
         if rank > best_rank:
-            best, best_rank = text, rank
+            best, best_rank = (text, element), rank
     return best
+
+
+def _without_kicker(text: str, element: etree._Element, references: list[str]) -> str:
+    """The heading ``text`` without the kicker it shows before the headline (a label of
+    at most ``KICKER_MAX_WORDS`` words, set off by " | " or in an element of its own at
+    the heading's start: "Politics | Gov. Hochul vetoes...", "<span>Opinion</span> What
+    I'll be..."), when the metadata states the headline without it or sets it off by " | "
+    too (``og:title`` "Opinion | What I'll be..."); else ``text`` as it is."""
+    kicker = _kicker(text, element)
+    if not kicker:
+        return text
+    rest = text[len(kicker) :].lstrip(" |")
+    for reference in references:
+        if reference == rest or _KICKER_SEPARATOR_RE.split(reference, maxsplit=1) == [kicker, rest]:
+            return rest
+    return text
+
+
+def _kicker(text: str, element: etree._Element) -> str:
+    """The label ``text`` opens with: before " | ", or the text of the heading's first
+    child element when no text precedes it; "" when it has none that short."""
+    parts = _KICKER_SEPARATOR_RE.split(text, maxsplit=1)
+    label = parts[0] if len(parts) == 2 else ""
+    if not label:
+        first = next(iter(element), None)
+        if first is not None and not (element.text or "").strip() and isinstance(first.tag, str):
+            label = normalize_space("".join(first.itertext()))
+    if label and len(label.split()) <= KICKER_MAX_WORDS and text.startswith(label) and len(label) < len(text):
+        return label
+    return ""
 
 
 def _fallback(
@@ -234,8 +278,23 @@ def _fallback(
     ):
         return plausible[0]
     if page.meta:
-        return page.meta[0]
+        return _without_site_part(page.meta[0], page)
     return page.stripped or next((text for _, text, _ in headings if _headline_like(text)), "")
+
+
+def _without_site_part(meta_title: str, page: PageTitles) -> str:
+    """``og:title`` without a site name set off in it as in ``<title>`` ("PolitiFact -
+    Headline" where ``<title>`` is "PolitiFact | Headline"): the part that is ``<title>``'s
+    headline, when every other part is no headline (:func:`_headline_like`) and a part of
+    ``<title>`` or a site name too; else ``meta_title`` as it is."""
+    parts = _title_parts(meta_title)
+    if len(parts) < 2 or page.stripped not in parts:
+        return meta_title
+    known = set(_title_parts(page.page)) | set(page.site_names)
+    others = [part for part in parts if part != page.stripped]
+    if all(part in known and not _headline_like(part) for part in others):
+        return page.stripped
+    return meta_title
 
 
 def _headline_like(text: str) -> bool:
@@ -323,100 +382,3 @@ def _agreement(heading: str, reference: str, reference_tokens: set[str]) -> floa
 def _title_parts(title: str) -> list[str]:
     """The parts of ``<title>`` between site-name separators."""
     return [part.strip() for part in _SITE_SEPARATOR_RE.split(title) if part.strip()] if title else []
-
-
-#: Where the headline shown with the chosen text is looked for: offsets from the first
-#: chosen element (the headline sits just above the text, or opens it).
-VISIBLE_WINDOW = (-45, 30)
-#: Where the title is looked for among the elements before replacing it.
-SHOWN_WINDOW = (-120, 30)
-#: Longest text read as a headline, in words (a CJK character is a word; the statistics'
-#: word counts are used because the algorithms have computed them already).
-MAX_HEADLINE_WORDS = 60
-#: Class and id words of headline elements ("title", "headline", "bt_title", "tit2").
-_TITLE_NAME_RE = re.compile(r"title|headline|heading|subject|(?:^|[\W_])(?:bt|tit\d?)(?:$|[\W_])", re.I)
-_STRONG_TAGS = frozenset({"h1", "h2", "h3"})
-_EMPHASIS_TAGS = frozenset({"h4", "h5", "h6", "b", "strong", "big", "font"})
-
-
-def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlines: tuple[str, ...]) -> str:
-    """The headline as shown with the chosen text, when ``title`` is not shown there.
-
-    ``title`` (from the metadata and the headings) stays when an element near the start of
-    the chosen text shows it; a headline-styled element there that shows more of it (a
-    column name before it) replaces it. Otherwise the best headline-like element near the
-    start wins: one whose text the page's ``<title>``/``og:title`` contain, then the most
-    headline-styled (a heading or an element named as a title, then bold or large text),
-    then the nearest to the text; ``title`` stays when there is none.
-    """
-    if not content:
-        return title
-    shown = _showing(stats, content[0], title)
-    if shown >= 0:
-        text = heading_text(stats.nodes[shown])
-        return text if _title_style(stats, shown) == 3 and len(text) <= 2 * len(title) else title
-    best, best_rank = "", (0, 0, 0)
-    for node, text, style in _title_candidates(stats, content[0]):
-        agrees = any(
-            shows_headline(text, headline) or shows_headline(headline, text) for headline in headlines
-        )
-        rank = (int(agrees), style, -abs(node - content[0]))
-        if (agrees or style) and rank > best_rank:
-            best, best_rank = text, rank
-    return best or title
-
-
-def _showing(stats: DomStats, first: int, title: str) -> int:
-    """The outermost short element near ``first`` whose text holds ``title``, or -1."""
-    wanted = "".join(title.split()).lower()
-    if not wanted:
-        return -1
-    words, parent, nodes = stats.words, stats.parent, stats.nodes
-    least = measure(title)[1]
-    longest = 2 * least + 5
-    start, stop = max(first + SHOWN_WINDOW[0], 0), min(first + SHOWN_WINDOW[1], len(words))
-    for node in range(start, stop):
-        size = words[node]
-        if least <= size <= longest and not (parent[node] >= 0 and words[parent[node]] == size):
-            if wanted in "".join("".join(nodes[node].itertext()).split()).lower():
-                return node
-    return -1
-
-
-def _title_candidates(stats: DomStats, first: int) -> list[tuple[int, str, int]]:
-    """(node, text, style) of the short elements near ``first``, outermost for each
-    text; style 3 for a heading or an element named as a title, 2 for bold or large
-    text, 0 otherwise."""
-    parent, nodes, tags = stats.parent, stats.nodes, stats.tags
-    words, link_words = stats.words, stats.link_words
-    start, stop = max(first + VISIBLE_WINDOW[0], 0), min(first + VISIBLE_WINDOW[1], len(tags))
-    found = []
-    for node in range(start, stop):
-        size = words[node]
-        up = parent[node]
-        if not 1 <= size <= MAX_HEADLINE_WORDS or up >= 0 and words[up] == size:
-            continue  # empty, long, or the same text as its parent
-        style = _title_style(stats, node)
-        if not style and link_words[node] * 2 > words[node]:
-            continue  # a plain link: a menu item or a teaser
-        text = heading_text(nodes[node])
-        if _headline_like(text) or style and len(text) >= 2:
-            found.append((node, text, style))
-    return found
-
-
-def _title_style(stats: DomStats, node: int) -> int:
-    """How headline-like an element looks, counting the descendants holding all its text."""
-    words, nodes, tags = stats.words, stats.nodes, stats.tags
-    size, style = words[node], 0
-    for inner in range(node, stats.end[node]):
-        if words[inner] != size:
-            continue
-        tag = tags[inner]
-        element = nodes[inner]
-        names = f"{element.get('class', '')} {element.get('id', '')}"
-        if tag in _STRONG_TAGS or _TITLE_NAME_RE.search(names):
-            return 3
-        if tag in _EMPHASIS_TAGS:
-            style = 2
-    return style

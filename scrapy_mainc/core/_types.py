@@ -25,6 +25,13 @@ class Metadata:
     published: str = ""
     #: Date of the last modification, never earlier than ``published``.
     modified: str = ""
+    #: Where ``published`` came from, most trusted first: ``json-ld`` (the page's article
+    #: object), ``microdata`` (``itemprop`` in the body), ``meta`` (meta names such as
+    #: ``article:published_time``), ``dateline`` (a date the reader sees by the headline),
+    #: ``url`` (a day in the page's URL); ``""`` without a date.
+    published_from: str = ""
+    #: Where ``modified`` came from, as ``published_from``.
+    modified_from: str = ""
     #: Person names, in page order, without "By", job titles, e-mail addresses or URLs.
     authors: tuple[str, ...] = ()
     #: Name of the publication (``og:site_name``, the JSON-LD publisher...).
@@ -65,6 +72,11 @@ class Extraction:
     #: comments, no reader-comment sections. With a page ``url`` (or a ``<base href>``),
     #: relative URLs are made absolute.
     html: str = ""
+    #: The main content as Markdown (with ``extract(markdown=True)``, else ``""``): headings,
+    #: paragraphs, lists, block quotes, fenced code, GFM tables, emphasis, links and image
+    #: alt text, no HTML; the words of ``text``, no others (image descriptions aside); text
+    #: escaped and URLs checked as in ``html``.
+    markdown: str = ""
     #: The page's headline (``<h1>`` matching the title, ``og:title`` or ``<title>``).
     title: str = ""
     #: Name of the algorithm that produced this result.
@@ -73,14 +85,40 @@ class Extraction:
     xpath: str = ""
     #: The algorithm's score of its choice (its own scale; for explanation only).
     score: float = 0.0
-    #: Script guess: ``zh``, ``ja``, ``ko`` or ``""`` for everything else.
+    #: Language of ``text``, an ISO 639-1 code (``en``, ``de``, ``zh``...): identified from
+    #: the text when the identifier is installed (the ``lang`` extra: CLD2), else the
+    #: script of CJK text (``zh``, ``ja``, ``ko``) or the language the page declares
+    #: (``<html lang>``, primary subtag); ``""`` when none of them says.
     lang: str = ""
     #: Why ``text`` is empty, when it is; ``""`` otherwise.
     reason: str = ""
+    #: True when the page is an article, not a home page, section front or list of
+    #: teasers: its main text has 30 words, or 15 and its markup says it is an article
+    #: (:mod:`scrapy_mainc.core._article`).
+    article: bool = False
     #: Wall time of the extraction, decoding and parsing included.
     milliseconds: float = 0.0
     #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).
     metadata: Metadata = field(default_factory=Metadata)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputOptions:
+    """What the outputs keep (the ``tables``, ``links``, ``images``, ``formatting`` and
+    ``markdown`` keywords of :func:`scrapy_mainc.extract`)."""
+
+    #: Keep data tables (``False``: left out of every output; layout tables holding the
+    #: content are structure, and stay: :mod:`scrapy_mainc.core._tables`).
+    tables: bool = True
+    #: Keep links in ``html`` and ``markdown`` (``False``: their text stays, as text).
+    links: bool = True
+    #: Keep images in ``html`` and ``markdown``.
+    images: bool = True
+    #: Keep emphasis, code and the other phrasing markup (``FORMATTING_TAGS``) in ``html``
+    #: and ``markdown`` (``False``: their text stays, as text).
+    formatting: bool = True
+    #: Render ``Extraction.markdown``.
+    markdown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +128,7 @@ class Document:
     root: etree._Element  #: analysis root (``<body>``) of a private tree
     stats: DomStats
     title: str = ""
+    #: Script guess from the page's text: ``zh``, ``ja``, ``ko`` or ``""``.
     lang: str = ""
     url: str | None = None
     #: Elements the page marks as its article body (``itemprop="articleBody"``).
@@ -111,6 +150,8 @@ class Document:
     itemprops: tuple[tuple[str, etree._Element], ...] = ()
     #: The JSON-LD object of the page's own article (:func:`metadata.main_article`), if any.
     article: dict[str, Any] | None = None
+    #: The language the root element declares (``<html lang>``), primary subtag, lower case.
+    declared_lang: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ The core never imports Scrapy::
         if fingerprint is not None:
             assignment = index.assign(fingerprint, url)  # cluster_id, duplicate_of, similarity, ...
 
-Every name is loaded on first access: importing this package (to read ``DedupConfig`` or
-the parameter records) imports neither datasketch nor numpy, so a crawl with clustering
-switched off never pays for them. The Scrapy pipeline over it is
-:class:`scrapy_mainc.NearDuplicatePipeline` (module ``scrapy_mainc.integration.dedup_pipeline``).
+Every name is loaded on first access: importing this package (to read the parameter
+records) imports neither datasketch nor numpy, so a crawl with clustering switched off
+never pays for them. The Scrapy pipeline over it is
+:class:`scrapy_mainc.NearDuplicatePipeline` (module ``scrapy_mainc.integration.dedup_pipeline``),
+configured by the ``MAINC_DEDUP_*`` settings (``scrapy_mainc.integration._dedup_config``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._config import DedupConfig
     from ._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text, lean_minhash
     from ._index import Assignment, ClusterIndex, MemoryIndex, cluster_id_for
     from ._open import open_index
@@ -35,7 +35,6 @@ _MODULES = {
     "MINHASH_SCHEME": "_params",
     "Assignment": "_index",
     "ClusterIndex": "_index",
-    "DedupConfig": "_config",
     "Fingerprint": "_fingerprint",
     "FingerprintParams": "_params",
     "IndexParams": "_params",
@@ -55,7 +54,6 @@ _MODULES = {
 __all__ = [
     "Assignment",
     "ClusterIndex",
-    "DedupConfig",
     "Fingerprint",
     "FingerprintParams",
     "IndexParams",

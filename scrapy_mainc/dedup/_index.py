@@ -230,6 +230,12 @@ class ClusterIndex(ABC):
             section.removed.extend(keys)
             return True
 
+    @property
+    def losses(self) -> int:
+        """How many times the storage was found to have lost the index's data (a restarted
+        Redis without persistence, say) since it was opened; the memory index cannot."""
+        return 0
+
     def close(self) -> None:  # noqa: B027 (a hook: indexes without connections keep it)
         """Release connections; the index must not be used afterwards."""
 

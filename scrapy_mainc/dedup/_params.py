@@ -1,13 +1,16 @@
 """The parameters of fingerprints and of the cluster index: plain frozen records.
 
-They live apart from the code that uses them so that reading the settings
-(``DedupConfig``) and handing parameters to an extraction worker import neither datasketch
-nor numpy: a crawl with near-duplicate clustering switched off never loads them.
+They live apart from the code that uses them so that reading the settings (the Scrapy
+layer's ``DedupConfig``, whose defaults are these records' own) and handing parameters to
+an extraction worker import neither datasketch nor numpy: a crawl with near-duplicate
+clustering switched off never loads them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 #: datasketch's permutation scheme of the signatures (its default since datasketch 2.0).
 MINHASH_SCHEME = "affine32"
@@ -55,6 +58,17 @@ class FingerprintParams:
         )
 
 
+#: Key prefix of a Redis index unless told otherwise (``IndexParams.redis_key``).
+DEFAULT_REDIS_KEY = "mainc:dedup"
+#: Client options that other parameters set (``IndexParams.redis_params`` may not): the
+#: index reads bytes, and its time-outs are ``redis_timeout``.
+RESERVED_REDIS_PARAMS = {
+    "decode_responses": "the index reads replies as bytes",
+    "socket_timeout": "the time-out is redis_timeout (MAINC_DEDUP_REDIS_TIMEOUT)",
+    "socket_connect_timeout": "the time-out is redis_timeout (MAINC_DEDUP_REDIS_TIMEOUT)",
+    "client_name": "the index names its connections (see RedisIndex)",
+}
+
 #: Pairs at the candidate threshold (:attr:`IndexParams.candidate_threshold`) share an LSH
 #: bucket with at least this probability; the rows per band are the most that reach it.
 CANDIDATE_PROBABILITY = 0.5
@@ -87,8 +101,19 @@ class IndexParams:
     #: an excerpt of a long story does not (it would otherwise lead, or join, clusters of
     #: every longer story quoting it).
     min_size_ratio: float = 0.5
-    #: ``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; "" for memory.
+    #: ``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; "" for memory. With
+    #: :attr:`redis_cluster`, any one node of the cluster (``redis://`` or ``rediss://``).
     redis_url: str = ""
+    #: The Redis at :attr:`redis_url` is a node of a Redis Cluster: use redis-py's cluster
+    #: client, which finds the other nodes and sends each command to the node of its key.
+    redis_cluster: bool = False
+    #: Prefix of every key of the index (``<prefix>:meta``, ``<prefix>:rec:...``), so that
+    #: several indexes share one Redis or one cluster. No ``{`` or ``}``: a hash tag in the
+    #: prefix would put every key of the index in one slot of a cluster.
+    redis_key: str = DEFAULT_REDIS_KEY
+    #: More options of the Redis client (password, TLS, ...), as for ``redis.Redis`` or
+    #: ``redis.cluster.RedisCluster``; not those in ``RESERVED_REDIS_PARAMS``.
+    redis_params: Mapping[str, Any] = field(default_factory=dict, hash=False)
     #: Hashes per LSH band holding the buckets of a Redis index (a power of two). A hash stays
     #: compact (Redis's listpack) up to 128 buckets; at about 70 on average few pass that, so
     #: 65,536 suit up to about 5 million representatives (README: Scale and sharding).
@@ -109,6 +134,10 @@ class IndexParams:
             raise ValueError(f"containment must be in [0, 1], not {self.containment}")
         if not 0.0 < self.min_size_ratio <= 1.0:
             raise ValueError(f"min_size_ratio must be in (0, 1], not {self.min_size_ratio}")
+        if not self.redis_key or "{" in self.redis_key or "}" in self.redis_key:
+            raise ValueError(f"redis_key must be a non-empty prefix without {{ or }}, not {self.redis_key!r}")
+        for name in sorted(set(self.redis_params) & set(RESERVED_REDIS_PARAMS)):
+            raise ValueError(f"redis_params may not set {name!r}: {RESERVED_REDIS_PARAMS[name]}")
         buckets = self.redis_buckets
         if buckets < 1 or buckets > 2**32 or buckets & (buckets - 1):
             raise ValueError(f"redis_buckets must be a power of two up to 2**32, not {buckets}")

@@ -1,11 +1,14 @@
 """The cluster index on Redis, shared by any number of processes on any number of machines.
 
-Storage (format 2; every key starts with ``mainc:dedup:``):
+Storage (format 3; every key starts with the prefix ``IndexParams.redis_key``, by default
+``mainc:dedup``; ``_redis_keys`` names them):
 
-* ``meta``: the parameters the index was built with (JSON). An index with other parameters
-  (thresholds, LSH shape, bucket count, shingling), or one written by an earlier version of
-  this package, refuses to open instead of mixing incomparable entries; use another Redis
-  database (``redis://host:6379/1``) or delete the keys.
+* ``meta``: the parameters the index was built with and its epoch (JSON, ``_redis_epoch``).
+  An index with other parameters (thresholds, LSH shape, bucket count, shingling), or one
+  written by an earlier version of this package, refuses to open instead of mixing
+  incomparable entries: give each index its own prefix, or delete the keys.
+* ``epoch``, or on a cluster ``epoch:{<tag>}`` in every hash slot: the epoch keys by which
+  a process notices that the index lost its data (``_redis_epoch``).
 * ``rec:<3 hex digits>``: hashes of the representatives of clusters (``_index``), spread
   over 4,096 keys by the first digits of the cluster id. Field: the cluster id's 8 bytes
   and the representative's number (1 byte); value: the set size (uint32), the kept
@@ -21,8 +24,11 @@ Storage (format 2; every key starts with ``mainc:dedup:``):
 
 Every command touches one key and pipelines are not transactions, and a bucket and its
 lock carry the same hash tag ``{<band>:<bucket>}``, so the layout works on a Redis Cluster
-(keys spread over its hash slots) as well as on one server. A look-up reads the ``bands``
-buckets of a text in one pipelined round trip and its candidates' records in another.
+(keys spread over its hash slots; ``_redis_client``) as well as on one server. A look-up
+reads the ``bands`` buckets of a text in one pipelined round trip (on a cluster, one to each
+master, at once) and its candidates' records in another; each of these reads, and the lock
+pipeline, ends with the check of the epoch (``_redis_epoch``), and a call that finds the
+index lost starts over once in the new epoch.
 
 Concurrency: one lock per LSH bucket. Two processes that each receive one copy of a new
 story at the same moment both find no leader and would both found a cluster. A text that
@@ -62,7 +68,8 @@ answering cannot hang a caller; a text waits for taken locks no longer than that
 Limits: a lock expires after ``STRIPE_LOCK_TTL`` seconds, so that a crashed holder does not
 block its buckets forever. A holder releases its locks with ``DEL`` when it took them less
 than half that time ago, otherwise with a compare-and-delete script that leaves a lock
-another process has taken since; such a stall (holding takes milliseconds) may have let two
+another process has taken since (sent whole with ``EVAL``: a node that a failover promoted
+has an empty script cache); such a stall (holding takes milliseconds) may have let two
 processes found clusters for one story, and is logged. ``ClusterIndex.assign`` raises
 ``redis.exceptions.LockError`` when the locks cannot be had within ``STRIPE_LOCK_WAIT`` or
 the Redis time-out, whichever is shorter. A failure between storing a record and writing
@@ -72,35 +79,32 @@ buckets, entries cleared as above.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import random
 import struct
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import numpy as np
-import redis
-from redis.exceptions import LockError, RedisError
+from redis.exceptions import LockError, RedisClusterException, RedisError
 
-from ._index import ClusterIndex, Section, redacted
+from ._fingerprint import Fingerprint
+from ._index import Assignment, ClusterIndex, Section
 from ._match import VALUE_DTYPE, Probe, RecordKey, Representative
 from ._params import IndexParams
+from ._redis_client import connect
+from ._redis_epoch import IndexEpoch, IndexLostError, IndexMismatchError, client_name_for
+from ._redis_keys import IndexKeys, record_field, record_key
 
 logger = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
+
 #: Version of the key layout above; stored in the meta.
-INDEX_FORMAT = 2
-#: Prefix of every key of the index.
-REDIS_BASENAME = b"mainc:dedup"
-META_KEY = REDIS_BASENAME + b":meta"
-RECORD_PREFIX = REDIS_BASENAME + b":rec:"
-BAND_PREFIX = REDIS_BASENAME + b":band:"
-STRIPE_PREFIX = REDIS_BASENAME + b":stripe:"
-#: Hex digits of the cluster id that choose its record hash (16**3 = 4,096 hashes).
-RECORD_SHARD_DIGITS = 3
+INDEX_FORMAT = 3
 #: Seconds a stripe lock outlives a crashed holder. Holding takes milliseconds.
 STRIPE_LOCK_TTL = 30.0
 #: Seconds to try for all stripe locks of one text (at most ``IndexParams.redis_timeout``:
@@ -118,33 +122,39 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-
-class IndexMismatchError(ValueError):
-    """The Redis index was built with other parameters than this process uses."""
+__all__ = ["INDEX_FORMAT", "IndexLostError", "IndexMismatchError", "RedisIndex"]
 
 
 class RedisIndex(ClusterIndex):
     """A cluster index in Redis; thread-safe, and safe across processes (module docstring)."""
 
-    service_errors = (RedisError,)
+    #: RedisClusterException: a cluster client's errors that are not RedisErrors (a slot
+    #: that no node serves during a failover).
+    service_errors = (RedisError, RedisClusterException)
 
     def __init__(self, params: IndexParams) -> None:
-        self._pool = redis.ConnectionPool.from_url(
-            params.redis_url,
-            socket_timeout=params.redis_timeout,
-            socket_connect_timeout=params.redis_timeout,
-        )
-        self._redis = redis.Redis(connection_pool=self._pool)
         super().__init__(params)
+        self._keys = IndexKeys(params.redis_key)
         self._bucket_shift = 64 - (params.redis_buckets.bit_length() - 1)
-        self._release = self._redis.register_script(_RELEASE)
-        self._check_meta()
+        self._backend = connect(params, self._keys, client_name_for(self._keys.prefix, self.meta()))
+        self._redis: Any = self._backend.client
+        self._epoch = IndexEpoch(self._backend, self.meta())
+        try:
+            self._epoch.open()
+        except BaseException:
+            self._backend.close()
+            raise
 
     def close(self) -> None:
-        self._pool.disconnect()
+        self._backend.close()
+
+    @property
+    def losses(self) -> int:
+        """How many times this process found (or learnt) that the index lost its data."""
+        return self._epoch.losses
 
     def meta(self) -> dict[str, object]:
-        """The parameters that define this index (stored in ``mainc:dedup:meta``)."""
+        """The parameters that define this index (stored in its meta key)."""
         return {
             "format": INDEX_FORMAT,
             "threshold": self.params.threshold,
@@ -156,25 +166,29 @@ class RedisIndex(ClusterIndex):
             "fingerprint": self.params.fingerprint.method,
         }
 
-    def _check_meta(self) -> None:
-        wanted = json.dumps(self.meta(), sort_keys=True)
-        self._redis.set(META_KEY, wanted, nx=True)
-        stored = _as_text(self._redis.get(META_KEY))
-        if stored is not None and stored != wanted:
-            raise IndexMismatchError(
-                f"the index at {redacted(self.params.redis_url)} was built with "
-                f"{stored}, "
-                f"this process uses {wanted}; use another Redis database or delete the "
-                f"{REDIS_BASENAME.decode()}* keys"
-            )
+    def assign(self, fingerprint: Fingerprint, url: str) -> Assignment:
+        assignment = self._again_if_lost(super().assign, fingerprint, url)
+        self._epoch.assigned += 1
+        return assignment
+
+    def withdraw(self, cluster_id: str, fingerprint: Fingerprint) -> bool:
+        return self._again_if_lost(super().withdraw, cluster_id, fingerprint)
+
+    def _again_if_lost(self, call: Callable[..., _T], *args: Any) -> _T:
+        """``call(*args)``, made once more when it found the index lost (IndexLostError: the
+        reads it made are of a lost index; nothing was written yet, see ``_read``)."""
+        try:
+            return call(*args)
+        except IndexLostError:
+            return call(*args)
 
     def bucket_key(self, band: int, digest: bytes) -> bytes:
         """The hash holding the bucket of ``digest`` in ``band``."""
-        return BAND_PREFIX + self._slot_tag(band, digest)
+        return self._keys.bucket(self._slot_tag(band, digest))
 
     def stripe_key(self, band: int, digest: bytes) -> bytes:
         """The lock of the bucket of ``digest`` in ``band`` (in the bucket hash's slot)."""
-        return STRIPE_PREFIX + self._slot_tag(band, digest) + b":" + digest.hex().encode("ascii")
+        return self._keys.stripe(self._slot_tag(band, digest), digest)
 
     def stripe_keys(self, probe: Probe) -> list[bytes]:
         """The lock keys of the buckets ``probe`` occupies, one per band."""
@@ -185,28 +199,43 @@ class RedisIndex(ClusterIndex):
         bucket = int.from_bytes(digest, "big") >> self._bucket_shift if self._bucket_shift < 64 else 0
         return b"{%d:%x}" % (band, bucket)
 
+    def _execute_checked(self, pipe: Any, keys: Sequence[bytes]) -> list[Any]:
+        """Run ``pipe`` (commands on ``keys``) with the epoch check at its end, in the same
+        round trip; the commands' replies. IndexLostError (the epoch resynced) when the index
+        was found lost: the replies are of a lost index. For reads, and the lock pipeline."""
+        check = self._epoch.check(keys)
+        count = len(pipe)
+        for key in check.keys:
+            pipe.get(key)
+        replies = pipe.execute()
+        self._epoch.verify(check, replies[count:])
+        return list(replies[:count])
+
     def _candidates(self, probe: Probe) -> set[RecordKey]:
-        pipe = self._redis.pipeline(transaction=False)
-        for band, digest in enumerate(probe.bands):
-            pipe.hget(self.bucket_key(band, digest), digest)
-        return _entries(pipe.execute())
+        pipe = self._backend.pipeline()
+        keys = [self.bucket_key(band, digest) for band, digest in enumerate(probe.bands)]
+        for key, digest in zip(keys, probe.bands):
+            pipe.hget(key, digest)
+        return _entries(self._execute_checked(pipe, keys))
 
     def _representatives(self, keys: Sequence[RecordKey]) -> list[Representative]:
-        pipe = self._redis.pipeline(transaction=False)
-        for key in keys:
-            pipe.hget(_record_hash(key[0]), _record_field(key))
-        return [self._decode(key, record) for key, record in zip(keys, pipe.execute()) if record is not None]
+        pipe = self._backend.pipeline()
+        hashes = [self._keys.record(key[0]) for key in keys]
+        for name, key in zip(hashes, keys):
+            pipe.hget(name, record_field(key))
+        records = self._execute_checked(pipe, hashes)
+        return [self._decode(key, record) for key, record in zip(keys, records) if record is not None]
 
     def _has_longer_copy(self, cluster_id: str) -> bool:
-        return bool(self._redis.hexists(_record_hash(cluster_id), _record_field((cluster_id, 1))))
+        return bool(self._redis.hexists(self._keys.record(cluster_id), record_field((cluster_id, 1))))
 
     def _store(self, probe: Probe, url: str, key: RecordKey) -> bool:
         record = _SIZE.pack(probe.shingles) + probe.values.astype(VALUE_DTYPE).tobytes() + url.encode("utf-8")
-        return bool(self._redis.hsetnx(_record_hash(key[0]), _record_field(key), record))
+        return bool(self._redis.hsetnx(self._keys.record(key[0]), record_field(key), record))
 
     def _remove(self, keys: Sequence[RecordKey]) -> None:
         """One command: the representatives of a cluster share a record hash."""
-        self._redis.hdel(_record_hash(keys[0][0]), *(_record_field(key) for key in keys))
+        self._redis.hdel(self._keys.record(keys[0][0]), *(record_field(key) for key in keys))
 
     def _decode(self, key: RecordKey, record: bytes) -> Representative:
         end = _SIZE.size + 2 * self.params.fingerprint.num_perm
@@ -222,6 +251,9 @@ class RedisIndex(ClusterIndex):
         section = Section(_entries(buckets))
         try:
             yield section
+        except IndexLostError:
+            self._release_after_loss(probe, token)
+            raise
         except BaseException:
             self._write_and_release(probe, None, token, buckets, surely_held=False)
             raise
@@ -235,12 +267,17 @@ class RedisIndex(ClusterIndex):
         wait = min(STRIPE_LOCK_WAIT, self.params.redis_timeout)
         deadline = time.monotonic() + wait
         ttl = int(STRIPE_LOCK_TTL * 1000)
+        buckets = [self.bucket_key(band, digest) for band, digest in enumerate(probe.bands)]
         while True:
-            pipe = self._redis.pipeline(transaction=False)
+            pipe = self._backend.pipeline()
             for band, digest in enumerate(probe.bands):
                 pipe.set(self.stripe_key(band, digest), token, nx=True, px=ttl)
-                pipe.hget(self.bucket_key(band, digest), digest)
-            replies = pipe.execute()
+                pipe.hget(buckets[band], digest)
+            try:
+                replies = self._execute_checked(pipe, buckets)
+            except IndexLostError:
+                self._release_after_loss(probe, token)
+                raise
             taken, values = replies[0::2], replies[1::2]
             if all(taken):
                 return values
@@ -249,6 +286,15 @@ class RedisIndex(ClusterIndex):
             if time.monotonic() >= deadline:
                 raise LockError(f"could not lock the {len(taken)} buckets of a text within {wait:g} s")
             time.sleep(STRIPE_LOCK_POLL * (1.0 + random.random()))  # noqa: S311 (jitter)
+
+    def _release_after_loss(self, probe: Probe, token: bytes) -> None:
+        """Release the locks of ``probe`` still held with ``token`` after the index was found
+        lost: which of them were had, and which went with the data, is unknown, so each is
+        compared and deleted, and one found gone is no sign of a stall."""
+        pipe = self._backend.pipeline()
+        for band, digest in enumerate(probe.bands):
+            pipe.execute_command("EVAL", _RELEASE, 1, self.stripe_key(band, digest), token)
+        pipe.execute()
 
     def _write_and_release(
         self,
@@ -267,10 +313,10 @@ class RedisIndex(ClusterIndex):
         their time to live ago) are deleted; others only if they still hold ``token`` (a
         script), and those that had expired are logged. An empty ``token`` writes without
         locks (only for tests of the race)."""
-        added = [_record_field(key) for key in section.stored] if section else []
-        removed = {_record_field(key) for key in section.removed} if section else set()
+        added = [record_field(key) for key in section.stored] if section else []
+        removed = {record_field(key) for key in section.removed} if section else set()
         chosen = range(len(probe.bands)) if bands is None else bands
-        pipe = self._redis.pipeline(transaction=False)
+        pipe = self._backend.pipeline()
         releases = []  # (band, position of its release in the pipeline)
         for band in chosen:
             digest, current = probe.bands[band], buckets[band] or b""
@@ -283,7 +329,7 @@ class RedisIndex(ClusterIndex):
                 pipe.delete(self.stripe_key(band, digest))
             elif token:
                 releases.append((band, len(pipe)))
-                self._release(keys=[self.stripe_key(band, digest)], args=[token], client=pipe)
+                pipe.execute_command("EVAL", _RELEASE, 1, self.stripe_key(band, digest), token)
         replies = pipe.execute()
         expired = [self.stripe_key(band, probe.bands[band]) for band, at in releases if not replies[at]]
         if expired:
@@ -310,22 +356,5 @@ def _entries(replies: Sequence[bytes | None]) -> set[RecordKey]:
     found: set[RecordKey] = set()
     for value in replies:
         if value:
-            found.update(_record_key(value[i : i + ENTRY_SIZE]) for i in range(0, len(value), ENTRY_SIZE))
+            found.update(record_key(value[i : i + ENTRY_SIZE]) for i in range(0, len(value), ENTRY_SIZE))
     return found
-
-
-def _record_hash(cluster_id: str) -> bytes:
-    return RECORD_PREFIX + cluster_id[:RECORD_SHARD_DIGITS].encode("ascii")
-
-
-def _record_field(key: RecordKey) -> bytes:
-    return bytes.fromhex(key[0]) + bytes((key[1],))
-
-
-def _record_key(field: bytes) -> RecordKey:
-    return (field[:8].hex(), field[8])
-
-
-def _as_text(value: bytes | str | None) -> str | None:
-    """A Redis reply as text (the client returns bytes unless told to decode)."""
-    return value.decode("utf-8") if isinstance(value, bytes) else value

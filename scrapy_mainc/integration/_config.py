@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
-from ..dedup._config import read_setting
-from ._settings import REGISTRY
+from ._content import ContentConfig
+from ._settings import REGISTRY, read_setting
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -28,7 +28,7 @@ WORKER_MODES = ("process", "thread", "inline")
 SPIDER_ALGORITHM_ATTRIBUTE = "mainc_algorithm"
 
 #: Every MAINC_ setting but the near-duplicate ones (``MAINC_DEDUP_*``, read by
-#: ``DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
+#: ``_dedup_config.DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
 #: CPU count).
 SETTINGS: Mapping[str, Any] = {
     setting.name: setting.default for setting in REGISTRY if setting.group != "dedup"
@@ -48,6 +48,8 @@ def default_workers() -> int:
 METADATA_FIELD_SETTINGS: tuple[tuple[str, str], ...] = (
     ("published", "MAINC_PUBLISHED_FIELD"),
     ("modified", "MAINC_MODIFIED_FIELD"),
+    ("published_from", "MAINC_PUBLISHED_FROM_FIELD"),
+    ("modified_from", "MAINC_MODIFIED_FROM_FIELD"),
     ("authors", "MAINC_AUTHORS_FIELD"),
     ("site_name", "MAINC_SITE_NAME_FIELD"),
     ("canonical_url", "MAINC_CANONICAL_URL_FIELD"),
@@ -67,6 +69,8 @@ class FieldNames:
     title: str = "title"
     info: str = "mainc"
     page: str = "raw_html"
+    #: ``Extraction.markdown``; off unless ``MAINC_MARKDOWN_FIELD`` names a field.
+    markdown: str = ""
     #: ``(Metadata field, item field)`` of every metadata field switched on, in record order.
     metadata: tuple[tuple[str, str], ...] = tuple(
         (name, SETTINGS[setting]) for name, setting in METADATA_FIELD_SETTINGS
@@ -79,6 +83,7 @@ class FieldNames:
             ("MAINC_HTML_FIELD", self.html),
             ("MAINC_TITLE_FIELD", self.title),
             ("MAINC_INFO_FIELD", self.info),
+            ("MAINC_MARKDOWN_FIELD", self.markdown),
         )
         return tuple((setting, field) for setting, field in pairs if field)
 
@@ -103,6 +108,8 @@ class MaincConfig:
     redecode: bool = True
     #: Run the metadata stage and write its fields (``MAINC_METADATA_ENABLED``).
     metadata: bool = True
+    #: What the outputs keep, ``favor``, and which items are kept (``_content``).
+    content: ContentConfig = ContentConfig()
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> MaincConfig:
@@ -125,6 +132,7 @@ class MaincConfig:
             title=_field(get("MAINC_TITLE_FIELD")),
             info=_field(get("MAINC_INFO_FIELD")),
             page=_field(get("MAINC_PAGE_FIELD")),
+            markdown=_field(get("MAINC_MARKDOWN_FIELD")),
             metadata=tuple(
                 (name, field)
                 for name, setting in METADATA_FIELD_SETTINGS
@@ -152,6 +160,7 @@ class MaincConfig:
             drop_empty=flag("MAINC_DROP_EMPTY"),
             redecode=flag("MAINC_REDECODE"),
             metadata=flag("MAINC_METADATA_ENABLED"),
+            content=ContentConfig.from_settings(flag, get, markdown=bool(fields.markdown)),
         )
 
     def algorithm_for(self, url: str | None, spider_algorithm: str | None = None) -> str:

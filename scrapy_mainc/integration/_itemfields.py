@@ -1,9 +1,14 @@
-"""Reading pages from items and writing extraction fields into them, for any item type.
+"""Which fields an item can take, and reading pages from items and writing extraction
+fields into them, for any item type: the one item-field policy of the Scrapy layer.
 
 Dicts take any field; ``scrapy.Item``, dataclass and attrs items only the fields they
-declare. A typed item that lacks a configured field is caught at its first item, with an
-error that names the field, the setting and the fixes, unless ``MAINC_CONVERT_ITEMS``
-asks for such items to be converted to dicts.
+declare. :class:`FieldPolicy` decides, once per item class and for one component, what to
+do with a class's items: a typed class that lacks a field the component must write is
+caught at its first item, with an error that names the field, the setting and the fixes,
+unless ``MAINC_CONVERT_ITEMS`` asks for such items to be converted to dicts; optional
+fields (the metadata) are left out of a class that does not declare them. ``MaincPipeline``
+(through :class:`ItemFields`) and ``NearDuplicatePipeline`` (:data:`CLUSTER_FIELDS`) each
+have a policy; :func:`set_if_declared` writes a field a class may lack.
 
 Metadata fields
 ---------------
@@ -34,7 +39,8 @@ or leave out one it does not want, without a mapping to merge with the defaults.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping
+import logging
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +48,11 @@ from itemadapter import ItemAdapter
 
 from ..core._types import Extraction
 from ._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
+
+logger = logging.getLogger(__name__)
+
+#: The item fields ``NearDuplicatePipeline`` writes; typed items must declare both.
+CLUSTER_FIELDS = ("cluster_id", "duplicate_of")
 
 
 class MissingFieldError(TypeError):
@@ -56,18 +67,95 @@ def undeclared(item_class: type, fields: Iterable[str]) -> list[str]:
     return [field for field in fields if field not in declared]
 
 
+def set_if_declared(adapter: ItemAdapter, field: str, value: object) -> bool:
+    """Set ``field`` unless the item's class declares its fields and not this one (then
+    False, said at DEBUG)."""
+    try:
+        adapter[field] = value
+    except KeyError:
+        logger.debug("mainc: %s has no %r field; not stored", type(adapter.item).__name__, field)
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
-class _Verdict:
+class Verdict:
     """What to do with the items of one class."""
 
     #: Why the class cannot take the fields it must (an error message), or "".
     problem: str
     #: Convert its items to dicts (``MAINC_CONVERT_ITEMS``).
     convert: bool
-    #: ``(Metadata field, item field)`` pairs its items take.
-    metadata: tuple[tuple[str, str], ...]
-    #: ``(Metadata field, item field)`` pairs it does not declare, left out of its items.
+    #: ``(name, item field)`` pairs of the optional fields its items take.
+    optional: tuple[tuple[str, str], ...]
+    #: ``(name, item field)`` pairs of optional fields it does not declare, left out.
     skipped: tuple[tuple[str, str], ...]
+
+
+#: Builds the error for an item class and the ``(setting, field)`` pairs it lacks.
+Explain = Callable[[type, list[tuple[str, str]]], str]
+
+
+class FieldPolicy:
+    """What one component does with the items of each class, decided once per class.
+
+    ``required``: item field -> the setting naming it ("" when none does), fields the
+    component must write; a class lacking one has a ``problem`` (``explain`` words it), or
+    is converted with ``convert`` (``MAINC_CONVERT_ITEMS``). ``optional``: ``(name, item
+    field)`` pairs written where the class declares them. ``later``: fields a later
+    component writes; with ``convert``, a class without them is converted here already,
+    so that everything this component writes reaches the dict.
+    """
+
+    def __init__(
+        self,
+        required: Mapping[str, str],
+        optional: tuple[tuple[str, str], ...] = (),
+        later: tuple[str, ...] = (),
+        convert: bool = False,
+        explain: Explain | None = None,
+    ) -> None:
+        self._required = dict(required)
+        self._optional = optional
+        self._later = later
+        self._convert = convert
+        self._explain = explain or _missing_message
+        self._verdicts: dict[type, Verdict] = {}
+        self._reported: set[type] = set()
+
+    def verdict(self, item_class: type) -> Verdict:
+        verdict = self._verdicts.get(item_class)
+        if verdict is None:
+            verdict = self._verdicts[item_class] = self._judge(item_class)
+        return verdict
+
+    def prepare(self, item: Any) -> Any:
+        """``item`` ready to take the fields: as is, converted to a dict, or a
+        :class:`MissingFieldError` (its message: the class's problem)."""
+        verdict = self.verdict(type(item))
+        if verdict.convert:
+            return ItemAdapter(item).asdict()
+        if verdict.problem:
+            raise MissingFieldError(verdict.problem)
+        return item
+
+    def first_report(self, item_class: type) -> bool:
+        """True the first time it is asked for ``item_class``: its problem is said once."""
+        if item_class in self._reported:
+            return False
+        self._reported.add(item_class)
+        return True
+
+    def _judge(self, item_class: type) -> Verdict:
+        missing = [(self._required[field], field) for field in undeclared(item_class, self._required)]
+        problem = self._explain(item_class, missing) if missing else ""
+        lacking = set(undeclared(item_class, [field for _, field in self._optional]))
+        skipped = tuple(pair for pair in self._optional if pair[1] in lacking)
+        later = bool(undeclared(item_class, self._later))
+        if self._convert and (problem or skipped or later):
+            return Verdict("", True, self._optional, ())
+        taken = tuple(pair for pair in self._optional if pair[1] not in lacking)
+        return Verdict(problem, False, taken, skipped)
 
 
 class ItemFields:
@@ -83,29 +171,25 @@ class ItemFields:
         #: ``(Metadata field, item field)`` of every metadata field written; none when the
         #: metadata stage is off.
         self.metadata = config.fields.metadata if config.metadata else ()
-        self._convert = config.convert_items
         self._keep_page = config.keep_page
-        self._later_fields = later_fields
-        self._verdicts: dict[type, _Verdict] = {}
+        required = {field: setting for setting, field in self.names.attached()}
+        if config.keep_page and self.names.page:
+            required[self.names.page] = "MAINC_PAGE_FIELD"
+        self.policy = FieldPolicy(required, self.metadata, later_fields, config.convert_items)
 
     def prepare(self, item: Any) -> Any:
         """``item`` ready to take the fields: as is, converted to a dict, or an error."""
-        verdict = self._verdict(type(item))
-        if verdict.convert:
-            return ItemAdapter(item).asdict()
-        if verdict.problem:
-            raise MissingFieldError(verdict.problem)
-        return item
+        return self.policy.prepare(item)
 
     def takes_metadata(self, item: Any) -> bool:
         """Whether ``item`` (as :meth:`prepare` returned it) takes any metadata field: if
         not, the metadata stage need not run for its page."""
-        return bool(self._verdict(type(item)).metadata)
+        return bool(self.policy.verdict(type(item)).optional)
 
     def skipped_metadata(self, item: Any) -> tuple[tuple[str, str], ...]:
         """``(Metadata field, item field)`` pairs that ``item`` (as :meth:`prepare` returned
         it) cannot take: its class does not declare the item field."""
-        return self._verdict(type(item)).skipped
+        return self.policy.verdict(type(item)).skipped
 
     def page_in(self, adapter: ItemAdapter) -> str | bytes | None:
         """The page HTML a spider put in the item's page field, if any."""
@@ -127,11 +211,13 @@ class ItemFields:
             adapter[names.title] = extraction.title
         if names.info:
             adapter[names.info] = info
+        if names.markdown:
+            adapter[names.markdown] = extraction.markdown
         if not self.metadata:
             return ()
         metadata = extraction.metadata
         found = []
-        for name, field in self._verdict(type(adapter.item)).metadata:
+        for name, field in self.policy.verdict(type(adapter.item)).optional:
             value = getattr(metadata, name)
             if value:
                 found.append(name)
@@ -153,26 +239,6 @@ class ItemFields:
             adapter.item.pop(field, None)
         elif adapter.get(field) is not None:
             adapter[field] = None  # dataclass and attrs items keep every declared field
-
-    def _verdict(self, item_class: type) -> _Verdict:
-        verdict = self._verdicts.get(item_class)
-        if verdict is None:
-            verdict = self._verdicts[item_class] = self._check(item_class)
-        return verdict
-
-    def _check(self, item_class: type) -> _Verdict:
-        wanted = {field: setting for setting, field in self.names.attached()}
-        if self._keep_page and self.names.page:
-            wanted[self.names.page] = "MAINC_PAGE_FIELD"
-        missing = [(wanted[field], field) for field in undeclared(item_class, wanted)]
-        problem = _missing_message(item_class, missing) if missing else ""
-        lacking = set(undeclared(item_class, [field for _, field in self.metadata]))
-        skipped = tuple(pair for pair in self.metadata if pair[1] in lacking)
-        later = bool(undeclared(item_class, self._later_fields))
-        if self._convert and (problem or skipped or later):
-            return _Verdict("", True, self.metadata, ())
-        taken = tuple(pair for pair in self.metadata if pair[1] not in lacking)
-        return _Verdict(problem, False, taken, skipped)
 
 
 def item_value(value: object) -> object:
@@ -213,4 +279,21 @@ def _missing_message(item_class: type, missing: list[tuple[str, str]]) -> str:
         f"{first} = scrapy.Field(), or a dataclass/attrs field with a default); set the "
         f"setting to the name of a field the item has, or to None to not store that "
         f"value; or set MAINC_CONVERT_ITEMS = True to convert such items to dicts."
+    )
+
+
+def cluster_fields_policy(convert: bool) -> FieldPolicy:
+    """NearDuplicatePipeline's policy: typed items must declare :data:`CLUSTER_FIELDS`."""
+    return FieldPolicy(dict.fromkeys(CLUSTER_FIELDS, ""), convert=convert, explain=_missing_cluster_message)
+
+
+def _missing_cluster_message(item_class: type, missing: list[tuple[str, str]]) -> str:
+    name = item_class.__name__
+    fields = ", ".join(repr(field) for _, field in missing)
+    return (
+        f"NearDuplicatePipeline cannot store clusters in {name} items: the item class has no "
+        f"field {fields}. Fix one of: declare {'them' if len(missing) > 1 else 'it'} on {name} "
+        f"(e.g. {missing[0][1]} = scrapy.Field(), or a dataclass/attrs field with a default), or "
+        f"set MAINC_CONVERT_ITEMS = True to convert such items to dicts. Until then they pass "
+        f"unclustered (stat mainc/dedup/missing_field)."
     )

@@ -3,8 +3,12 @@
 The registry is the single source of the defaults (``MaincConfig`` and ``DedupConfig`` read
 them from here, the add-on writes them at ``"addon"`` priority) and of the settings
 reference in the documentation, which is generated from it (``docs/_ext/mainc_settings.py``),
-so code and documentation cannot disagree. A test checks that every ``MAINC_`` name the
-package reads is registered. This module imports neither Scrapy nor anything heavy.
+so code and documentation cannot disagree. The defaults of the clustering parameters are
+those of :class:`~scrapy_mainc.dedup.FingerprintParams` and
+:class:`~scrapy_mainc.dedup.IndexParams`, which say where each value comes from. A test
+checks that every ``MAINC_`` name the package reads is registered. This module imports
+neither Scrapy nor anything heavy; :func:`read_setting` reads one setting for the config
+objects.
 """
 
 from __future__ import annotations
@@ -12,9 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core._limits import MAX_PAGE_BYTES
+from ..dedup._params import FingerprintParams, IndexParams
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+#: The clustering parameters' own defaults, which the MAINC_DEDUP_* settings take.
+_FINGERPRINT = FingerprintParams()
+_INDEX = IndexParams()
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +39,7 @@ class Setting:
     kind: str
     #: What the setting does (reStructuredText/Markdown inline markup allowed).
     meaning: str
-    #: Documentation section: "extraction", "fields", "workers" or "dedup".
+    #: Documentation section: "extraction", "output", "filters", "fields", "workers" or "dedup".
     group: str
 
 
@@ -46,6 +58,66 @@ def _workers(name: str, default: Any, kind: str, meaning: str) -> Setting:
 def _dedup(name: str, default: Any, kind: str, meaning: str) -> Setting:
     return Setting(name, default, kind, meaning, "dedup")
 
+
+#: What the outputs keep, how ``auto`` leans, and which items are kept (issue 21).
+_CONTENT_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "MAINC_FAVOR",
+        "balanced",
+        "str",
+        "``precision``, ``balanced`` or ``recall``: how ``auto`` weighs boilerplate against "
+        "content (``extract(favor=...)``; other algorithms ignore it)",
+        "extraction",
+    ),
+    Setting(
+        "MAINC_MARKDOWN_FIELD",
+        None,
+        "str or None",
+        "item field for the article as Markdown (``Extraction.markdown``); ``None``, the "
+        "default, renders none",
+        "fields",
+    ),
+    Setting(
+        "MAINC_INCLUDE_TABLES",
+        True,
+        "bool",
+        "keep data tables (``False``: left out of the text, the HTML and the Markdown; layout "
+        "tables holding the article stay)",
+        "output",
+    ),
+    Setting(
+        "MAINC_INCLUDE_LINKS",
+        True,
+        "bool",
+        "keep links in the HTML and the Markdown (their text stays)",
+        "output",
+    ),
+    Setting("MAINC_INCLUDE_IMAGES", True, "bool", "keep images in the HTML and the Markdown", "output"),
+    Setting(
+        "MAINC_INCLUDE_FORMATTING",
+        True,
+        "bool",
+        "keep emphasis, code and other phrasing markup in the HTML and the Markdown (their text stays)",
+        "output",
+    ),
+    Setting(
+        "MAINC_LANGUAGES",
+        [],
+        "list of str",
+        '``["en", "de"]``: drop items whose text is in another language (``DropItem``, counted in '
+        "``mainc/dropped/language``, said once per language at INFO); items whose language is "
+        "unknown are kept. Needs the language identifier: ``pip install 'scrapy-mainc[lang]'``",
+        "filters",
+    ),
+    Setting(
+        "MAINC_ARTICLES_ONLY",
+        False,
+        "bool",
+        "drop items whose page is not an article (``mainc['article']`` false: home pages, section "
+        "fronts, topic pages), counted in ``mainc/dropped/not_article``",
+        "filters",
+    ),
+)
 
 #: Every setting, grouped as in the documentation.
 REGISTRY: tuple[Setting, ...] = (
@@ -116,6 +188,18 @@ REGISTRY: tuple[Setting, ...] = (
         "modified",
         "item field for the date of the last modification, ISO 8601 like the publication date",
     ),
+    _field(
+        "MAINC_PUBLISHED_FROM_FIELD",
+        "published_from",
+        "item field for where the publication date came from: ``json-ld``, ``microdata``, "
+        "``meta``, ``dateline`` or ``url`` (most trusted first; how accurate each was: "
+        "docs/metadata.md)",
+    ),
+    _field(
+        "MAINC_MODIFIED_FROM_FIELD",
+        "modified_from",
+        "item field for where the modification date came from, as ``MAINC_PUBLISHED_FROM_FIELD``",
+    ),
     _field("MAINC_AUTHORS_FIELD", "authors", "item field for the list of author names, in page order"),
     _field("MAINC_SITE_NAME_FIELD", "site_name", "item field for the publication's name"),
     _field("MAINC_CANONICAL_URL_FIELD", "canonical_url", "item field for the absolute canonical URL"),
@@ -165,20 +249,20 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_THRESHOLD",
-        0.8,
+        _INDEX.threshold,
         "float",
         "estimated Jaccard similarity of shingle sets that makes a duplicate",
     ),
     _dedup(
         "MAINC_DEDUP_CONTAINMENT",
-        0.85,
+        _INDEX.containment,
         "float",
         "estimated share of the smaller text's shingles found in the larger that makes a "
         "duplicate (with ``MAINC_DEDUP_MIN_SIZE_RATIO``); ``0`` switches containment off",
     ),
     _dedup(
         "MAINC_DEDUP_MIN_SIZE_RATIO",
-        0.5,
+        _INDEX.min_size_ratio,
         "float",
         "containment counts only when the smaller text has at least this share of the "
         "larger's shingles (teasers and excerpts stay apart)",
@@ -191,13 +275,13 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_MIN_WORDS",
-        50,
+        _FINGERPRINT.min_words,
         "int",
         "texts with fewer words are never clustered (``cluster_id`` is ``''``)",
     ),
     _dedup(
         "MAINC_DEDUP_NUM_PERM",
-        128,
+        _FINGERPRINT.num_perm,
         "int",
         "MinHash permutations (more: finer estimates, bigger fingerprints)",
     ),
@@ -205,11 +289,35 @@ REGISTRY: tuple[Setting, ...] = (
         "MAINC_DEDUP_REDIS_URL",
         "",
         "str",
-        "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty",
+        "``redis://``, ``rediss://`` or ``unix://`` URL of a shared index; in memory when empty "
+        "(with ``MAINC_DEDUP_REDIS_CLUSTER``: any one node of the cluster)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_CLUSTER",
+        _INDEX.redis_cluster,
+        "bool",
+        "``MAINC_DEDUP_REDIS_URL`` names one node of a Redis Cluster: the index uses redis-py's "
+        "cluster client, which finds the other nodes (only database 0 exists there)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_KEY",
+        _INDEX.redis_key,
+        "str",
+        "prefix of the index's keys: crawls with their own prefix keep their own indexes in "
+        "one Redis or one cluster (no ``{`` or ``}``)",
+    ),
+    _dedup(
+        "MAINC_DEDUP_REDIS_PARAMS",
+        {},
+        "dict",
+        "more options of the Redis client, as for ``redis.Redis`` (``password``, ``username``, "
+        "``ssl_ca_certs``, ``ssl_cert_reqs``, ``health_check_interval``...); not "
+        "``decode_responses``, ``socket_timeout`` or ``socket_connect_timeout`` "
+        "(``MAINC_DEDUP_REDIS_TIMEOUT`` sets those), nor ``client_name``",
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_BUCKETS",
-        65536,
+        _INDEX.redis_buckets,
         "int",
         "hashes per LSH band in Redis, a power of two near the number of clusters expected "
         "divided by 70; fixed when the index is created",
@@ -225,7 +333,7 @@ REGISTRY: tuple[Setting, ...] = (
     ),
     _dedup(
         "MAINC_DEDUP_REDIS_TIMEOUT",
-        5.0,
+        _INDEX.redis_timeout,
         "float",
         "seconds a Redis command may take (connecting included), and the longest an item "
         "waits for its cluster; then the item passes unclustered (``mainc/dedup/errors``)",
@@ -245,6 +353,7 @@ REGISTRY: tuple[Setting, ...] = (
         "beside the item)",
     ),
     _dedup("MAINC_DEDUP_URL_FIELD", "url", "str", "item field with the page URL"),
+    *_CONTENT_SETTINGS,
 )
 
 #: Name -> default of every registered setting.
@@ -267,3 +376,23 @@ def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
             near = get_close_matches(name.removeprefix(PREFIX), registered, n=1, cutoff=SUGGESTION_CUTOFF)
             unknown.append((name, PREFIX + near[0] if near else ""))
     return unknown
+
+
+#: What each ``BaseSettings`` getter accepts, for the error it gives.
+_GETTER_KINDS = {
+    "getbool": "True or False",
+    "getint": "a whole number",
+    "getfloat": "a number",
+    "getdict": "a dict (or its JSON text)",
+}
+
+
+def read_setting(settings: BaseSettings, getter: str, name: str, fallback: Any) -> Any:
+    """``settings.<getter>(name, fallback)``; a value it cannot convert raises a ValueError
+    that names the setting (Scrapy's own message does not). ``MaincConfig`` and
+    ``DedupConfig`` read their settings with it."""
+    try:
+        return getattr(settings, getter)(name, fallback)
+    except (TypeError, ValueError):
+        kind = _GETTER_KINDS[getter]
+        raise ValueError(f"{name} must be {kind}; got {settings.get(name)!r}") from None

@@ -98,13 +98,34 @@ def enabled_order(settings: BaseSettings, setting: str, component: type) -> int 
     """The order of ``component`` (or a subclass) in the component dictionary ``setting``
     (with its ``_BASE``), given as a class or an import path; None unless it is enabled."""
     for key, order in settings.getwithbase(setting).items():
-        try:
-            loaded = load_object(key) if isinstance(key, str) else key
-        except (ImportError, AttributeError, NameError, ValueError):
-            continue  # Scrapy reports a path it cannot load when it builds the components
-        if order is not None and isinstance(loaded, type) and issubclass(loaded, component):
+        if order is not None and _is_a(key, component):
             return int(order)
     return None
+
+
+def enabled_before(settings: BaseSettings, setting: str, component: type, default: int | None) -> list[str]:
+    """``"name (order)"`` of each enabled component of ``setting`` ordered before
+    ``component`` (at its order there, else at ``default``; none when both are None)."""
+    order = enabled_order(settings, setting, component)
+    order = default if order is None else order
+    if order is None:
+        return []
+    before = [
+        (int(value), key if isinstance(key, str) else f"{key.__module__}.{key.__qualname__}")
+        for key, value in settings.getwithbase(setting).items()
+        if value is not None and int(value) < order and not _is_a(key, component)
+    ]
+    return [f"{name} ({value})" for value, name in sorted(before)]
+
+
+def _is_a(key: object, component: type) -> bool:
+    """Whether the component dictionary key ``key`` (a class or an import path) is
+    ``component`` or a subclass of it."""
+    try:
+        loaded = load_object(key) if isinstance(key, str) else key
+    except (ImportError, AttributeError, NameError, ValueError):
+        return False  # Scrapy reports a path it cannot load when it builds the components
+    return isinstance(loaded, type) and issubclass(loaded, component)
 
 
 def checked(read: Callable[[_S], _T], source: _S) -> _T:

@@ -40,6 +40,8 @@ CAUSES = {
         '(ADDONS = {"scrapy_mainc.Addon": 0}) or MaincSpiderMiddleware to have the response '
         "of each item attached"
     ),
+    #: ``no_page`` where the spider middleware attaches the pages: the reason says why not.
+    "no_page_attaching": "the items' pages could not be matched to them",
     "timeout": "MAINC_TIMEOUT may be too short for these pages, or the machine too busy",
     "missing_field": "the item classes lack fields (see the error logged for each class)",
     "too_large": "the pages are larger than MAINC_MAX_PAGE_SIZE",
@@ -89,20 +91,21 @@ class OutcomeTally:
             "(Said once; further time-outs are counted in mainc/failed/timeout.)"
         )
 
-    def all_failed_warning(self) -> str:
-        """The warning for a crawl whose every item failed; "" for any other crawl."""
+    def all_failed_warning(self, attaching: bool = False) -> str:
+        """The warning for a crawl whose every item failed; "" for any other crawl.
+        ``attaching``: the spider middleware attached pages (no_page has another cause)."""
         total = sum(self.counts.values())
         if not total or self.counts[""]:
             return ""
         kinds = sorted(self.counts.items(), key=lambda pair: (-pair[1], pair[0]))
         counts = ", ".join(f"{kind}: {count}" for kind, count in kinds)
-        causes = " ".join(f"{kind}: {self._cause(kind)}." for kind, _ in kinds)
+        causes = " ".join(f"{kind}: {self._cause(kind, attaching)}." for kind, _ in kinds)
         return (
             f"mainc: all {total} items failed extraction ({counts}); they went on with empty "
             f"fields and the reason in mainc['reason']. Likely cause: {causes}"
         )
 
-    def _cause(self, kind: str) -> str:
-        cause = CAUSES.get(kind, "")
+    def _cause(self, kind: str, attaching: bool) -> str:
+        cause = CAUSES.get(f"{kind}_attaching" if attaching and kind == "no_page" else kind, "")
         first = self.first_reasons.get(kind, "")
         return f"{cause} (first: {first})" if cause and first else cause or first

@@ -1,4 +1,5 @@
-"""Extraction off the reactor: a pool of worker processes or threads, or inline.
+"""What an extraction worker runs, and how a worker process starts: the worker side of
+:mod:`scrapy_mainc.integration._pool`.
 
 The unit of work is :func:`run_extraction`, a pure top-level function from an
 :class:`ExtractionTask` to an :class:`ExtractionOutcome`; it is what a worker process runs,
@@ -6,23 +7,12 @@ so anything added to it runs in the worker too: when the task asks for one, the 
 also carries the :class:`~scrapy_mainc.dedup.Fingerprint` of the main text, so that
 near-duplicate clustering does not hash the text again on the crawler's side.
 
-A pool of ``size`` slots: each slot is a thread that starts its runner (a worker process
-starts at once, in the slot thread, so the reactor never waits for it), then takes tasks
-from a shared queue and hands each one to its runner, which enforces the per-page budget:
+A worker process (:func:`start_worker`) starts from a fresh interpreter (``forkserver``, or
+``spawn`` where there is no forkserver), never by forking the crawler, whose reactor and
+threads a plain fork would copy; it is named :data:`WORKER_PROCESS_NAME`, which is how
+``_startup`` recognises a crawl started again inside one. It answers each task on its pipe
+with an outcome, until told to stop or the crawler goes away.
 
-- ``process``: a worker process per slot, started from a fresh interpreter (``forkserver``,
-  or ``spawn`` where there is no forkserver), never by forking the crawler, whose reactor
-  and threads a plain fork would copy. A worker that dies or overruns the budget is killed
-  and replaced; only the page it was working on is lost.
-- ``thread``: each page runs in a short-lived daemon thread; a page that overruns the
-  budget is abandoned (its thread finishes in the background) and the slot moves on.
-- ``inline``: the page runs at once in the caller's thread; the budget cannot be enforced.
-
-Results come back as :class:`concurrent.futures.Future` objects, completed from the slot
-threads; callers on an event loop wrap them (``asyncio.wrap_future``) instead of blocking.
-This pool serves ``thread`` and ``inline`` modes everywhere, and ``process`` mode where
-there is no asyncio loop (a non-asyncio Twisted reactor); on an asyncio loop, ``process``
-mode uses :class:`scrapy_mainc.integration._looppool.LoopProcessPool`, same workers, no slot threads.
 This module does not import Scrapy: worker processes import only the extraction core, and
 the fingerprint code (datasketch, numpy) only when a task asks for a fingerprint, or when
 the pool is told to ``preload`` it.
@@ -31,18 +21,18 @@ the pool is told to ``preload`` it.
 from __future__ import annotations
 
 import multiprocessing
-import queue
+import os
+import pickle
 import signal
-import threading
-from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass
+import socket
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
 from importlib import import_module
-from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, Protocol
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any
 
 from .._extract import extract
-from ..core._types import Extraction
+from ..core._types import Extraction, OutputOptions
 
 if TYPE_CHECKING:
     from ..dedup._fingerprint import Fingerprint
@@ -56,6 +46,10 @@ STOP_TIMEOUT = 1.0
 FAILURE_KINDS = ("error", "timeout", "worker_died", "too_large", "no_page", "closed")
 #: The name of every worker process (``multiprocessing.current_process().name`` in it).
 WORKER_PROCESS_NAME = "mainc-worker"
+#: The send buffer asked for on the crawler's end of each worker's pipe, so that a page of
+#: up to half of it can wait there (Linux caps the value at ``net.core.wmem_max``, 212,992
+#: bytes by default, and doubles it: pages up to about 200 KB, more where it is raised).
+SEND_BUFFER = 4 * 1024 * 1024
 #: Modules a worker process imports before its first page when tasks will ask for
 #: fingerprints (see ``preload``), so that the import does not eat into a page's budget.
 FINGERPRINT_MODULES = ("scrapy_mainc.dedup._fingerprint",)
@@ -73,6 +67,11 @@ class ExtractionTask:
     metadata: bool = True
     #: Fingerprint the main text with these parameters; None: no fingerprint.
     fingerprint: FingerprintParams | None = None
+    #: The response's HTTP ``Date`` header (``extract(fetched=...)``); None without one.
+    fetched: str | None = None
+    #: What the outputs keep (``extract(markdown=..., tables=...)``) and ``auto``'s ``favor``.
+    output: OutputOptions = OutputOptions()
+    favor: str = "balanced"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +99,9 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
             strip_comments=task.strip_comments,
             metadata=task.metadata,
             max_bytes=None,  # the pipeline applied MAINC_MAX_PAGE_SIZE before submitting
+            fetched=task.fetched,
+            favor=task.favor,
+            **asdict(task.output),
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
@@ -127,118 +129,16 @@ def failed(task: ExtractionTask, kind: str, reason: str) -> ExtractionOutcome:
 TaskFunction = Callable[[ExtractionTask], ExtractionOutcome]
 
 
-class _Runner(Protocol):
-    def warm_up(self) -> None: ...
-
-    def run(self, task: ExtractionTask) -> ExtractionOutcome: ...
-
-    def stop(self) -> None: ...
-
-    def kill(self) -> None: ...
-
-
-class WorkerPool:
-    """Runs tasks in ``mode`` (``process``, ``thread`` or ``inline``) on ``size`` slots.
-
-    ``budget`` is the per-page time limit in seconds. ``function`` is the task function, a
-    top-level function so that worker processes can import it. ``preload`` names modules
-    that each worker process imports before it takes its first task.
-    """
-
-    def __init__(
-        self,
-        mode: str,
-        size: int,
-        budget: float,
-        function: TaskFunction = run_extraction,
-        preload: tuple[str, ...] = (),
-    ) -> None:
-        if mode not in ("process", "thread", "inline"):
-            raise ValueError(f"unknown worker mode {mode!r}")
-        self.mode = mode
-        self._function = function
-        self._tasks: queue.SimpleQueue[tuple[ExtractionTask, Future[ExtractionOutcome]] | None]
-        self._tasks = queue.SimpleQueue()
-        self._closed = False
-        self._runners: list[_Runner] = []
-        self._threads: list[threading.Thread] = []
-        if mode == "inline":
-            return
-        context = _process_context() if mode == "process" else None
-        for number in range(size):
-            runner: _Runner
-            if context is not None:
-                runner = _ProcessRunner(context, function, budget, preload)
-            else:
-                runner = _ThreadRunner(function, budget)
-            thread = threading.Thread(
-                target=self._serve, args=(runner,), name=f"mainc-slot-{number}", daemon=True
-            )
-            self._runners.append(runner)
-            self._threads.append(thread)
-            thread.start()
-
-    def submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
-        """Queue ``task``; the future always completes with an outcome, never an exception."""
-        future: Future[ExtractionOutcome] = Future()
-        if self._closed:
-            future.set_result(failed(task, "closed", "not extracted: the worker pool is closed"))
-        elif self.mode == "inline":
-            future.set_result(_call(self._function, task))
-        else:
-            self._tasks.put((task, future))
-        return future
-
-    def close(self, wait_seconds: float = 0.0) -> None:
-        """Stop the slots after the queued tasks; wait up to ``wait_seconds`` for them.
-
-        Never blocks longer than ``wait_seconds``: slots and workers still busy then finish
-        in the background (slot threads are daemons, worker processes daemonic).
-        """
-        if self._closed:
-            return
-        self._closed = True
-        for _ in self._threads:
-            self._tasks.put(None)
-        if wait_seconds > 0:
-            for thread in self._threads:
-                thread.join(wait_seconds)
-
-    def kill_workers(self) -> None:
-        """Kill every worker process now (their current pages fail as ``worker_died``)."""
-        for runner in self._runners:
-            runner.kill()
-
-    def _serve(self, runner: _Runner) -> None:
-        try:
-            runner.warm_up()
-            while True:
-                entry = self._tasks.get()
-                if entry is None:
-                    return
-                task, future = entry
-                if future.set_running_or_notify_cancel():
-                    future.set_result(_run_guarded(runner, task))
-        finally:
-            runner.stop()
-
-
-def _run_guarded(runner: _Runner, task: ExtractionTask) -> ExtractionOutcome:
-    """``runner.run(task)``; a failure of the machinery itself costs this page only."""
-    try:
-        return runner.run(task)
-    except Exception as exc:  # noqa: BLE001 - e.g. a worker process that cannot be started
-        return failed(task, "worker_died", f"worker died: {type(exc).__name__}: {exc}")
-
-
-def _call(function: TaskFunction, task: ExtractionTask) -> ExtractionOutcome:
+def call(function: TaskFunction, task: ExtractionTask) -> ExtractionOutcome:
+    """``function(task)``; an exception becomes a failed outcome (a task function must not
+    lose the item)."""
     try:
         return function(task)
     except Exception as exc:  # noqa: BLE001 - a task function must not lose the item
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
 
 
-def _process_context() -> Any:
+def process_context() -> Any:
     """A start method that does not fork the crawler: forkserver where it exists, else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
@@ -248,138 +148,71 @@ def _process_context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-class _ThreadRunner:
-    """Runs each task in a daemon thread and stops waiting for it after the budget."""
-
-    def __init__(self, function: TaskFunction, budget: float) -> None:
-        self._function = function
-        self._budget = budget
-
-    def warm_up(self) -> None:
+def start_worker(
+    context: Any, function: TaskFunction, preload: tuple[str, ...]
+) -> tuple[Any, Connection] | str:
+    """Start a worker process and wait (at most STARTUP_TIMEOUT) until it is ready: its
+    process and the crawler's end of its pipe, or what went wrong. Blocks: call it from a
+    helper thread, never from the event loop."""
+    parent, child = context.Pipe()
+    process = context.Process(
+        target=_worker_main, args=(child, function, preload), name=WORKER_PROCESS_NAME, daemon=True
+    )
+    process.start()
+    child.close()
+    try:
+        if parent.poll(STARTUP_TIMEOUT) and parent.recv() == "ready":
+            return process, parent
+    except (OSError, EOFError):
         pass
-
-    def run(self, task: ExtractionTask) -> ExtractionOutcome:
-        done = threading.Event()
-        box: list[ExtractionOutcome] = []
-
-        def work() -> None:
-            box.append(_call(self._function, task))
-            done.set()
-
-        threading.Thread(target=work, name="mainc-extract", daemon=True).start()
-        if done.wait(self._budget):
-            return box[0]
-        return failed(task, "timeout", _timeout_reason(self._budget))
-
-    def stop(self) -> None:
-        pass
-
-    def kill(self) -> None:
-        pass
+    process.kill()
+    process.join(STOP_TIMEOUT)
+    parent.close()
+    return f"could not start a worker process (exit code {process.exitcode})"
 
 
-class _ProcessRunner:
-    """One worker process: started on demand, replaced after a death or a time-out."""
-
-    def __init__(self, context: Any, function: TaskFunction, budget: float, preload: tuple[str, ...]) -> None:
-        self._context = context
-        self._function = function
-        self._budget = budget
-        self._preload = preload
-        self._lock = threading.Lock()
-        self._process: Any = None
-        self._connection: Connection | None = None
-
-    def warm_up(self) -> None:
-        """Start the worker before the first page arrives (a failure is retried per page)."""
-        try:
-            self._start()
-        except Exception:  # noqa: BLE001, S110 - run() starts a worker again and reports
-            self._discard()
-
-    def run(self, task: ExtractionTask) -> ExtractionOutcome:
-        for _attempt in range(2):
-            if self._process is None or not self._process.is_alive():
-                self._discard()
-                problem = self._start()
-                if problem:
-                    return failed(task, "worker_died", f"worker died: {problem}")
-            assert self._connection is not None
-            try:
-                self._connection.send(task)
-            except (OSError, EOFError, ValueError):
-                self._discard()  # the page never reached the worker: give it to a fresh one
-                continue
-            return self._receive(task)
-        return failed(task, "worker_died", "worker died: could not hand the page to a worker")
-
-    def stop(self) -> None:
-        """Ask the worker to exit, and kill it if it does not."""
-        with self._lock:
-            process, connection = self._process, self._connection
-        if process is None or connection is None:
-            return
-        try:
-            connection.send(None)
-        except (OSError, ValueError):
-            pass
+def reap(workers: Iterable[tuple[Any, Connection | None]]) -> None:
+    """Wait for worker processes to exit (killing those that do not) and close their pipes;
+    ``workers``: ``(process, connection)`` pairs. Blocks: call it from a helper thread."""
+    for process, connection in workers:
         process.join(STOP_TIMEOUT)
-        self._discard()
-
-    def kill(self) -> None:
-        with self._lock:
-            process = self._process
-        if process is not None and process.is_alive():
+        if process.is_alive():
             process.kill()
-
-    def _receive(self, task: ExtractionTask) -> ExtractionOutcome:
-        assert self._connection is not None and self._process is not None
-        ready = wait([self._connection, self._process.sentinel], timeout=self._budget)
-        if self._connection in ready:
-            try:
-                outcome: ExtractionOutcome = self._connection.recv()
-                return outcome
-            except (OSError, EOFError):
-                pass  # the worker died while answering
-        if not ready:
-            self._discard()
-            return failed(task, "timeout", _timeout_reason(self._budget))
-        self._process.join(STOP_TIMEOUT)
-        code = self._process.exitcode
-        self._discard()
-        return failed(task, "worker_died", f"worker died (exit code {code})")
-
-    def _start(self) -> str:
-        """Start a worker and wait until it is ready; return what went wrong, or ""."""
-        parent, child = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker_main,
-            args=(child, self._function, self._preload),
-            name=WORKER_PROCESS_NAME,
-            daemon=True,
-        )
-        process.start()
-        child.close()
-        with self._lock:
-            self._process, self._connection = process, parent
-        try:
-            if parent.poll(STARTUP_TIMEOUT) and parent.recv() == "ready":
-                return ""
-        except (OSError, EOFError):
-            pass
-        self._discard()
-        return f"could not start a worker process (exit code {process.exitcode})"
-
-    def _discard(self) -> None:
-        with self._lock:
-            process, connection = self._process, self._connection
-            self._process = self._connection = None
-        if process is not None:
-            if process.is_alive():
-                process.kill()
             process.join(STOP_TIMEOUT)
         if connection is not None:
             connection.close()
+
+
+def send_quietly(connection: Connection | None, message: object) -> None:
+    """Send ``message`` unless the pipe is gone (a worker told to stop may be dead already)."""
+    if connection is None:
+        return
+    try:
+        connection.send(message)
+    except (OSError, ValueError):
+        pass
+
+
+def page_bytes(task: ExtractionTask) -> int:
+    """At least the bytes ``task``'s page takes in the pipe (pickle writes text as UTF-8,
+    at most 4 bytes a character), without encoding it."""
+    page = task.page
+    return len(page) if isinstance(page, bytes) or page.isascii() else 4 * len(page)
+
+
+def widen_send_buffer(connection: Connection) -> int:
+    """Ask for a send buffer of SEND_BUFFER bytes on the crawler's end of a worker's pipe
+    (a socket pair); the size it has (0 where the pipe is not a socket)."""
+    duplicate = os.dup(connection.fileno())
+    try:
+        sock = socket.socket(fileno=duplicate)
+    except OSError:
+        os.close(duplicate)
+        return 0
+    with sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        size: int = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    return size
 
 
 def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[str, ...] = ()) -> None:
@@ -400,8 +233,14 @@ def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[
             return
         if task is None:
             return
-        connection.send(_call(function, task))
+        outcome = call(function, task)
+        try:
+            connection.send(outcome)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # nothing was sent
+            connection.send(
+                failed(task, "error", f"error: the result could not be sent: {type(exc).__name__}: {exc}")
+            )
 
 
-def _timeout_reason(budget: float) -> str:
+def timeout_reason(budget: float) -> str:
     return f"timeout: extraction took longer than {budget:g} s (MAINC_TIMEOUT)"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..dedup._config import DedupConfig
 from ._config import SETTINGS, MaincConfig
+from ._dedup_config import DedupConfig
 from ._startup import check_crawl, checked, enabled_order
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,

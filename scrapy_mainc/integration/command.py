@@ -11,6 +11,7 @@ named by the ``MAINC_*_FIELD`` settings; ``--no-metadata`` leaves them out).
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from http import HTTPStatus
 from pathlib import Path
@@ -32,8 +33,32 @@ if TYPE_CHECKING:
     from argparse import ArgumentParser, Namespace
     from collections.abc import AsyncIterator, Iterator
 
+    from scrapy.crawler import Crawler, CrawlerProcessBase
     from scrapy.http import Response
     from twisted.python.failure import Failure
+
+#: Scrapy components that log a failed download of their own: the robots.txt middleware
+#: (with a traceback of some 70 lines) and the retry middleware ("Gave up retrying").
+DOWNLOAD_ERROR_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt", "scrapy.downloadermiddlewares.retry")
+
+
+class HeldErrors(logging.Filter):
+    """Holds back the ERROR records of the loggers it is added to: the command says in its
+    own line why there is no page, and says the held ones, in one line each, when there is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[logging.LogRecord] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        self.held.append(record)
+        return False
+
+    def lines(self) -> list[str]:
+        """The held messages, one line each, without their tracebacks."""
+        return [" ".join(record.getMessage().split()) for record in self.held]
 
 
 class Command(ScrapyCommand):
@@ -100,8 +125,7 @@ class Command(ScrapyCommand):
             items.append(item)
 
         crawler.signals.connect(collect, signal=signals.item_scraped)
-        process.crawl(crawler)
-        process.start()
+        held = _crawl_holding_errors(process, crawler)
         if not items:
             if process.bootstrap_failed:
                 problems.append("the crawl did not start (the ERROR above says why)")
@@ -109,8 +133,24 @@ class Command(ScrapyCommand):
             print(f"scrapy mainc: no page from {url}: {why}", file=sys.stderr)
             self.exitcode = 1
             return
+        for line in held.lines():  # the page came: these were about something else (robots.txt)
+            print(f"scrapy mainc: {line}", file=sys.stderr)
         output = json.dumps(dict(items[0]), ensure_ascii=False, indent=2, default=str)
         sys.stdout.write(output + "\n")
+
+
+def _crawl_holding_errors(process: CrawlerProcessBase, crawler: Crawler) -> HeldErrors:
+    """Run the crawl with the download errors of ``DOWNLOAD_ERROR_LOGGERS`` held back."""
+    held = HeldErrors()
+    for name in DOWNLOAD_ERROR_LOGGERS:
+        logging.getLogger(name).addFilter(held)
+    try:
+        process.crawl(crawler)
+        process.start()
+    finally:
+        for name in DOWNLOAD_ERROR_LOGGERS:
+            logging.getLogger(name).removeFilter(held)
+    return held
 
 
 def page_url(argument: str) -> str:

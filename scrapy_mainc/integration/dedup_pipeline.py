@@ -29,7 +29,9 @@ match: re-crawls, not duplicates), ``mainc/dedup/dropped`` (duplicates dropped),
 answer in time), ``mainc/dedup/missing_field`` (typed items without the cluster fields),
 ``mainc/dedup/withdrawn`` (founders taken out again because a later pipeline lost them),
 ``mainc/dedup/fingerprinted`` (texts this pipeline had to fingerprint itself because the
-item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers).
+item brought no usable fingerprint: ``MaincPipeline`` makes them in its workers),
+``mainc/dedup/index_lost`` (times the Redis index was found to have lost its data: a
+restart without persistence, a FLUSHALL, an emptied cluster node; logged by the index).
 """
 
 from __future__ import annotations
@@ -43,14 +45,14 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
 from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, redacted
 from ..dedup._open import open_index
 from ._config import MaincConfig
+from ._dedup_config import DedupConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
-from ._itemfields import undeclared
-from ._pages import ItemBook, fingerprints_of
+from ._itemfields import MissingFieldError, cluster_fields_policy, set_if_declared
+from ._pages import ItemBook, book_of
 from ._reactor import await_future
 from ._startup import check_crawl, checked, stop_crawl
 
@@ -77,20 +79,19 @@ class NearDuplicatePipeline:
         config: DedupConfig,
         stats: StatsCollector | None = None,
         convert_items: bool = False,
-        handoff: ItemBook[Fingerprint] | None = None,
+        handoff: ItemBook | None = None,
     ) -> None:
         self.config = config
         #: The workers' fingerprints, when the items are not to keep them (see ``_pages``).
         self._handoff = handoff
         self._stats = stats
-        self._convert = convert_items
+        self._fields = cluster_fields_policy(convert_items)
         self._where = redacted(config.redis_url) if config.redis_url else "memory"
         self._index: ClusterIndex | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[Any]] = set()
         self._health = IndexHealth(self._where, config.redis_timeout)
         self._new_leaders: NewLeaders[tuple[str, Fingerprint]] = NewLeaders()  # cluster, founder
-        self._fits: dict[type, bool] = {}  # item class -> declares the cluster fields
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> NearDuplicatePipeline:
@@ -99,7 +100,7 @@ class NearDuplicatePipeline:
         if not config.enabled:
             raise NotConfigured("near-duplicate clustering is off (MAINC_DEDUP_ENABLED)")
         convert = checked(MaincConfig.from_settings, crawler.settings).convert_items
-        handoff = None if config.fingerprint_field else fingerprints_of(crawler)
+        handoff = None if config.fingerprint_field else book_of(crawler)
         pipeline = cls(config, crawler.stats, convert, handoff)
         pipeline.open_index()  # before the engine starts: a failure stops the crawl there
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
@@ -112,7 +113,8 @@ class NearDuplicatePipeline:
         starts); one that cannot be opened stops the crawl (see ``_open_index``)."""
         if self._index is None:
             self._index = self._open_index()
-            logger.info("mainc dedup: index in %s, threshold %s", self._where, self.config.threshold)
+            kind = "the Redis Cluster at " if self.config.redis_cluster and self._where != "memory" else ""
+            logger.info("mainc dedup: index in %s%s, threshold %s", kind, self._where, self.config.threshold)
 
     def open_spider(self, spider: Spider | None = None) -> None:
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
@@ -138,7 +140,7 @@ class NearDuplicatePipeline:
             return item
         adapter = ItemAdapter(item)
         url = str(adapter.get(self.config.url_field) or "")
-        fingerprint = await self._fingerprint(adapter)
+        fingerprint = await self._fingerprint(adapter, url)
         assignment = None
         if fingerprint is None:
             self._inc("skipped_short")
@@ -197,26 +199,22 @@ class NearDuplicatePipeline:
         raise stop_crawl(message)
 
     def _fit(self, item: Any) -> tuple[Any, bool]:
-        """``item`` ready for the cluster fields (maybe converted), and whether it is."""
-        fits = self._fits.get(type(item))
-        if fits is None:
-            missing = undeclared(type(item), CLUSTER_FIELDS)
-            fits = self._fits[type(item)] = not missing
-            if missing and not self._convert:
-                logger.error("%s", _missing_message(type(item), missing))
-        if fits:
-            return item, True
-        if self._convert:
-            return ItemAdapter(item).asdict(), True
-        self._inc("missing_field")
-        return item, False
+        """``item`` ready for the cluster fields (maybe converted), and whether it is; a
+        class that cannot take them is reported once, its items counted."""
+        try:
+            return self._fields.prepare(item), True
+        except MissingFieldError as error:
+            if self._fields.first_report(type(item)):
+                logger.error("%s", error)
+            self._inc("missing_field")
+            return item, False
 
-    async def _fingerprint(self, adapter: ItemAdapter) -> Fingerprint | None:
+    async def _fingerprint(self, adapter: ItemAdapter, url: str) -> Fingerprint | None:
         """The item's fingerprint if usable, else one of its text; None when too short."""
         params, field = self.config.fingerprint_params, self.config.fingerprint_field
         stored = adapter.get(field) if field else None
         if stored is None and self._handoff is not None:
-            stored = self._handoff.take(adapter.item)
+            stored = self._handoff.take_fingerprint(adapter.item, url)
         fingerprint = coerce_fingerprint(stored, params)
         if fingerprint is None:
             text = str(adapter.get(self.config.text_field) or "")
@@ -225,7 +223,7 @@ class NearDuplicatePipeline:
             if fingerprint is not None:
                 self._inc("fingerprinted")
                 if stored is None and field:
-                    _set_if_declared(adapter, field, fingerprint.to_dict())
+                    set_if_declared(adapter, field, fingerprint.to_dict())
         if fingerprint is None or fingerprint.words < params.min_words:
             return None
         return fingerprint
@@ -251,6 +249,9 @@ class NearDuplicatePipeline:
         except self._index.service_errors as exc:
             self._failed(exc, url)
             return None
+        finally:
+            if self._index.losses and self._stats is not None:
+                self._stats.set_value(STATS_PREFIX + "index_lost", self._index.losses)
         self._health.worked()
         return assignment
 
@@ -326,30 +327,6 @@ class NearDuplicatePipeline:
     def _inc(self, name: str) -> None:
         if self._stats is not None:
             self._stats.inc_value(STATS_PREFIX + name)
-
-
-def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
-    """Set ``field`` unless the item class declares fields and not this one."""
-    try:
-        adapter[field] = value
-    except KeyError:
-        logger.debug(
-            "mainc dedup: %s has no %r field; fingerprint not stored",
-            type(adapter.item).__name__,
-            field,
-        )
-
-
-def _missing_message(item_class: type, missing: list[str]) -> str:
-    name = item_class.__name__
-    fields = ", ".join(repr(field) for field in missing)
-    return (
-        f"NearDuplicatePipeline cannot store clusters in {name} items: the item class has no "
-        f"field {fields}. Fix one of: declare {'them' if len(missing) > 1 else 'it'} on {name} "
-        f"(e.g. {missing[0]} = scrapy.Field(), or a dataclass/attrs field with a default), or "
-        f"set MAINC_CONVERT_ITEMS = True to convert such items to dicts. Until then they pass "
-        f"unclustered (stat mainc/dedup/missing_field)."
-    )
 
 
 def _redis_errors() -> tuple[type[Exception], ...]:

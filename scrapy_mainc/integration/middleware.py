@@ -4,7 +4,7 @@
 ``response.meta["mainc"]`` and re-decodes pages that Scrapy decoded wrongly (undeclared
 or wrongly declared charsets).
 ``MaincSpiderMiddleware`` files the page of every item a callback produces, for
-:class:`~scrapy_mainc.MaincPipeline` to extract.
+:class:`~scrapy_mainc.MaincPipeline` to extract (see ``_pages``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from ..core._annotate import annotate, better_encoding, declared_encoding
 from ._config import MaincConfig
-from ._pages import AttachedPage, pages_of
+from ._pages import AttachedPage, book_of
 from ._startup import check_crawl, checked
 
 if TYPE_CHECKING:
@@ -94,12 +94,12 @@ class MaincSpiderMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.config = _enabled_config(crawler)
-        self.pages = pages_of(crawler)
-        self.pages.filing = True
+        self.book = book_of(crawler)
+        self.book.filing = True
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        if response is not None:
-            self.pages.attach(item, attached_page(response))
+        if isinstance(response, Response):
+            self.book.file(item, response, attached_page(response), response_urls(response))
         return item
 
 
@@ -113,9 +113,21 @@ def is_html(response: Response) -> bool:
     return b"html" in content_type
 
 
+def response_urls(response: Response) -> list[str]:
+    """The URLs an item of ``response`` may give as its own: the response's, its request's,
+    and those it was redirected from."""
+    urls = [response.url]
+    request = response.request
+    if request is not None:
+        urls.append(request.url)
+        urls.extend(str(url) for url in request.meta.get("redirect_urls", ()))
+    return urls
+
+
 def attached_page(response: Response) -> AttachedPage:
     """The page of ``response``: decoded text for text responses, else the raw body."""
     page: str | bytes = response.text if isinstance(response, TextResponse) else response.body
     request = response.request
     annotations = request.meta.get(META_KEY) if request is not None else None
-    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}))
+    fetched = (response.headers.get(b"Date") or b"").decode("latin-1")
+    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}), fetched=fetched)

@@ -7,7 +7,7 @@ items without text is opt-in (``MAINC_DROP_EMPTY``).
 With near-duplicate clustering on (``MAINC_DEDUP_ENABLED``), the worker also fingerprints
 the main text, with the parameters ``NearDuplicatePipeline`` uses, and this pipeline hands
 it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``; when that is None,
-beside the item, in the crawler's fingerprint book of ``_pages``), together with the page
+beside the item, in the crawler's book of ``_pages``), together with the page
 URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
 skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
 fingerprints the text itself (stat ``mainc/dedup/fingerprinted``). Without
@@ -24,36 +24,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._config import CLUSTER_FIELDS, DedupConfig
 from ._config import MaincConfig, spider_algorithm
-from ._itemfields import ItemFields, MissingFieldError, undeclared_metadata_message
-from ._looppool import LoopProcessPool
-from ._pages import AttachedPage, ItemBook, fingerprints_of, pages_of
-from ._startup import check_crawl, checked, enabled_order
-from ._tally import OutcomeTally, metadata_stats
-from ._workers import (
-    FINGERPRINT_MODULES,
-    ExtractionOutcome,
-    ExtractionTask,
-    WorkerPool,
-    failed,
+from ._dedup_config import DedupConfig
+from ._filters import ItemFilters
+from ._itemfields import (
+    CLUSTER_FIELDS,
+    ItemFields,
+    MissingFieldError,
+    set_if_declared,
+    undeclared_metadata_message,
 )
+from ._pages import AttachedPage, Trail, book_of
+from ._pool import WorkerPool
+from ._reactor import asyncio_available, await_future
+from ._startup import check_crawl, checked, enabled_before, enabled_order
+from ._tally import OutcomeTally, metadata_stats
+from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, ExtractionTask, failed
+from .middleware import MaincSpiderMiddleware
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
-
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
     from typing_extensions import Self
 
-    from ..dedup._fingerprint import Fingerprint
 
 logger = logging.getLogger(__name__)
 
@@ -77,18 +76,19 @@ class MaincPipeline:
         self.crawler = crawler
         self.dedup = checked(DedupConfig.from_settings, crawler.settings)
         clustered = self.dedup.enabled and _clustered(crawler.settings)
-        #: Where the workers' fingerprints go when the items are not to keep them.
-        self.handoff: ItemBook[Fingerprint] | None = None
-        if clustered and not self.dedup.fingerprint_field:
-            self.handoff = fingerprints_of(crawler)
-        self.pages = pages_of(crawler)
+        #: Whether the workers' fingerprints go beside the items (not kept in them).
+        self.handoff = clustered and not self.dedup.fingerprint_field
+        self.book = book_of(crawler)
+        #: Components that may hand this pipeline another object than the spider's item.
+        self.replacers = _replacers(crawler.settings)
         self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
-        self.reported_classes: set[type] = set()
         #: Item classes already told (at INFO) that they lack metadata fields.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
         self.spider_algorithm = checked(spider_algorithm, crawler.spider)
-        self.pool: WorkerPool | LoopProcessPool | None = None
+        self.pool: WorkerPool | None = None
+        #: MAINC_LANGUAGES and MAINC_ARTICLES_ONLY.
+        self.filters = ItemFilters(self.config.content, self._inc)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -104,33 +104,42 @@ class MaincPipeline:
     def close_spider(self, spider: Spider | None = None) -> None:
         if self.pool is not None:
             self.pool.close(CLOSE_WAIT)
-        warning = self.tally.all_failed_warning()
+        warning = self.tally.all_failed_warning(attaching=self.book.filing)
         if warning:
             logger.warning("%s", warning)
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
-        attached = self.pages.take(item)
+        trail = self.book.claim(item, _item_url(ItemAdapter(item)))
+        attached = trail.page if trail is not None else None
         try:
             item = self.fields.prepare(item)
         except MissingFieldError as error:
             return self._pass_unfit(item, error)
+        if trail is not None:
+            self.book.bind(trail, item)  # converted to a dict: the dict is the item now
         adapter = ItemAdapter(item)
         in_item = self.fields.page_in(adapter)
         page = in_item if in_item is not None else _page_of(attached)
         url = attached.url if attached else _item_url(adapter)
-        outcome = await self._extract(page, url, self.fields.takes_metadata(item))
+        fetched = attached.fetched if attached else None
+        outcome = await self._extract(page, url, self.fields.takes_metadata(item), fetched)
         found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
         self.fields.settle_page(adapter, page)
         if self.dedup.enabled:
-            self._hand_to_dedup(adapter, outcome, url)
+            self._hand_to_dedup(adapter, outcome, url, trail)
         self._count(outcome, url)
         self._count_metadata(item, found)
         if self.config.drop_empty and not outcome.extraction.text:
             self._inc("mainc/dropped")
             raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
+        dropped = self.filters.drop_reason(outcome.extraction, bool(outcome.failure))
+        if dropped:
+            raise _drop(dropped)
         return item
 
-    async def _extract(self, page: str | bytes | None, url: str | None, metadata: bool) -> ExtractionOutcome:
+    async def _extract(
+        self, page: str | bytes | None, url: str | None, metadata: bool, fetched: str | None = None
+    ) -> ExtractionOutcome:
         task = ExtractionTask(
             page=page if page is not None else "",
             url=url,
@@ -138,9 +147,12 @@ class MaincPipeline:
             strip_comments=self.config.strip_comments,
             metadata=metadata,
             fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
+            fetched=fetched or None,
+            output=self.config.content.output,
+            favor=self.config.content.favor,
         )
         if page is None:
-            return failed(task, "no_page", _no_page_reason(self.pages.filing, self.config.fields.page))
+            return failed(task, "no_page", self._no_page_reason(url))
         if len(page) > self.config.max_page_size:
             limit = self.config.max_page_size
             reason = f"page too large: {len(page):,} > MAINC_MAX_PAGE_SIZE ({limit:,})"
@@ -148,22 +160,46 @@ class MaincPipeline:
         if self.pool is None:  # process_item before open_spider: not in a crawl
             self.pool = WorkerPool("inline", 1, self.config.timeout)
         submitted = self.pool.submit(task)
-        if not isinstance(submitted, Future):  # an asyncio future: already on the loop
-            return await submitted
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
-        return await _on_reactor(submitted)
+        return await await_future(submitted)
 
-    def _hand_to_dedup(self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None) -> None:
+    def _hand_to_dedup(
+        self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None, trail: Trail | None
+    ) -> None:
         """Hand the worker's fingerprint on (in its field, or beside the item when the items
         are not to keep it) and, where the item has none, the page URL."""
         fingerprint, dedup = outcome.fingerprint, self.dedup
         if fingerprint is not None and dedup.fingerprint_field:
-            _set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
-        elif fingerprint is not None and self.handoff is not None:
-            self.handoff.attach(adapter.item, fingerprint)
+            set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
+        elif fingerprint is not None and self.handoff:
+            self.book.keep_fingerprint(trail, adapter.item, fingerprint)
         if url and not adapter.get(dedup.url_field):
-            _set_if_declared(adapter, dedup.url_field, url)
+            set_if_declared(adapter, dedup.url_field, url)
+
+    def _no_page_reason(self, url: str | None) -> str:
+        """Why an item has no page: with the spider middleware off, it may well have come
+        from a response; with it on, it came from none, or its object was replaced and its
+        URL names no page in flight."""
+        field = self.config.fields.page
+        lacking = f"no {field!r} field" if field else "no page field (MAINC_PAGE_FIELD is None)"
+        if not self.book.filing:
+            return (
+                "no page: MaincSpiderMiddleware, which attaches each item's response, is not "
+                f"enabled (SPIDER_MIDDLEWARES, or the add-on), and the item has {lacking}"
+            )
+        if not self.replacers:
+            return f"no page: the item did not come from a response and has {lacking}"
+        by_url = (
+            f"its 'url' field ({url!r}) is the URL of no response whose items are in flight"
+            if url
+            else "it has no 'url' field to find its page by"
+        )
+        return (
+            "no page: the item came from no response, or a component before MaincPipeline "
+            f"replaced the object the spider yielded ({', '.join(self.replacers)}; returning "
+            f"dict(item) or another item class does that) and {by_url}; it has {lacking}"
+        )
 
     def _pass_unfit(self, item: Any, error: MissingFieldError) -> Any:
         """A typed item that cannot take the fields goes on unchanged: the error is logged
@@ -171,8 +207,7 @@ class MaincPipeline:
         self._inc("mainc/failed")
         self._inc("mainc/failed/missing_field")
         self.tally.add("missing_field", str(error))
-        if type(item) not in self.reported_classes:
-            self.reported_classes.add(type(item))
+        if self.fields.policy.first_report(type(item)):
             logger.error("%s (items of this class pass through without extraction)", error)
         return item
 
@@ -215,18 +250,17 @@ class MaincPipeline:
             self.crawler.stats.inc_value(key, count)  # type: ignore[arg-type]  # sums ms too
 
 
-def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool | LoopProcessPool:
-    """The worker pool for ``config``: process workers driven by the asyncio loop when
-    Scrapy runs on one (no threads between the loop and the workers), else slot threads.
-    Worker processes import ``preload`` before their first page."""
-    if config.worker_mode == "process" and _asyncio_available():
+def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
+    """The worker pool for ``config``, driven by Scrapy's asyncio loop when the crawl runs on
+    one (no thread between the loop and the workers), else by a loop of its own. Worker
+    processes import ``preload`` before their first page."""
+    loop = None
+    if config.worker_mode != "inline" and asyncio_available():
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:
+        except RuntimeError:  # not called from the reactor: the pool runs its own loop
             loop = None
-        if loop is not None:
-            return LoopProcessPool(loop, config.workers, config.timeout, preload=preload)
-    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload)
+    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload, loop=loop)
 
 
 def _clustered(settings: BaseSettings) -> bool:
@@ -249,23 +283,13 @@ def _clustered(settings: BaseSettings) -> bool:
     return False
 
 
-def _set_if_declared(adapter: ItemAdapter, field: str, value: object) -> None:
-    """Set ``field`` unless the item class declares its fields and not this one."""
-    try:
-        adapter[field] = value
-    except KeyError:
-        logger.debug("mainc: %s has no %r field", type(adapter.item).__name__, field)
-
-
-def _no_page_reason(attaching: bool, page_field: str) -> str:
-    """Why an item has no page: with the spider middleware on, it came from no response;
-    without it, it may well have, and the middleware is what is missing."""
-    field = f"no {page_field!r} field" if page_field else "no page field (MAINC_PAGE_FIELD is None)"
-    if attaching:
-        return f"no page: the item did not come from a response and has {field}"
+def _replacers(settings: BaseSettings) -> tuple[str, ...]:
+    """The enabled components that may hand MaincPipeline another object than the one the
+    spider yielded: item pipelines before it, spider middlewares nearer the engine than
+    MaincSpiderMiddleware (whose output it does not see)."""
     return (
-        "no page: MaincSpiderMiddleware, which attaches each item's response, is not enabled "
-        f"(SPIDER_MIDDLEWARES, or the add-on), and the item has {field}"
+        *enabled_before(settings, "ITEM_PIPELINES", MaincPipeline, PIPELINE_ORDER),
+        *enabled_before(settings, "SPIDER_MIDDLEWARES", MaincSpiderMiddleware, None),
     )
 
 
@@ -286,6 +310,7 @@ def _info(outcome: ExtractionOutcome, attached: AttachedPage | None) -> dict[str
         "lang": extraction.lang,
         "milliseconds": round(extraction.milliseconds, 3),
         "reason": extraction.reason,
+        "article": extraction.article,
     }
     if attached is not None and attached.annotations:
         info["page"] = attached.annotations
@@ -299,29 +324,3 @@ def _page_of(attached: AttachedPage | None) -> str | bytes | None:
 def _item_url(adapter: ItemAdapter) -> str | None:
     url = adapter.get("url")
     return url if isinstance(url, str) else None
-
-
-def _on_reactor(future: Future[ExtractionOutcome]) -> Awaitable[ExtractionOutcome]:
-    """Await a future completed in another thread without blocking the event loop."""
-    if _asyncio_available():
-        return asyncio.wrap_future(future, loop=asyncio.get_running_loop())
-    from twisted.internet import reactor
-    from twisted.internet.defer import Deferred
-
-    deferred: Deferred[ExtractionOutcome] = Deferred()
-
-    def done(finished: Future[ExtractionOutcome]) -> None:
-        reactor.callFromThread(deferred.callback, finished.result())
-
-    future.add_done_callback(done)
-    return deferred
-
-
-def _asyncio_available() -> bool:
-    try:
-        from scrapy.utils.asyncio import is_asyncio_available
-    except ImportError:  # Scrapy < 2.14
-        from scrapy.utils.reactor import is_asyncio_reactor_installed
-
-        return is_asyncio_reactor_installed()
-    return is_asyncio_available()

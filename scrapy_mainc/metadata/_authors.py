@@ -19,12 +19,13 @@ markup often holds the first only, and a CMS account or the publisher where the 
 credits a writer); when it names only organisations (an agency byline) the page has no
 person author, whatever the markup says. Each credit is cleaned by :mod:`._names`.
 
-Measured with ``benchmarks/metadata.py`` on the hand-annotated gold (250 pages), authors
-F1 (mean of the page F1s): 0.989 on scrapinghub and 0.754 on zh_news (0.924 overall),
-where trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and newspaper4k 0.616 /
-0.314; neither library reads Chinese bylines or tells agencies from people, so the stage
-is written here. extruct was not measured: the evidence it would give (JSON-LD, microdata)
-is read already by :mod:`._evidence` in one pass over three tags.
+Measured with ``benchmarks/metadata.py`` (2026-11-25), authors F1 (mean of the page
+F1s): 0.989 on scrapinghub and 0.783 on zh_news (0.932 on the 250 hand-annotated pages),
+0.913 on the newspaper4k half as its gold gives it and 0.958 by RULES.md, where
+trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and 0.762 / 0.748 and newspaper4k
+0.616 / 0.314 and 0.690 / 0.687; neither library reads Chinese bylines or tells agencies
+from people, so the stage is written here. extruct was not measured: the evidence it would
+give (JSON-LD, microdata) is read already by :mod:`._evidence` in one pass over three tags.
 """
 
 from __future__ import annotations
@@ -59,18 +60,23 @@ _COMMENT_DEPTH = 8
 _GENERIC_LABELS = frozenset("www m mobile amp edition news blog blogs com net org co cn uk de".split())
 
 
-def find_authors(document: Document, content: tuple[int, ...] = ()) -> tuple[str, ...]:
+def find_authors(
+    document: Document, content: tuple[int, ...] = (), headline: int | None = None
+) -> tuple[str, ...]:
     """The article's authors: person names in page order, without duplicates.
 
     ``content`` holds the statistics indices of the chosen text's roots, where the
-    visible byline is looked for (beside the headline).
+    visible byline is looked for (beside the headline). ``headline`` is the element that
+    shows the headline (default :attr:`Document.headline`; the metadata stage gives the
+    element showing it when that is no heading).
     """
     evidence = document.evidence
     if evidence is None:
         return ()
     context = page_context(document)
     markup = markup_credit(document, context)
-    visible = find_byline(document, content, context, named=not markup.persons)
+    anchor = document.headline if headline is None else headline
+    visible = find_byline(document, content, context, named=not markup.persons, headline=anchor)
     if visible.persons:
         return _distinct(visible.persons)
     if visible.organisations:

@@ -2,18 +2,20 @@
 chosen text, or at its end (where Chinese papers credit their reporters).
 
 Only a few places are looked at: the elements just after the headline (NCE's title search
-found it), those around the start of the chosen text, and those around its end. There an
+found it, or the metadata stage found the element showing it), those around the start of
+the chosen text, and those around its end. There an
 element is a byline candidate when
 
 - its own text starts with a credit label ("By", "Written by", "Von", "Par", "Текст:",
   "作者：", "文/"...), or its tail does ("<span>Photo</span> By <a>A</a>"): an *author
   label*, the strongest evidence;
 - its own text starts with a reporter label ("记者 张三", "本报记者 张三") or holds a
-  Chinese reporter credit ("（记者 张三）", "张三/文"), or it is named as a byline
-  (``class``/``id`` with ``author``, ``byline``, ``writer``, ``reporter``;
-  ``rel="author"``) and reads as names only;
-- it holds a poster's credit ("由张三张贴", "张三 发表于"), or the chosen text closes with a
-  credit in brackets ("……。（张三 李四）"): the weakest.
+  Chinese reporter credit ("（记者 张三）", "张三/文": :mod:`._cjk_credits`), or it is
+  named as a byline (``class``/``id`` with ``author``, ``byline``, ``writer``,
+  ``reporter``; ``rel="author"``; a link to an author's page) and reads as names only;
+- it holds a poster's credit ("由张三张贴", "张三 发表于"), the chosen text closes with a
+  credit in brackets ("……。（张三 李四）"), or it is a bare name right before a date
+  ("<span>Jane Doe</span><span>Dec 05, 2023</span>"): the weakest.
 
 The strongest candidate wins, the earliest among equals (headline first). A byline naming
 only organisations ("By Reuters") says the page has no person author. The credit's text
@@ -27,6 +29,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ._cjk_credits import (
+    AUTHOR_LABEL,
+    HAN_HINT_RE,
+    POSTER_CREDIT,
+    REPORTER_CREDIT,
+    closing_credit,
+    han_credit,
+    visible_context,
+)
+from ._datetext import find_text_dates
 from ._names import Context, Credit, read_credit
 
 if TYPE_CHECKING:
@@ -52,11 +64,8 @@ END_WINDOW = (-20, 10)
 MAX_NAMED_WORDS = 16
 #: Most characters before a label in a tail ("<span>Photo</span> By <a>A</a>").
 MAX_LEAD_CHARS = 30
-#: Characters of the chosen text's last blocks read for a closing credit.
-CLOSING_CHARS = 40
-#: Evidence strengths.
-AUTHOR_LABEL, REPORTER_CREDIT, POSTER_CREDIT = 3, 2, 1
-
+#: Ancestors of a labelled credit's element read for names set in elements of their own.
+WIDEN_LEVELS = 3
 #: An author label at the start of a text.
 _AUTHOR_LABEL_RE = re.compile(
     r"^[\W_]{0,3}(?:(?:written|posted|reported|analysis|story|words|text|commentary|"
@@ -72,55 +81,29 @@ _INNER_LABEL_RE = re.compile(
 )
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
+#: The path of an author's page (WordPress ``/author/jane-doe/`` and its kin).
+_AUTHOR_PAGE_RE = re.compile(
+    r"/(?:authors?|autor(?:es|en)?|auteurs?|writers?|journalists?|reporters?|contributors?|columnists?)/[^/?#]",
+    re.I,
+)
+#: The start of a text that goes on with more names after a credit.
+_MORE_NAMES_RE = re.compile(r"\s*(?:,|&|and\b|und\b|et\b|y\b|e\b|en\b|og\b|och\b|i\b|и\b|、|，)", re.I)
+#: A bare name: two to four capitalised words ("Jane Doe", "Daisy-Mae O'Neil", "Ann B. Lee").
+_BARE_NAME_RE = re.compile(r"^\s*[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}\s*$")
+#: Class and id words of elements that name a topic, not a person.
+_TOPIC_NAME_RE = re.compile(r"tag|categor|section|topic|rubri|kicker|label|channel|breadcrumb|location", re.I)
+#: What may stand between a name and its date ("Jane Doe - December 21, 2023").
+_DATE_LEAD = " \t\r\n-–—|•·,/"
+#: Characters read after a name for its date.
+_DATE_CHARS = 40
 _NOT_BYLINE_NAME_RE = re.compile(r"bio|about|avatar|image|photo|img|comment|more|other|related", re.I)
-_HAN = "\u3400-\u9fff"
-#: One to six Han names separated by spaces or enumeration commas.
-_HAN_NAMES = rf"[{_HAN}]{{2,4}}(?:[ \u3000、，,]+[{_HAN}]{{2,4}})*"
-_HANGUL_NAME = "[\uac00-\ud7af]{2,4}"
-#: Chinese and Korean reporter credits; the names in group 1.
-_REPORTER_RES = (
-    # （记者 张三）, 据新华社拉萨电（记者 格桑边觉）, （本报记者 张三 李四）
-    re.compile(rf"[（(][^（）()]{{0,12}}记者\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]"),
-    # 光明日报记者 王建宏 张文攀; 本报记者罗科苏盈发自北京; 记者马俊峰/文
-    re.compile(
-        rf"记者(?:\s+({_HAN_NAMES})(?=\s*(?:$|[/／]|发自|报道|摄|[）)]|\s))"
-        rf"|({_HAN_NAMES})(?=\s*(?:[/／]\s*文|发自|报道|摄)))"
-    ),
-    # 马俊峰/文
-    re.compile(rf"({_HAN_NAMES})\s*[/／]\s*文"),
-    # 2004年7月16日08:19 [ 黄宇 ] 来源：
-    re.compile(rf"[\[【]\s*({_HAN_NAMES})\s*[\]】]\s*来源"),
-    # 칼럼니스트 박생강, 정덕현 칼럼니스트, 홍길동 기자
-    re.compile(rf"(?:칼럼니스트|기자|특파원)\s+({_HANGUL_NAME})(?![\uac00-\ud7af])"),
-    re.compile(rf"(?<![\uac00-\ud7af])({_HANGUL_NAME})\s*(?:칼럼니스트|기자|특파원)(?![\uac00-\ud7af])"),
-)
-#: Poster credits of blogs and forums; the name in group 1.
-_POSTER_RES = (
-    re.compile(r"由\s*\|?\s*([^\s\d|]{2,20}?)\s*\|?\s*(?:张贴|于.{0,40}?发表)"),
-    re.compile(r"^([^\s\d:：]{2,20}(?:\d*))\s*发表于"),
-)
-#: A closing credit of the chosen text: "……。（张三 李四）", "（张三 上海报道）".
-_CLOSING_RE = re.compile(
-    rf"[。！？”\s][（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$|"
-    rf"^[（(]\s*(?:[^（）()]{{0,12}}记者)?\s*({_HAN_NAMES})\s*(?:[{_HAN}]{{2}}报道)?\s*[）)]\s*$"
-)
-_HAN_HINT_RE = re.compile(r"记者|[/／]\s*文|张贴|发表|来源|칼럼니스트|기자|특파원")
-#: Two-character Chinese surnames, and the commonest one-character ones: four characters
-#: run together are two names when both halves start with a surname ("罗科苏盈").
-_COMPOUND_SURNAMES = frozenset(
-    "欧阳 司马 上官 诸葛 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤 南宫 西门".split()
-)
-_SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
-    "姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
-    "常乔赖文庞樊兰殷施洪翟安颜倪牛温季俞章鲁葛伍申尤毕聂焦柳邢路岳齐梅庄辛管祝左涂谷祁时舒耿詹关苗凌费"
-    "纪靳盛童欧项曲成游阳裴席卫屈鲍霍翁隋甘景单包司柏宁柯阮桂闵解强柴华车冉边吉饶戚古米池滕晋苑宫全褚简"
-    "娄符穆党燕郎冀谈姬屠连晏栾郁商蒙喻窦迟卓艾蓝巩仲乐虞卞封楚佟栗匡宗应巫鞠桑荆岑胥"
-)
 
 
-def find_byline(document: Document, content: tuple[int, ...], context: Context, named: bool = True) -> Credit:
-    """The strongest visible byline near the headline or the chosen text (empty if none).
+def find_byline(
+    document: Document, content: tuple[int, ...], context: Context, named: bool = True, headline: int = -1
+) -> Credit:
+    """The strongest visible byline near the headline (the element ``headline``) or the
+    chosen text (empty if none).
 
     ``named`` looks at elements named as bylines too (the caller leaves them out when the
     markup names the authors already: they mostly repeat it, and reading every short
@@ -133,8 +116,12 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
     seen: set[int] = set()
     parent, tags, words, link_words = stats.parent, stats.tags, stats.words, stats.link_words
     cjk_page = bool(document.lang)
-    scan = _Scan(stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS)
-    for start, stop in _windows(document, content, len(stats.tags), named):
+    windows = _windows(document, content, headline, named)
+    under_headline = range(*windows[0]) if headline >= 0 else range(0)
+    scan = _Scan(
+        stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS, under_headline
+    )
+    for start, stop in windows:
         for node in range(start, stop):
             up = parent[node]
             size = words[node]
@@ -155,22 +142,25 @@ def find_byline(document: Document, content: tuple[int, ...], context: Context, 
                 if strength == AUTHOR_LABEL:
                     return best
     if not best_strength and content and document.lang:
-        return _closing_credit(stats, content, context)
+        return closing_credit(stats, content, context)
     return best
 
 
-def _windows(document: Document, content: tuple[int, ...], count: int, named: bool) -> list[tuple[int, int]]:
+def _windows(
+    document: Document, content: tuple[int, ...], headline: int, named: bool
+) -> list[tuple[int, int]]:
     """Where to look: after the headline; around the start of the chosen text (only near
     it when the markup names the authors: a byline listing more of them sits by the
     headline); around its end on CJK pages."""
     anchors = []
-    if document.headline >= 0:
-        anchors.append((document.headline, HEADLINE_WINDOW))
-    if content and (named or document.headline < 0):
+    if headline >= 0:
+        anchors.append((headline, HEADLINE_WINDOW))
+    if content and (named or headline < 0):
         anchors.append((content[0], START_WINDOW if named else NEAR_START_WINDOW))
     if content and document.lang:  # Chinese, Japanese and Korean papers credit at the end
         last = max(document.stats.end[node] for node in content) - 1
         anchors.append((last, END_WINDOW))
+    count = len(document.stats.tags)
     return [(max(anchor + low, 0), min(anchor + high, count)) for anchor, (low, high) in anchors]
 
 
@@ -184,6 +174,8 @@ class _Scan:
     named: bool
     #: Most words of a text read as a credit.
     limit: int
+    #: The elements around the headline, where a bare name beside a date is a byline.
+    under_headline: range = range(0)
 
 
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
@@ -207,14 +199,37 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         return 0, Credit()
     if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
         text = _hinted_text(scan, node, own, tail)
-        strength, credit = _han_credit(text, context) if text else (0, Credit())
+        strength, credit = han_credit(text, context) if text else (0, Credit())
         if strength:
             return strength, credit
     if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
             return REPORTER_CREDIT, credit
+    bare = (
+        named and node in scan.under_headline and 2 <= stats.words[node] <= 4 and not stats.link_words[node]
+    )
+    if bare and _name_beside_date(stats, node):
+        credit = read_credit(own, context)
+        if len(credit.persons) == 1 and not credit.unread:
+            return POSTER_CREDIT, credit
     return 0, Credit()
+
+
+def _name_beside_date(stats: DomStats, node: int) -> bool:
+    """Whether the element's own text is a bare name (a few capitalised words) and the
+    text right after it (its tail, else the next element's text) opens with a date:
+    "<span>Jane Doe</span><span>Dec 05, 2023</span>" under a headline."""
+    element = stats.nodes[node]
+    if len(element) or not _BARE_NAME_RE.match(element.text or ""):
+        return False
+    if _TOPIC_NAME_RE.search(f"{element.get('class', '')} {element.get('id', '')}"):
+        return False  # a tag or a section beside the date: "<div class='tags'>Winter Games</div>"
+    after = (element.tail or "").strip(_DATE_LEAD)
+    if not after and stats.end[node] < len(stats.texts):
+        after = (stats.texts[stats.end[node]] or "").strip(_DATE_LEAD)
+    found = find_text_dates(after[:_DATE_CHARS]) if after[:1].isalnum() else []
+    return bool(found) and found[0].start == 0
 
 
 def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
@@ -222,18 +237,42 @@ def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner
     whose text or tail holds the label, or its parent: "<b>作者：</b><a>A</a>"), from the
     label on; else in the labelled text alone ("文：张三" in a long text). A label that
     starts a text must be near the holder's start ("<span>Photo</span> By <a>A</a>")."""
-    stats, visible = scan.stats, _visible(scan.context)
     for holder in holders:
-        if holder < 0 or stats.words[holder] > scan.limit:
-            continue
-        text = _pieces(stats.nodes[holder])
-        position = text.find(labelled[:12])
-        if position < 0 or not inner and position > MAX_LEAD_CHARS:
-            continue
-        credit = read_credit(text[position:], visible)
+        credit = _credit_from(scan, holder, labelled, inner)
         if credit.persons or credit.organisations:
-            return credit
-    return read_credit(labelled, visible)
+            return _widened(scan, holder, labelled, inner, credit)
+    return read_credit(labelled, visible_context(scan.context))
+
+
+def _credit_from(scan: _Scan, holder: int, labelled: str, inner: bool) -> Credit:
+    """The credit in short element ``holder`` from the label on (none when the label is
+    not near its start)."""
+    stats = scan.stats
+    if holder < 0 or stats.words[holder] > scan.limit:
+        return Credit()
+    text = _pieces(stats.nodes[holder])
+    position = text.find(labelled[:12])
+    if position < 0 or not inner and position > MAX_LEAD_CHARS:
+        return Credit()
+    return read_credit(text[position:], visible_context(scan.context))
+
+
+def _widened(scan: _Scan, holder: int, labelled: str, inner: bool, credit: Credit) -> Credit:
+    """The credit of the largest short ancestor of ``holder`` (up to :data:`WIDEN_LEVELS`
+    up) that starts with the same label and names the same people and more: names set in
+    elements of their own beside the label's ("<span><span>By</span> <a>A</a></span> and
+    <span><a>B</a></span>")."""
+    if not _continues(scan.stats, holder):
+        return credit
+    parent = scan.stats.parent
+    ancestor = parent[holder]
+    for _ in range(WIDEN_LEVELS):
+        wider = _credit_from(scan, ancestor, labelled, inner)
+        known = len(credit.persons)
+        if len(wider.persons) <= known or wider.persons[:known] != credit.persons:
+            break
+        credit, ancestor = wider, parent[ancestor]
+    return credit
 
 
 def _pieces(element: etree._Element) -> str:
@@ -250,9 +289,21 @@ def _pieces(element: etree._Element) -> str:
     return " ".join(text.split())
 
 
+def _continues(stats: DomStats, holder: int) -> bool:
+    """Whether the text right after element ``holder`` (its tail, else the next element's
+    text) goes on with more names: it opens with "and", "&" or a comma."""
+    after = stats.tails[holder] or ""
+    if (not after or after.isspace()) and stats.end[holder] < len(stats.texts):
+        after = stats.texts[stats.end[holder]] or ""
+    return _MORE_NAMES_RE.match(after) is not None
+
+
 def _named_byline(element: etree._Element) -> bool:
-    """Whether the element is named or marked as a byline."""
+    """Whether the element is named or marked as a byline: ``rel="author"``, a link to an
+    author's page (``/author/jane-doe/``), a byline ``class`` or ``id``."""
     if element.get("rel", "").lower() == "author":
+        return True
+    if element.tag == "a" and _AUTHOR_PAGE_RE.search(element.get("href", "")):
         return True
     name = f"{element.get('class', '')} {element.get('id', '')}"
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
@@ -267,72 +318,11 @@ def _hinted_text(scan: _Scan, node: int, own: str, tail: str) -> str:
     """The text to read for a CJK credit whose hint word is in ``own`` (the element's
     text) or in ``tail`` (then its parent's text, or the tail alone in a long text)."""
     stats = scan.stats
-    if own and _HAN_HINT_RE.search(own):
+    if own and HAN_HINT_RE.search(own):
         return " ".join(" ".join(stats.nodes[node].itertext()).split())
-    if tail and _HAN_HINT_RE.search(tail):
+    if tail and HAN_HINT_RE.search(tail):
         up = stats.parent[node]
         if up >= 0 and stats.words[up] <= scan.limit:
             return " ".join(" ".join(stats.nodes[up].itertext()).split())
         return tail
     return ""
-
-
-def _han_credit(text: str, context: Context) -> tuple[int, Credit]:
-    """A reporter's or a poster's credit in CJK ``text``, with its strength."""
-    visible = _visible(context)
-    for strength, patterns in ((REPORTER_CREDIT, _REPORTER_RES), (POSTER_CREDIT, _POSTER_RES)):
-        for pattern in patterns:
-            match = pattern.search(text)
-            names = next((group for group in match.groups() if group), "") if match else ""
-            if not match or not names:
-                continue
-            if text[match.end() :].lstrip().startswith("报道") and " " in names:
-                names = names.rsplit(None, 1)[0]  # "彭冲 山东冠县报道": the last is a place
-            credit = read_credit(_split_run(names), visible)
-            if credit.persons:
-                return strength, credit
-    return 0, Credit()
-
-
-def _split_run(names: str) -> str:
-    """Four Han characters without a space are two names when both halves start with a
-    common surname and the first half is not a two-character surname ("罗科苏盈")."""
-    names = names.strip()
-    if (
-        len(names) == 4
-        and names[0] in _SURNAMES
-        and names[2] in _SURNAMES
-        and names[:2] not in _COMPOUND_SURNAMES
-    ):
-        return f"{names[:2]} {names[2:]}"
-    return names
-
-
-def _closing_credit(stats: DomStats, content: tuple[int, ...], context: Context) -> Credit:
-    """A credit in brackets closing one of the chosen text's last three blocks."""
-    last = max(stats.end[node] for node in content) - 1
-    words, nodes, tags = stats.words, stats.nodes, stats.tags
-    checked = 0
-    for node in range(last, content[0] - 1, -1):
-        if words[node] and tags[node] in ("p", "div", "td", "font", "span"):
-            tail = " ".join("".join(nodes[node].itertext()).split())[-CLOSING_CHARS:]
-            match = _CLOSING_RE.search(tail)
-            if match:
-                names = _split_run(next(group for group in match.groups() if group))
-                reporter = "记者" in match.group()
-                credit = read_credit(names, _visible(context))
-                if credit.persons and (reporter or all(_surname_first(name) for name in credit.persons)):
-                    return credit
-            checked += 1
-            if checked == 3:
-                break
-    return Credit()
-
-
-def _surname_first(name: str) -> bool:
-    return name[:1] in _SURNAMES or name[:2] in _COMPOUND_SURNAMES
-
-
-def _visible(context: Context) -> Context:
-    """The context for a visible credit, where user names are people (forum posters)."""
-    return Context(site_keys=context.site_keys, accounts_are_people=True)

@@ -1,44 +1,48 @@
-"""Publication and modification dates of a page.
+"""Publication and modification dates of a page, and where each came from.
 
 Evidence, from most to least trusted (every value must be *plausible*: not before 1995,
-not after the day after ``today``):
+not after the day after the fetch, or after ``today`` without a fetch time); each level
+names itself in :attr:`FoundDates.published_from` (:data:`SOURCES`):
 
-1. JSON-LD of the page's own article (``datePublished``, else ``dateCreated``;
-   ``dateModified``); a page object (``WebPage``) when the article gives no date; any
-   dated object when the page has no article at all. Of several stories, one that is
-   not this page's (by URL or headline) gives no date: the page lists them.
-2. Microdata in the body: ``itemprop="datePublished"`` (``datetime``, ``content`` or
+1. ``json-ld``: JSON-LD of the page's own article (``datePublished``, else
+   ``dateCreated``; ``dateModified``); a page object (``WebPage``) when the article gives
+   no date; any dated object when the page has no article at all. Of several stories, one
+   that is not this page's (by URL or headline) gives no date: the page lists them.
+2. ``microdata``: ``itemprop="datePublished"`` in the body (``datetime``, ``content`` or
    text), nearest the headline first.
-3. Meta names: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly,
-   Sailthru, cXense, Dublin Core, ``citation_*`` and the other names in
-   :data:`PUBLISHED_META`; then ``parsely-page`` JSON.
-4. What the reader sees near the headline (:mod:`._dateline`): ``<time>`` elements and
-   written datelines in many languages.
-5. The URL: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
+3. ``meta``: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly, Sailthru,
+   cXense, Dublin Core, ``citation_*`` and the other names in :data:`PUBLISHED_META`; then
+   ``parsely-page`` JSON.
+4. ``dateline``: what the reader sees near the headline (:mod:`._dateline`): ``<time>``
+   elements and written datelines in many languages, not dates inside sentences or a list
+   of teasers'; relative dates ("3 hours ago") only against the fetch time.
+5. ``url``: ``/2023/12/22/``, ``/20231222/`` (a month alone is no date).
 
 The markup's first claim is the publication date, except where the page contradicts it
 (:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
 the first's, or the first is a UTC time one day from the day shown (the day counts in the
-page's own time zone). The dateline is read only when the markup has no date, disagrees
-with itself, or gives a UTC time or one without offset; otherwise only the markup is
-read. ``modified`` comes from the markup, else from a visible "Updated ..."
-date; when it is earlier than ``published`` the page contradicts itself and ``modified``
-is dropped (``published`` is the better-attested claim).
+page's own time zone), or the dateline shows the first claim's moment told in another zone.
+The dateline is read only when the markup has no date, disagrees with itself, or gives a
+UTC time or one without offset; otherwise only the markup is read. ``modified`` comes from
+the markup, else from a visible "Updated ..." date; when it is earlier than ``published``
+the page contradicts itself and ``modified`` is dropped (``published`` is the
+better-attested claim).
 
 Written here rather than taken from htmldate, which accepts an lxml tree: measured with
-``benchmarks/dates.py`` in one run (2026-11-23), htmldate 1.11.0 with ``original_date=True``
-reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the 460-page dates set
-against 0.933 here, and 0.856 / 0.820 on the hand-annotated gold of scrapinghub and zh_news
-against 0.956 (0.739 / 0.580 against 0.928 on zh_news alone); the targets are 0.92 and 0.95.
-Its time is no obstacle when it is handed a tree (median 0.15 ms a page in both modes,
-1.25 / 1.36 ms with its own parse, against 0.15 ms for :func:`find_dates`), the accuracy is.
+``benchmarks/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
+``original_date=True`` reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the
+460-page dates set against 0.933 here, 0.856 / 0.820 on the hand-annotated gold of
+scrapinghub and zh_news against 0.960 (0.739 / 0.580 against 0.942 on zh_news alone), and
+0.869 on the newspaper4k half (by RULES.md) against 0.930. Its time is no obstacle when it
+is handed a tree (median 0.15 ms a page in both modes, 1.25 / 1.36 ms with its own parse,
+against 0.15 ms for :func:`find_dates`; 2026-11-23), the accuracy is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core._evidence import jsonld_types, load_json
 from ..core._title import shows_headline
@@ -82,32 +86,62 @@ MODIFIED_META = (
 )  # fmt: skip
 
 
-def find_dates(document: Document, today: date | None = None) -> tuple[str, str]:
-    """(published, modified) of the page, ISO 8601, ``""`` when unknown.
+class FoundDates(NamedTuple):
+    """The page's dates and where each came from (:data:`SOURCES`, ``""`` with no date)."""
 
-    ``today`` (the day of the crawl, default the local date) bounds plausible dates.
+    published: str = ""
+    modified: str = ""
+    published_from: str = ""
+    modified_from: str = ""
+
+
+#: The levels of evidence a date comes from, most trusted first.
+SOURCES = ("json-ld", "microdata", "meta", "dateline", "url")
+#: A claim: (ISO value, source).
+Claim = tuple[str, str]
+
+
+def find_dates(
+    document: Document, today: date | None = None, shown: int | None = None, fetched: datetime | None = None
+) -> FoundDates:
+    """The page's publication and modification dates, ISO 8601 (``""`` when unknown), and
+    where each came from.
+
+    ``fetched`` (when the page was fetched: :func:`._relative.fetched_moment`) bounds
+    plausible dates (none after its next day) and dates relative dates ("3 hours ago")
+    and days without a year; without it they are not read, and ``today`` (default the
+    local date) bounds plausible dates. ``shown`` is :func:`._windows.shown_headline`
+    when the caller has it already.
     """
+    if fetched is not None:
+        today = fetched.date()
     latest = ((today or date.today()) + timedelta(days=1)).isoformat()
 
     def plausible(value: str) -> bool:
         return EARLIEST <= value[:10] <= latest
 
     evidence = document.evidence
-    published: list[str] = []
-    modified: list[str] = []
-    for source in (_jsonld_dates, _microdata_dates, _meta_dates):
+    published: list[Claim] = []
+    modified: list[Claim] = []
+    for source, name in ((_jsonld_dates, "json-ld"), (_microdata_dates, "microdata"), (_meta_dates, "meta")):
         claims = source(document, evidence)
-        published += _parsed(claims[0], plausible)
-        modified += _parsed(claims[1], plausible)
+        published += [(value, name) for value in _parsed(claims[0], plausible)]
+        modified += [(value, name) for value in _parsed(claims[1], plausible)]
     page = PageDates()
     if _needs_page(published, modified):
-        page = page_dates(document, plausible, windows=NEAR_WINDOWS if published else 6)
-    url = next(iter(_parsed([url_date(url) for url in _page_urls(document, evidence)], plausible)), "")
-    chosen = _reconcile(published, page.published or url, page.days) or page.modified
-    last = modified[0] if modified else page.modified
-    if last and (not chosen or _earlier(last, chosen)):
-        last = ""
-    return chosen, last
+        tries = NEAR_WINDOWS if published else 6
+        page = page_dates(document, plausible, tries, shown, fetched)
+    visible: Claim = (page.published, "dateline")
+    if not page.published:
+        urls = _page_urls(document, evidence)
+        visible = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
+    chosen = _reconcile(published, visible, page.days)
+    if not chosen[0] and page.modified:
+        chosen = (page.modified, "dateline")  # the page shows nothing but its update
+    last = modified[0] if modified else (page.modified, "dateline")
+    if not last[0] or not chosen[0] or _earlier(last[0], chosen[0]):
+        last = ("", "")
+    return FoundDates(chosen[0], last[0], chosen[1] if chosen[0] else "", last[1])
 
 
 def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
@@ -116,19 +150,19 @@ def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
     return [value for value in parsed if value and plausible(value)]
 
 
-def _needs_page(published: list[str], modified: list[str]) -> bool:
+def _needs_page(published: list[Claim], modified: list[Claim]) -> bool:
     """Whether the visible dateline is read: when the markup gives no publication date,
     dates that disagree, or a time in UTC or without offset (whose day may not be the
     page's own)."""
     if not published:
         return True
-    first = published[0]
+    first = published[0][0]
     if len(first) > 10 and (len(first) == 19 or first.endswith("+00:00")):
         return True
-    return any(value[:10] != first[:10] for value in (*published, *modified))
+    return any(value[:10] != first[:10] for value, _ in (*published, *modified))
 
 
-def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
+def _reconcile(published: list[Claim], shown: Claim, days: frozenset[str]) -> Claim:
     """The publication date from the markup's claims (best first) and the date the page
     shows as its publication (the dateline, else the URL's date).
 
@@ -142,14 +176,30 @@ def _reconcile(published: list[str], shown: str, days: frozenset[str]) -> str:
     if not published:
         return shown
     first = published[0]
-    if not shown or shown[:10] == first[:10] or first[:10] in days:
+    day = shown[0][:10]
+    if not day or day == first[0][:10] or first[0][:10] in days:
         return first
-    for value in published:
-        if value[:10] == shown[:10]:
-            return value
-    if _in_other_zone(first, shown[:10]):
+    for claim in published:
+        if claim[0][:10] == day:
+            return claim
+    if _in_other_zone(first[0], day) or _same_moment(first[0], shown[0]):
         return shown
     return first
+
+
+def _same_moment(value: str, shown: str) -> bool:
+    """Whether a dateline's time without offset (``2023-12-19T03:57:00``) is the markup's
+    time with offset (``2023-12-18T22:57:00-05:00``) told in another zone (a whole number of
+    quarter hours from UTC-12 to UTC+14 apart from UTC): the same moment, whose day the
+    page shows."""
+    if len(value) <= 19 or len(shown) != 19 or value[10:19] == "T00:00:00":
+        return False
+    try:
+        moment = datetime.fromisoformat(value).astimezone(timezone.utc).replace(tzinfo=None)
+        minutes = (datetime.fromisoformat(shown) - moment).total_seconds() / 60
+    except ValueError:
+        return False
+    return minutes % 15 == 0 and -12 * 60 <= minutes <= 14 * 60
 
 
 def _in_other_zone(value: str, day: str) -> bool:

@@ -40,13 +40,22 @@ _TAIL_RE = re.compile(
     r"于|时间|日期|来源|编辑|责任编辑)\b.*$|"
     r"\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d.*$|\d.*$|"
     r"\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$|\s[•·—–-]\s.*$|"
-    r"\s+[^\s:：|]+[:：].*$",
+    r"\s+[^\s:：|]+[:：].*$|"
+    r"[\s.|]+(?:photo(?:s|graph(?:s|y))?|pictures?|illustrations?|images?|video|graphics?)\s+by\b.*$|"
+    r"[\s.|]+(?:additional\s+|with\s+)?(?:contributions?|reporting|research)\s+(?:from|by)\b.*$",
     re.I,
 )
 #: Separators between names. "/" splits too: "文/张三" lost its label already.
 _SPLIT_RE = re.compile(
     r"\s*(?:,|;|，|；|、|\||/|／|\s&\s|&amp;|(?<=[^\W\d_]{2})\.\s+(?=[A-Z])|\s+(?i:and|und|y|e|et|en|og|och|i|и)\s+)\s*"
 )
+#: An affiliation after a name: "Jane Doe For Dailymail.com", "Jane Doe for the Courier".
+_AFFILIATION_RE = re.compile(r"\s+for\s+(?=\S)", re.I)
+#: A conjunction left at the start of a part when names stand in elements of their own
+#: ("<span>Jane Doe</span> <span>and John Smith, CNN</span>").
+_LEADING_CONJUNCTION_RE = re.compile(r"^(?:and|und|et|y|e|en|og|och|i|и|&)\s+(?=\S)", re.I)
+#: A part ending in an initial: its full stop belongs to the name.
+_INITIAL_END_RE = re.compile(r"(?<![^\W\d_])[A-Z]\.$")
 _HAN_RE = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff·•．]+$")
 _HANGUL_RE = re.compile(r"^[\uac00-\ud7af]{2,5}$")
 #: A Han name: 2 to 4 characters, or a transcribed foreign name with a middle dot.
@@ -69,7 +78,7 @@ _CONJUNCTIONS = frozenset("and und & y e et en og och i и with".split())
 UI_WORDS = frozenset(
     """view more articles article read follow profile email e-mail twitter facebook contact
     all posts stories subscribe share comments comment bio biography see latest about
-    publish published updated""".split()
+    publish published updated social links archive rss feed""".split()
 )
 #: Job titles and affiliations: a part holding one of these words is not a name.
 JOB_WORDS = frozenset(
@@ -78,7 +87,7 @@ JOB_WORDS = frozenset(
     analyst critic blogger intern chief senior national political sports special staff
     director managing deputy associate manager founder president professor fellow
     photographer photographers photo photos illustration illustrator video host anchor
-    contributing freelance guest bureau desk team columnista redakteur redaktion
+    contributing freelance guest bureau desk team columnista redakteur redaktion executive
     correspondente repórter redação redacción reportero periodista giornalista
     redattore auteur rédaction journaliste envoyé sportswriter""".split()
 )  # fmt: skip
@@ -94,10 +103,12 @@ ORG_WORDS = frozenset(
     insider international global world leader courier chronicle observer register star
     sun examiner inquirer independent guardian telegraph mirror express standard globe
     mail record dispatch bulletin enquirer monitor cnn bbc cbs nbc abc fox msnbc npr pbs wsj
-    nyt usa today club editors redaktion redacción redação rédaction""".split()
+    nyt usa today club editors redaktion redacción redação rédaction redazione""".split()
 )  # fmt: skip
 #: Last words of a desk or staff credit: the whole credit is an organisation.
-DESK_WORDS = frozenset("staff team desk bureau editorial editors reports newsroom redaktion wire".split())
+DESK_WORDS = frozenset(
+    "staff team desk bureau editorial editors reports newsroom redaktion redazione wire".split()
+)
 #: Single-word credits that are accounts or roles, not people.
 ACCOUNT_WORDS = frozenset("admin administrator webmaster editor editorial staff guest anonymous user".split())
 #: Credentials after a name ("Rachael Link, MS, RD").
@@ -152,10 +163,17 @@ def read_credit(raw: str, context: Context) -> Credit:
         parts = [part for part in _SPLIT_RE.split(text) if part]
     first = True
     for part in parts:
+        if _key(part) in context.site_keys:
+            credit.organisations.append(part)  # the site's own name after a name: "New York Daily News"
+            first = False
+            continue
         part = _strip_part(part)
         if not part or _CREDENTIAL_RE.match(part) or part.casefold() in _CONJUNCTIONS:
             continue
         kind = classify(part, context)
+        head = _AFFILIATION_RE.split(part, 1)[0]
+        if head != part and classify(head, context) == "person":
+            part, kind = head, "person"  # "Jane Doe For Dailymail.com": the writer, then for whom
         if not kind and first and context.accounts_are_people and " " in part:
             part = part.split()[0]  # a poster and what the forum says about them
             kind = classify(part, context)
@@ -189,7 +207,9 @@ def _strip_part(part: str) -> str:
     """A part without its label and its trailing job or affiliation words ("Tom Davies
     Associated Press", "정덕현 칼럼니스트"); a part ending in a desk word ("HNN Staff",
     "Science X staff") is kept whole: it is an organisation."""
-    part = _LABEL_RE.sub("", part.strip(" .:：-–—'\"“”‘’")).strip()
+    part = _LEADING_CONJUNCTION_RE.sub("", _LABEL_RE.sub("", part.strip(" :：-–—'\"“”‘’")).strip())
+    if part.endswith(".") and not _INITIAL_END_RE.search(part):
+        part = part.rstrip(". ")  # a sentence's full stop, not an initial's ("Maria T.K.")
     tokens = part.split()
     if len(tokens) > 1 and all(len(token) == 1 and _HAN_RE.match(token) for token in tokens):
         return "".join(tokens)  # "赵 培": a name spaced out to the width of longer ones
@@ -202,6 +222,8 @@ def _strip_part(part: str) -> str:
     # "Tom Davies Associated Press" loses its agency, "European Space Agency" keeps its word
     if trailing and (trailing > 1 or removed[0] in JOB_WORDS or _is_title_word(tokens[-1])):
         tokens = tokens[: len(tokens) - trailing]
+        if len(tokens) > 2 and tokens[-1].casefold() == "the":
+            tokens.pop()  # "Sean O'Hara The Associated Press"
     if len(tokens) == 2 and _is_trailing_title(tokens[-1]) and not tokens[0].isascii():
         tokens.pop()  # "정덕현 칼럼니스트"
     return " ".join(tokens)
@@ -236,7 +258,9 @@ def classify(name: str, context: Context) -> str:
     if len(tokens) == 1:
         if lowered[0] in ORG_WORDS or "." in name and _looks_like_domain(name):
             return "organisation"
-        return "" if lowered[0] in UI_WORDS else _single_word(name, lowered[0], context)
+        if lowered[0] in UI_WORDS or lowered[0] in JOB_WORDS and lowered[0] not in ACCOUNT_WORDS:
+            return ""  # "Follow", "Executive" (but "Editor" is an account: an organisation)
+        return _single_word(name, lowered[0], context)
     if name[0].isascii() and name[0].islower():
         return ""  # "the Chinese government"
     if any(token in ORG_WORDS for token in lowered) or "." in name and _looks_like_domain(name):

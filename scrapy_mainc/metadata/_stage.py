@@ -15,23 +15,34 @@ from ..core._types import Metadata
 from ._authors import find_authors
 from ._dates import find_dates
 from ._fields import find_fields
+from ._windows import shown_headline
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ..core._types import Document
 
 
-def extract_metadata(document: Document, content: tuple[int, ...] = ()) -> Metadata:
+def extract_metadata(
+    document: Document, content: tuple[int, ...] = (), fetched: datetime | None = None
+) -> Metadata:
     """The metadata of a prepared page (call before its statistics are released).
 
     ``content`` holds the statistics indices of the roots of the page's chosen text, near
-    which visible bylines are looked for.
+    which visible bylines are looked for. ``fetched`` is when the page was fetched
+    (:func:`._relative.fetched_moment`): relative dates ("3 hours ago") are read against
+    it, and only then.
     """
     try:
-        published, modified = find_dates(document)
+        # where the page shows its headline when it is no heading: both searches start there
+        shown = shown_headline(document) if document.headline < 0 else None
+        dates = find_dates(document, shown=shown, fetched=fetched)
         metadata = Metadata(
-            published=published,
-            modified=modified,
-            authors=find_authors(document, content),
+            published=dates.published,
+            modified=dates.modified,
+            published_from=dates.published_from,
+            modified_from=dates.modified_from,
+            authors=find_authors(document, content, document.headline if shown is None else shown),
             **find_fields(document),
         )
     except RecursionError:  # JSON-LD nested deeper than a reader follows: no metadata, no error

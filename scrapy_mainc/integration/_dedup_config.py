@@ -1,25 +1,24 @@
 """The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
 
-Reading needs only the ``get``/``getbool``/``getint``/``getfloat`` methods of Scrapy's
-settings (through :func:`read_setting`, which names a setting whose value it cannot
+Its defaults are the registry's (``_settings``), which takes those of the clustering
+parameters from :class:`~scrapy_mainc.dedup.FingerprintParams` and
+:class:`~scrapy_mainc.dedup.IndexParams`, where their values are explained. Reading needs
+only the ``get``/``getbool``/``getint``/``getfloat``/``getdict`` methods of Scrapy's settings
+(through :func:`~._settings.read_setting`, which names a setting whose value it cannot
 convert), so this module does not import Scrapy; nor does it import datasketch, so that
 ``MaincPipeline`` and the add-on can read it in every crawl at no cost.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._params import FingerprintParams, IndexParams
+from ..dedup._params import FingerprintParams, IndexParams
+from ._settings import DEFAULTS, read_setting
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
-
-_FINGERPRINT_DEFAULTS = FingerprintParams()
-_INDEX_DEFAULTS = IndexParams()
-#: The item fields ``NearDuplicatePipeline`` writes; typed items must declare both.
-CLUSTER_FIELDS = ("cluster_id", "duplicate_of")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,38 +26,44 @@ class DedupConfig:
     """Everything the near-duplicate pipeline (and the extraction worker) is configured by."""
 
     #: ``MAINC_DEDUP_ENABLED``: the pipeline raises NotConfigured unless true.
-    enabled: bool = False
+    enabled: bool = DEFAULTS["MAINC_DEDUP_ENABLED"]
     #: ``MAINC_DEDUP_THRESHOLD``: estimated Jaccard similarity that makes a duplicate.
-    threshold: float = _INDEX_DEFAULTS.threshold
+    threshold: float = DEFAULTS["MAINC_DEDUP_THRESHOLD"]
     #: ``MAINC_DEDUP_REDIS_URL``: a shared index on Redis; "" keeps it in memory.
-    redis_url: str = ""
+    redis_url: str = DEFAULTS["MAINC_DEDUP_REDIS_URL"]
     #: ``MAINC_DEDUP_DROP``: drop duplicates (DropItem) instead of marking them.
-    drop: bool = False
+    drop: bool = DEFAULTS["MAINC_DEDUP_DROP"]
     #: ``MAINC_DEDUP_MIN_WORDS``: shorter texts are never clustered.
-    min_words: int = _FINGERPRINT_DEFAULTS.min_words
+    min_words: int = DEFAULTS["MAINC_DEDUP_MIN_WORDS"]
     #: ``MAINC_DEDUP_NUM_PERM``: MinHash permutations.
-    num_perm: int = _FINGERPRINT_DEFAULTS.num_perm
+    num_perm: int = DEFAULTS["MAINC_DEDUP_NUM_PERM"]
     #: ``MAINC_DEDUP_TEXT_FIELD``: item field holding the main text.
-    text_field: str = "main_text"
+    text_field: str = DEFAULTS["MAINC_DEDUP_TEXT_FIELD"]
     #: ``MAINC_DEDUP_FINGERPRINT_FIELD``: item field holding (or receiving) the fingerprint;
     #: "" (the setting is None): the fingerprint is not kept in the item.
-    fingerprint_field: str = "fingerprint"
+    fingerprint_field: str = DEFAULTS["MAINC_DEDUP_FINGERPRINT_FIELD"]
     #: ``MAINC_DEDUP_URL_FIELD``: item field holding the page URL.
-    url_field: str = "url"
+    url_field: str = DEFAULTS["MAINC_DEDUP_URL_FIELD"]
     #: ``MAINC_DEDUP_REDIS_REQUIRED``: an index that cannot be opened stops the crawl; when
     #: false, an unreachable Redis leaves the crawl with an index in its own memory.
-    redis_required: bool = True
+    redis_required: bool = DEFAULTS["MAINC_DEDUP_REDIS_REQUIRED"]
     #: ``MAINC_DEDUP_REDIS_TIMEOUT``: seconds a Redis command may take, and an item may
     #: wait for its cluster; after that the item passes unclustered.
-    redis_timeout: float = _INDEX_DEFAULTS.redis_timeout
+    redis_timeout: float = DEFAULTS["MAINC_DEDUP_REDIS_TIMEOUT"]
     #: ``MAINC_DEDUP_CONTAINMENT``: estimated share of the smaller text's shingles found in
     #: the larger that makes a duplicate (with the size ratio below); 0 switches it off.
-    containment: float = _INDEX_DEFAULTS.containment
+    containment: float = DEFAULTS["MAINC_DEDUP_CONTAINMENT"]
     #: ``MAINC_DEDUP_MIN_SIZE_RATIO``: the smaller text's share of the larger's shingle count
     #: below which containment does not count (teasers and excerpts stay apart).
-    min_size_ratio: float = _INDEX_DEFAULTS.min_size_ratio
+    min_size_ratio: float = DEFAULTS["MAINC_DEDUP_MIN_SIZE_RATIO"]
     #: ``MAINC_DEDUP_REDIS_BUCKETS``: hashes per LSH band in Redis (a power of two).
-    redis_buckets: int = _INDEX_DEFAULTS.redis_buckets
+    redis_buckets: int = DEFAULTS["MAINC_DEDUP_REDIS_BUCKETS"]
+    #: ``MAINC_DEDUP_REDIS_CLUSTER``: the URL names a node of a Redis Cluster.
+    redis_cluster: bool = DEFAULTS["MAINC_DEDUP_REDIS_CLUSTER"]
+    #: ``MAINC_DEDUP_REDIS_KEY``: prefix of the index's keys.
+    redis_key: str = DEFAULTS["MAINC_DEDUP_REDIS_KEY"]
+    #: ``MAINC_DEDUP_REDIS_PARAMS``: more options of the Redis client (password, TLS, ...).
+    redis_params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         self.index_params  # noqa: B018 (validates the values)
@@ -76,6 +81,9 @@ class DedupConfig:
                 enabled=read("getbool", "MAINC_DEDUP_ENABLED", default.enabled),
                 threshold=read("getfloat", "MAINC_DEDUP_THRESHOLD", default.threshold),
                 redis_url=settings.get("MAINC_DEDUP_REDIS_URL") or "",
+                redis_cluster=read("getbool", "MAINC_DEDUP_REDIS_CLUSTER", default.redis_cluster),
+                redis_key=settings.get("MAINC_DEDUP_REDIS_KEY") or default.redis_key,
+                redis_params=dict(read("getdict", "MAINC_DEDUP_REDIS_PARAMS", {})),
                 redis_required=read("getbool", "MAINC_DEDUP_REDIS_REQUIRED", default.redis_required),
                 redis_timeout=read("getfloat", "MAINC_DEDUP_REDIS_TIMEOUT", default.redis_timeout),
                 drop=read("getbool", "MAINC_DEDUP_DROP", default.drop),
@@ -108,27 +116,10 @@ class DedupConfig:
             containment=self.containment,
             min_size_ratio=self.min_size_ratio,
             redis_url=self.redis_url,
+            redis_cluster=self.redis_cluster,
+            redis_key=self.redis_key,
+            redis_params=self.redis_params,
             redis_buckets=self.redis_buckets,
             fingerprint=self.fingerprint_params,
             redis_timeout=self.redis_timeout,
         )
-
-
-#: What each ``BaseSettings`` getter accepts, for the error it gives.
-_GETTER_KINDS = {
-    "getbool": "True or False",
-    "getint": "a whole number",
-    "getfloat": "a number",
-    "getdict": "a dict (or its JSON text)",
-}
-
-
-def read_setting(settings: BaseSettings, getter: str, name: str, fallback: Any) -> Any:
-    """``settings.<getter>(name, fallback)``; a value it cannot convert raises a ValueError
-    that names the setting (Scrapy's own message does not). ``MaincConfig`` reads its
-    settings with it too."""
-    try:
-        return getattr(settings, getter)(name, fallback)
-    except (TypeError, ValueError):
-        kind = _GETTER_KINDS[getter]
-        raise ValueError(f"{name} must be {kind}; got {settings.get(name)!r}") from None

@@ -1,0 +1,57 @@
+"""Command line: ``mainc extract``, ``mainc crawl`` and ``mainc evaluate`` (also
+``python -m scrapy_mainc``).
+
+Each command has a module of its own: ``_extract`` (pages, one or many, from files, URLs
+or standard input; ``_inputs`` reads them), ``_crawl`` (a Scrapy crawl with the add-on:
+the Scrapy side is :mod:`scrapy_mainc.integration.crawl`, imported only when crawling, so
+that ``mainc extract`` never imports Scrapy) and ``_evaluate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from . import _crawl, _evaluate, _extract
+from ._errors import CommandError
+from ._evaluate import DATASET_LAYOUT
+
+__all__ = ["DATASET_LAYOUT", "CommandError", "main"]
+
+#: The distribution whose version ``mainc --version`` prints.
+DISTRIBUTION = "scrapy-mainc"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except CommandError as exc:
+        print(f"mainc {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mainc", description="Main-content extraction.")
+    parser.add_argument("--version", action="version", version=f"mainc {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    _extract.add_parser(commands)
+    _crawl.add_parser(commands)
+    _evaluate.add_parser(commands)
+    return parser
+
+
+def _version() -> str:
+    """The installed package's version (its metadata, written from ``__version__``)."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree never installed
+        return "(not installed)"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

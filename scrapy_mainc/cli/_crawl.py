@@ -1,0 +1,114 @@
+"""``mainc crawl URL|FILE ... -o items.jsonl``: crawl with the add-on (Scrapy imported only
+here, when crawling: :mod:`scrapy_mainc.integration.crawl` does the work).
+
+A URL is a sitemap (news sitemaps and sitemap indexes too), a robots.txt (its sitemaps),
+an RSS or Atom feed, or a start page whose links within its site are followed. A file is
+a sitemap or feed (XML), or else a list of URLs, one per line (``#`` comments), that are
+extracted and not followed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..algorithms._auto_params import FAVOR_PRESETS
+from ._errors import CommandError
+from ._inputs import is_url
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = commands.add_parser(
+        "crawl",
+        help="crawl a sitemap, a feed, a site or a list of URLs; items as JSON Lines",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    command.add_argument("inputs", nargs="+", metavar="URL|FILE", help="sitemap, feed, start page, or a file")
+    command.add_argument(
+        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
+    )
+    command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
+    command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
+    command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
+    command.add_argument("--articles-only", action="store_true", help="keep article pages only")
+    command.add_argument(
+        "--dedup", action="store_true", help="cluster near-duplicates (cluster_id, duplicate_of)"
+    )
+    command.add_argument("--redis", default="", metavar="URL", help="share the near-duplicate index in Redis")
+    command.add_argument(
+        "--markdown", action="store_true", help="add the article as Markdown (field 'markdown')"
+    )
+    command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
+    command.add_argument(
+        "--progress", type=float, default=5.0, metavar="SECONDS", help="seconds between progress lines"
+    )
+    command.add_argument(
+        "-s",
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any Scrapy setting",
+    )
+    command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    start_urls, page_urls = _inputs(args.inputs)
+    from ..integration.crawl import CrawlJob  # noqa: PLC0415 - Scrapy only when crawling
+    from ..integration.crawl import run as run_crawl  # noqa: PLC0415
+
+    job = CrawlJob(
+        start_urls=tuple(start_urls),
+        page_urls=tuple(page_urls),
+        output=args.output,
+        limit=max(args.limit, 0),
+        depth=args.depth,
+        favor=args.favor,
+        languages=tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
+        articles_only=args.articles_only,
+        dedup=args.dedup,
+        redis_url=args.redis or "",
+        markdown=args.markdown,
+        settings=_settings(args),
+        progress_interval=args.progress,
+    )
+    return run_crawl(job)
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``-s NAME=VALUE`` settings."""
+    settings: dict[str, Any] = {}
+    for pair in args.settings:
+        name, equals, value = pair.partition("=")
+        if not equals or not name:
+            raise CommandError(f"-s takes NAME=VALUE, not {pair!r}")
+        settings[name.strip()] = value
+    return settings
+
+
+def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:
+    """Start URLs (routed by what they are) and page URLs (from list files)."""
+    start_urls: list[str] = []
+    page_urls: list[str] = []
+    for argument in arguments:
+        if is_url(argument):
+            start_urls.append(argument)
+            continue
+        path = Path(argument)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+        if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # a sitemap or a feed
+            start_urls.append(path.resolve().as_uri())
+            continue
+        lines = data.decode("utf-8", "replace").splitlines()
+        urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        bad = [url for url in urls if not is_url(url)]
+        if bad:
+            raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
+        page_urls.extend(urls)
+    return start_urls, page_urls

@@ -1,0 +1,130 @@
+"""``mainc crawl``: a real Scrapy crawl of the bundled site (served on 127.0.0.1) from its
+sitemaps, feeds, front page, or a list of URLs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import EXAMPLE
+
+KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
+ARTICLES = {path for path, kind in KINDS.items() if kind["article"]}
+LISTINGS = {path for path, kind in KINDS.items() if not kind["article"]}
+#: robots.txt of the site disallows the print views.
+PRINT_VIEW = "/en/print/harbour-bridge-reopens.html"
+FAST = ["-s", "MAINC_WORKER_MODE=inline", "-s", "AUTOTHROTTLE_START_DELAY=0"]
+
+
+def crawl(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    out = cwd / "items.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "crawl", *args, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+    items = (
+        [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()] if out.exists() else []
+    )
+    return done, items
+
+
+def paths(items: list[dict[str, Any]], origin: str) -> list[str]:
+    return sorted(item["url"].removeprefix(origin) for item in items)
+
+
+def test_a_sitemap_index_with_a_news_sitemap(site_server: Any, tmp_path: Path) -> None:
+    # the default worker mode (processes), AutoThrottle's start delay, progress lines
+    done, items = crawl(f"{site_server.url}/sitemap.xml", "--progress", "0.5", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert paths(items, site_server.url) == sorted((ARTICLES | LISTINGS) - {PRINT_VIEW})
+    assert all(item["main_text"] and item["mainc"]["reason"] == "" for item in items)
+    assert "mainc crawl: " in done.stderr and " pages fetched, " in done.stderr  # a progress line
+    summary = done.stderr[done.stderr.index("mainc crawl: finished") :]
+    assert f"items written: {len(items)} to {tmp_path / 'items.jsonl'}" in summary
+    assert "forbidden by robots.txt: 1," in summary and "errors logged: 0" in summary
+
+
+def test_feeds(site_server: Any, tmp_path: Path) -> None:
+    done, items = crawl(f"{site_server.url}/rss.xml", f"{site_server.url}/atom.xml", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    english = {path for path in ARTICLES if path.count("/") == 2 and path.startswith("/en/")}
+    chinese = {path for path in ARTICLES if path.startswith("/zh/")}
+    assert paths(items, site_server.url) == sorted(english | chinese)
+
+
+def test_a_start_page_is_followed_within_its_site(site_server: Any, tmp_path: Path) -> None:
+    done, items = crawl(f"{site_server.url}/index.html", "--articles-only", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    found = set(paths(items, site_server.url))
+    # every article the front page leads to, through the section pages, but the print view
+    assert found == ARTICLES - {PRINT_VIEW}
+    assert all(item["mainc"]["article"] for item in items)
+    assert "not an article: " in done.stderr
+
+
+def test_limit_and_languages(site_server: Any, tmp_path: Path) -> None:
+    done, items = crawl(f"{site_server.url}/sitemap.xml", "--limit", "5", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert 0 < len(items) <= 5
+    done, items = crawl(f"{site_server.url}/news-sitemap.xml", "--languages", "zh", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert paths(items, site_server.url) == sorted(path for path in ARTICLES if path.startswith("/zh/"))
+    assert "(language: 6)" in done.stderr  # the English articles but the print view
+
+
+def test_a_list_of_urls_is_not_followed(site_server: Any, tmp_path: Path) -> None:
+    urls = [f"{site_server.url}/en/school-gardens.html", f"{site_server.url}/zh/chuncha-kaicai.html"]
+    listing = tmp_path / "urls.txt"
+    listing.write_text("# two pages\n" + "\n".join(urls) + "\n\n", encoding="utf-8")
+    done, items = crawl(str(listing), "--markdown", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(item["url"] for item in items) == sorted(urls)
+    assert all(item["markdown"] for item in items)
+
+
+def test_a_local_sitemap_file(site_server: Any, tmp_path: Path) -> None:
+    sitemap = tmp_path / "sitemap.xml"
+    page = f"{site_server.url}/en/river-festival.html"
+    sitemap.write_text(
+        '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<url><loc>{page}</loc></url></urlset>",
+        encoding="utf-8",
+    )
+    done, items = crawl(str(sitemap), *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [item["url"] for item in items] == [page]
+
+
+def test_near_duplicates(site_server: Any, tmp_path: Path) -> None:
+    done, items = crawl(f"{site_server.url}/news-sitemap.xml", "--dedup", *FAST, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    by_path = {item["url"].removeprefix(site_server.url): item for item in items}
+    herald, wire = by_path["/en/harbour-bridge-reopens.html"], by_path["/en/wire/harbour-bridge-reopens.html"]
+    assert herald["cluster_id"] and herald["cluster_id"] == wire["cluster_id"]
+
+
+def test_a_server_that_is_not_there(tmp_path: Path) -> None:
+    from newsdemo.localredis import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/sitemap.xml"
+    done, items = crawl(url, *FAST, "-s", "RETRY_TIMES=0", cwd=tmp_path)
+    assert done.returncode == 1 and items == []
+    assert "Traceback" not in done.stderr
+    assert "pages fetched: 0" in done.stderr
+
+
+def test_extract_does_not_import_scrapy(tmp_path: Path) -> None:
+    page = Path(__file__).parent / "data" / "news_en.html"
+    code = (
+        "import sys; from scrapy_mainc.cli import main; "
+        f"main(['extract', {str(page)!r}]); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == "[]", done.stderr
