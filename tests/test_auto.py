@@ -7,6 +7,7 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, auto
+from scrapy_mainc.core._article import is_listing, teaser_count
 from scrapy_mainc.core._names import NameClass, classify_names
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
@@ -421,3 +422,47 @@ def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty(
     listing = f"<html><body><main><ul>{items}</ul></main></body></html>"
     assert extract(listing).text == text
     assert extract(listing, recheck_max_link_share=1.0).text.count("Harbour") == 2
+
+
+def _desk_page(items: int) -> str:
+    """A wire desk's page: each item a slug, a headline link in a block of its own and a
+    standfirst of one sentence; a desk title above and a one-line footer below."""
+    item = (
+        "<div class='item'><div class='slug'>LOCAL / 2024-05-{n:02d}</div>"
+        "<div class='hed'><a href='/s{n}'>Harbour bridge reopens after {n} long years</a></div>"
+        "<div class='dek'>Cyclists and buses crossed the span on Monday, ahead of plan {n}.</div></div>"
+    )
+    body = "".join(item.format(n=n + 1) for n in range(items))
+    return (
+        "<html><body><div class='menu'><a href='/a'>News</a> | <a href='/b'>Sport</a></div>"
+        f"<div id='left'><div class='title'>Latest from the local desk</div>{body}</div>"
+        "<div id='bottom'>The wire is a cooperative news agency. <a href='/about'>About</a></div>"
+        "</body></html>"
+    )
+
+
+def test_a_listing_whose_headline_links_pruning_dropped_is_no_story_in_short_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pruning drops each headline link (a block of links) and keeps the standfirsts, so
+    # the words the recheck's choice keeps have no links in them; its teasers (headline
+    # link, then prose) give the listing away: 5 teasers of 5 kept prose blocks
+    page = _desk_page(5)
+    text = extract(page).text
+    assert text.count("Cyclists") == 1 and extract(page).article is False
+    monkeypatch.setattr(auto, "is_listing", lambda *args: False)
+    assert extract(page).text.count("Cyclists") == 5  # the recheck took the whole page
+
+
+def test_teasers_count_the_prose_kept_and_every_headline_link() -> None:
+    doc = document(_desk_page(5))
+    stats = doc.stats
+    body, left = node_at(doc, "//body"), node_at(doc, "//div[@id='left']")
+    title, bottom = node_at(doc, "//div[@class='title']"), node_at(doc, "//div[@id='bottom']")
+    # prose: the desk title (5 words), 5 standfirsts, the footer (6 words outside links)
+    assert teaser_count(stats, [body]) == (5, 7)
+    assert not is_listing(stats, [body])  # 5 < 0.75 x 7
+    heds = frozenset(node_at(doc, f"(//div[@class='hed'])[{n}]") for n in range(1, 6))
+    assert teaser_count(stats, [body], heds | {title, bottom}) == (5, 5)
+    assert is_listing(stats, [body], heds | {title, bottom})
+    assert teaser_count(stats, [left], frozenset({left})) == (0, 0)  # no prose kept: no teaser

@@ -210,13 +210,13 @@ FAVOR_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
         # boilerplate weighs more: unpunctuated blocks (bylines, labels, menus) lose twice
         # the value, blocks in named boilerplate regions keep a quarter of theirs, link
-        # words count one and a half, and the edges keep only blocks of 15 words or more
+        # words count one and a half, and the a sentence-like block (the edges, the story checks) needs 15 words
         "precision": MappingProxyType(
             {
                 "unpunctuated_penalty": 16.0,
                 "boilerplate_factor": 0.25,
                 "link_weight": 1.5,
-                "edge_min_words": 15,
+                "sentence_min_words": 15,
             }
         ),
         "balanced": MappingProxyType({}),

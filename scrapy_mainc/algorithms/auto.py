@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..core._article import is_listing
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document, Selection
@@ -100,6 +101,8 @@ def _rechecked(
     words, link_words = kept_words(stats, regions, unpenalized)
     if link_words > params.recheck_max_link_share * (words + link_words):
         return selection  # a list of links and teasers, not a story in short lines
+    if is_listing(stats, unpenalized.nodes, unpenalized.excluded):
+        return selection  # teasers whose headline links pruning dropped: a listing page
     if _elsewhere(stats, unpenalized, selection) or words >= params.penalty_recheck_gain * kept:
         return unpenalized
     return selection
