@@ -7,6 +7,7 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, auto
+from scrapy_mainc.core._article import is_listing, teaser_count
 from scrapy_mainc.core._names import NameClass, classify_names
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
@@ -98,7 +99,7 @@ def test_teaser_cards_are_cut() -> None:
     page = f"<body><div id='story'>{story}</div><div id='more'>{cards}</div></body>"
     doc = document(page)
     shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
-    assert len(_blocks.teaser_cards(doc.stats, shape)) == 4
+    assert len(_blocks.teaser_cards(doc.stats, _blocks.block_regions(doc.stats), shape)) == 4
     text = extract(page).text
     assert "teaser sentence" not in text and "bridge" in text
 
@@ -267,7 +268,16 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
     doc = document(page)
     assert doc.stats.words[node_at(doc, "//div")] < 0.5 * doc.stats.words[0]  # no page wrapper
     assert extract(page).text == f"{SENTENCE}\n{SENTENCE}"
-    assert extract(page, keep_headline_container=False).text == ""
+    assert extract(page, keep_story_container=False).text == ""
+    # with three sentence-like blocks in a sidebar the post holds 2 of 5, not most of the
+    # page's prose: only the headline keeps it
+    widget = "<div class='widget'>" + "".join(f"<p>{SENTENCE} Aside {n}.</p>" for n in range(3)) + "</div>"
+    with_widget = page.replace("</body>", f"{widget}</body>")
+    doc = document(with_widget)
+    prose = _blocks.prose_counts(doc.stats, _blocks.block_regions(doc.stats), 10)
+    assert (prose[node_at(doc, "//div[@class='post type-post tag-cookies']")], prose[0]) == (2, 5)
+    assert extract(with_widget).text == f"{SENTENCE}\n{SENTENCE}"
+    assert extract(with_widget, keep_story_container=False).text.count("bridge") == 3  # the sidebar's
 
 
 @pytest.mark.parametrize(
@@ -277,6 +287,8 @@ def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
         ("<p>The mayor said that the work would start, and <img src='i.png'> showed the plan.</p>", True),
         # a picture with its caption, in a block of its own, is not
         ("<p><img src='i.png'>The mayor at the river bank.</p>", False),
+        # an image floated at the start of a paragraph that holds a sentence is part of it
+        ("<p><img src='i.png'>The mayor at the river bank said, to cheers, that the work starts.</p>", True),
         ("<div><img src='i.png'> Photo: the river bank in May</div>", False),
     ],
 )
@@ -287,3 +299,170 @@ def test_a_short_block_with_an_image_is_cut_unless_it_sits_in_a_sentence(block: 
     text = extract(page).text
     assert text.count("Paragraph") == 12
     assert ("mayor" in text or "Photo" in text) is kept
+
+
+def _wrapped_story(wrapper_class: str, paragraphs: int) -> str:
+    story = "".join(f"<p>{SENTENCE} Part {n}.</p>" for n in range(paragraphs))
+    aside = f"<div class='widget'><p>{SENTENCE * 4} Aside.</p></div>"  # one block of 61 words
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        f"<h1>Bridge plan agreed</h1><div class='{wrapper_class}'>{story}</div>{aside}"
+        + "<div class='newsletter'><p>Sign up, and get the news every morning in your inbox today.</p>"
+        + "<p>We never share your address, and you can leave the list at any time.</p></div></body></html>"
+    )
+
+
+def test_a_not_content_name_on_the_wrapper_of_most_prose_is_ignored() -> None:
+    # a theme writes its share widget into the article's class; the wrapper holds 3 of the
+    # page's 6 sentence-like blocks (the aside 1, the newsletter 2): a half is not more
+    # than half, 4 of 7 is (68 of the page's 155 words: less than half, so the name is
+    # read, not ignored as a page wrapper's)
+    page = _wrapped_story("entry share", 3)
+    assert classify_names("entry share") is NameClass.NOT_CONTENT
+    assert "Part" not in extract(page).text
+    page = _wrapped_story("entry share", 4)
+    doc = document(page)
+    assert doc.stats.words[node_at(doc, "//div[@class='entry share']")] < 0.5 * doc.stats.words[0]
+    text = extract(page).text
+    assert text.count("Part") == 4 and "Sign up" not in text
+    assert "Part" not in extract(page, keep_story_container=False).text
+    # a newsletter box keeps being cut whatever its prose: it is not most of the page
+    assert "Sign up" not in extract(_wrapped_story("entry", 1)).text
+    # reader comments do not count: 3 of 6 blocks outside a thread of 3 is not most of
+    # them, 4 of 7 is (as before), and so is 4 of 10 when a thread holds 3
+    thread = "<ol class='commentlist'>" + f"<li><p>{SENTENCE} A reader.</p></li>" * 3 + "</ol>"
+    with_thread = _wrapped_story("entry share", 4).replace("</body>", f"{thread}</body>")
+    doc = document(with_thread)
+    prose = _blocks.prose_counts(doc.stats, _blocks.block_regions(doc.stats), 10)
+    assert (prose[node_at(doc, "//div[@class='entry share']")], prose[0]) == (4, 10)
+    assert extract(with_thread).text.count("Part") == 4
+    assert "Part" not in extract(_wrapped_story("entry share", 3).replace("</body>", f"{thread}</body>")).text
+
+
+def test_paragraphs_with_a_link_in_a_sentence_are_not_teaser_cards() -> None:
+    # each paragraph in its own alike container, with a link inside the sentence: alike
+    # siblings with link words and a block inside, but no link headline
+    paragraph = (
+        "<div class='para'><p>Paragraph {n}: the council said that the <a href='/p{n}'>plan for the "
+        "new bridge</a> would be ready by the spring, and work would start soon.</p></div>"
+    )
+    page = "<body><article>" + "".join(paragraph.format(n=n) for n in range(5)) + "</article></body>"
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=1.0)
+    assert _blocks.teaser_cards(doc.stats, regions, shape) == set()
+    with_links = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=1.0, link_headline=False)
+    assert len(_blocks.teaser_cards(doc.stats, regions, with_links)) == 5  # the old rule cut them all
+    assert extract(page).text.count("Paragraph") == 5
+
+
+def _roundup(articles: str) -> str:
+    products = "".join(
+        f"<div class='product'><h3>Product {n}</h3><p>{SENTENCE} It costs {n} pounds, and it ships soon.</p>"
+        f"<p>{SENTENCE}</p></div>"
+        for n in range(4)
+    )
+    section = f"<section>{articles}<div class='list'>{products}</div></section>"
+    return f"<html><body><main>{section}</main></body></html>"
+
+
+def test_the_only_article_element_inside_the_root_is_the_story() -> None:
+    # a roundup: the article, then a product list worth more than it (4 x (2 + 23 + 15))
+    article = f"<article><p>{SENTENCE} Intro.</p><p>{SENTENCE}</p></article>"
+    page = _roundup(article)
+    doc, _, totals = _values(page)
+    section, element = node_at(doc, "//section"), node_at(doc, "//article")
+    assert (totals[element], totals[section]) == (31, 31 + 4 * 40)
+    assert auto.only_article(doc.stats, totals, section, 0.15) == element  # 31 >= 0.15 x 191
+    assert auto.only_article(doc.stats, totals, section, 0.2) == section  # 31 < 0.2 x 191
+    assert extract(page).text == f"{SENTENCE} Intro.\n{SENTENCE}"
+    assert "Product" in extract(page, use_article_element=False).text
+    # two articles are a list of stories, or two parts of one: no narrowing
+    two = _roundup(article + article.replace("Intro", "Second"))
+    assert "Second" in extract(two).text and "Product" in extract(two).text
+
+
+def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty() -> None:
+    # a product sheet in short lines without periods or commas (each worth its words
+    # minus 8), and, past a list of links (-20 without the penalty), a bio of one
+    # punctuated sentence, which wins under the penalty
+    specs = "".join(
+        f"<p>{line}</p>"
+        for line in (
+            "Weight 15 kg in total",
+            "Burner made of ceramic tiles",
+            "Heats up to 800 degrees",
+            "Grill area 35 by 29 cm",
+            "Housing of brushed steel",
+            "Ignition by a piezo button",
+        )
+    )
+    links = "<ul>" + "".join(f"<li><a href='/c{n}'>Category {n}</a></li>" for n in range(10)) + "</ul>"
+    page = (
+        f"<html><body><div class='sheet'><h1>Beef grill</h1>{specs}</div>{links}"
+        "<div class='about'><p>Jane writes about kitchens, gardens and tools, and she has done "
+        "so for years.</p></div></body></html>"
+    )
+    doc, values, totals = _values(page)
+    sheet, bio = node_at(doc, "//div[@class='sheet']"), node_at(doc, "//div[@class='about']")
+    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 8, 14)  # h1: 2, no penalty
+    text = extract(page).text
+    assert "Burner made of ceramic tiles" in text and "Jane" not in text
+    assert extract(page, penalty_recheck_words=0).text.startswith("Jane")
+    # on a short page whose choice only widens without the penalty, the choice stays
+    story = (
+        f"<html><body><article><p>{SENTENCE}</p><p>Advertisement</p><p>{SENTENCE}</p></article></body></html>"
+    )
+    assert "Advertisement" not in extract(story).text
+    # a listing of teasers (a linked headline over each excerpt: 6 of 21 words in links,
+    # the list worth 2 x (15 - 6) = 18 without the penalty) is no story in short lines
+    teaser = "<li><a href='/s{n}'>Harbour bridge reopens after {n} years</a><p>{text}</p></li>"
+    text = "Cyclists and buses were first across the span on Monday morning, ahead of the schedule."
+    items = "".join(teaser.format(n=n, text=text) for n in range(2))
+    listing = f"<html><body><main><ul>{items}</ul></main></body></html>"
+    assert extract(listing).text == text
+    assert extract(listing, recheck_max_link_share=1.0).text.count("Harbour") == 2
+
+
+def _desk_page(items: int) -> str:
+    """A wire desk's page: each item a slug, a headline link in a block of its own and a
+    standfirst of one sentence; a desk title above and a one-line footer below."""
+    item = (
+        "<div class='item'><div class='slug'>LOCAL / 2024-05-{n:02d}</div>"
+        "<div class='hed'><a href='/s{n}'>Harbour bridge reopens after {n} long years</a></div>"
+        "<div class='dek'>Cyclists and buses crossed the span on Monday, ahead of plan {n}.</div></div>"
+    )
+    body = "".join(item.format(n=n + 1) for n in range(items))
+    return (
+        "<html><body><div class='menu'><a href='/a'>News</a> | <a href='/b'>Sport</a></div>"
+        f"<div id='left'><div class='title'>Latest from the local desk</div>{body}</div>"
+        "<div id='bottom'>The wire is a cooperative news agency. <a href='/about'>About</a></div>"
+        "</body></html>"
+    )
+
+
+def test_a_listing_whose_headline_links_pruning_dropped_is_no_story_in_short_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pruning drops each headline link (a block of links) and keeps the standfirsts, so
+    # the words the recheck's choice keeps have no links in them; its teasers (headline
+    # link, then prose) give the listing away: 5 teasers of 5 kept prose blocks
+    page = _desk_page(5)
+    text = extract(page).text
+    assert text.count("Cyclists") == 1 and extract(page).article is False
+    monkeypatch.setattr(auto, "is_listing", lambda *args: False)
+    assert extract(page).text.count("Cyclists") == 5  # the recheck took the whole page
+
+
+def test_teasers_count_the_prose_kept_and_every_headline_link() -> None:
+    doc = document(_desk_page(5))
+    stats = doc.stats
+    body, left = node_at(doc, "//body"), node_at(doc, "//div[@id='left']")
+    title, bottom = node_at(doc, "//div[@class='title']"), node_at(doc, "//div[@id='bottom']")
+    # prose: the desk title (5 words), 5 standfirsts, the footer (6 words outside links)
+    assert teaser_count(stats, [body]) == (5, 7)
+    assert not is_listing(stats, [body])  # 5 < 0.75 x 7
+    heds = frozenset(node_at(doc, f"(//div[@class='hed'])[{n}]") for n in range(1, 6))
+    assert teaser_count(stats, [body], heds | {title, bottom}) == (5, 5)
+    assert is_listing(stats, [body], heds | {title, bottom})
+    assert teaser_count(stats, [left], frozenset({left})) == (0, 0)  # no prose kept: no teaser

@@ -176,10 +176,14 @@ TIMELINE = (
 def test_dated_paragraphs_of_a_short_article_are_not_a_comment_region() -> None:
     # Four alike dated blocks after a one-sentence intro: NCE's comment region, which would
     # leave the intro's 24 words of a 92-word article.
+    # (Each block opens with a heading, so the region is not one any more; without that
+    # rule the guard keeps the article.)
     doc = document(TIMELINE)
     root = (node_at(doc, "//div[@class='entry']"),)
-    assert comment_region_start(doc.stats, root) == node_at(doc, "//div[@class='step'][1]")
-    assert comment_nodes(doc.stats, root) == set()
+    assert comment_region_start(doc.stats, root) is None
+    sections_too = CommentParams(sections_are_text=False)
+    assert comment_region_start(doc.stats, root, sections_too) == node_at(doc, "//div[@class='step'][1]")
+    assert comment_nodes(doc.stats, root, sections_too) == set()
     assert extract(TIMELINE).text.count("inspectors signed it off") == 4
 
 
@@ -219,3 +223,41 @@ def test_a_selection_named_as_comments_with_named_entries_is_strong_evidence() -
     # the same 48 words in a section not named as comments: names on the entries alone
     doc = document(f"<body><section id='thread'>{entries}</section></body>")
     assert comment_nodes(doc.stats, (node_at(doc, "//section"),)) == set()
+
+
+def test_names_inside_a_story_named_as_comments_are_the_section_s_name() -> None:
+    # An opinion column: the section's modifier names the article and its body
+    # ("content--comment", "content__body--comment"). With the article chosen, the
+    # body's name alone is no evidence (the 31 words of header and standfirst left would
+    # have passed the guard); a comment section after it keeps its own name and heading.
+    page = (
+        "<body><main><article class='content content--comment'><header><h1>The bus lanes are working, "
+        "keep them</h1><p>Ingrid Solheim</p></header><p class='standfirst'>A year of red paint on Quay "
+        "Road has cut journey times for thousands of people, and it should stay.</p>"
+        f"<div class='content__body content__body--comment'>{BODY}</div></article>"
+        "<section id='comments'><h2>Comments</h2><p>Comments on this piece are closed for now.</p>"
+        "</section></main></body>"
+    )
+    doc = document(page)
+    article, main, body = node_at(doc, "//article"), node_at(doc, "//main"), node_at(doc, "//article/div")
+    headline = node_at(doc, "//h1")
+    assert comment_nodes(doc.stats, (article,), protected=(headline,)) == set()
+    assert body in comment_nodes(doc.stats, (article,))  # without the headline: names are evidence
+    in_main = comment_nodes(doc.stats, (main,), protected=(headline,))
+    assert node_at(doc, "//section") in in_main and body not in in_main and article not in in_main
+
+
+def test_the_dated_items_of_a_listicle_are_not_comments() -> None:
+    # each item opens with its heading and tells a date: alike, dated blocks after the
+    # introduction, as comments would be, but sections of the text
+    item = (
+        "<div class='item'><h2>Time {n}: at the premiere</h2><p>On December {n}, 2022, she arrived "
+        "at the premiere with almost no make-up, and the photographers loved it.</p></div>"
+    )
+    intro = "<p>" + "She has been in the public eye for years, and her style is famous. " * 4 + "</p>"
+    page = f"<body><article>{intro}{''.join(item.format(n=n) for n in range(1, 5))}</article></body>"
+    doc = document(page)
+    root = (node_at(doc, "//article"),)
+    assert comment_region_start(doc.stats, root) is None
+    assert comment_region_start(doc.stats, root, CommentParams(sections_are_text=False)) is not None
+    assert extract(page).text.count("December") == 4

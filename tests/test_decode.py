@@ -58,6 +58,24 @@ def test_undeclared_latin_text_falls_back_to_cp1252() -> None:
     assert sniff_decode("<p>Caf\u00e9 \u2014 d\u00e9j\u00e0 vu</p>".encode("cp1252"))[1] == "cp1252"
 
 
+def test_latin_text_with_curly_quotes_and_an_empty_charset_is_not_cjk() -> None:
+    # cp1252 curly quotes, bullets and dashes followed by a letter are valid Shift_JIS
+    # kanji, some of them common ones ("\u201cI" is \u7684, "\u2019n" \u5730, "\u2022s" \u4e0d); the
+    # few followed by a space fail, under the error budget of a page of mostly ASCII.
+    # Every "kanji" stands alone between Latin letters. An empty declaration leaves the
+    # choice to sniffing, which took the page for Shift_JIS.
+    plain = "<p>The council met on Monday and agreed on the plan for the new bridge over the river.</p>"
+    quoted = "<p>\u201cIt\u2019s not about money,\u201d the mayor said. \u2022so it goes \u2014 \u201cIn time.\u201d</p>"
+    page = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=">'
+        f"</head><body>{(plain * 16 + quoted) * 8}</body></html>"
+    )
+    decoded = decode_html(page.encode("cp1252"))
+    assert (decoded.encoding, decoded.source, decoded.declared) == ("cp1252", "sniffed", "")
+    assert decoded.text == page
+    assert decode_html(page.replace("charset=", 'charset=""').encode("cp1252")).encoding == "cp1252"
+
+
 def test_binary_payloads_are_named() -> None:
     assert binary_reason(b"%PDF-1.7 ...") == "a PDF document"
     assert binary_reason(b"\x89PNG\r\n") == "a PNG image"

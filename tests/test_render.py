@@ -34,6 +34,20 @@ def test_text_has_one_block_per_line() -> None:
     ]
 
 
+def test_soft_hyphens_are_dropped_from_the_text() -> None:
+    # a hyphenation hint inside a word (&shy;) is invisible unless the word breaks there
+    doc = document("<html><body><p>Im Mit&shy;tel&shy;al&shy;ter, zart\u00adbitter.</p></body></html>")
+    assert render_text(doc.stats, (node_at(doc, "//p"),)) == "Im Mittelalter, zartbitter."
+
+
+def test_text_is_in_unicode_normalization_form_c() -> None:
+    # a letter written decomposed (e + combining acute) is composed; U+09DC, a Bengali
+    # letter excluded from composition, becomes its canonical sequence
+    doc = document("<html><body><p>Caf\u0065\u0301 \u09b8\u09be\u09dc\u09c7</p></body></html>")
+    text = render_text(doc.stats, (node_at(doc, "//p"),))
+    assert text == "Caf\u00e9 \u09b8\u09be\u09a1\u09bc\u09c7"
+
+
 def test_excluded_subtrees_are_skipped_but_their_tails_kept() -> None:
     doc = document(PAGE)
     story = node_at(doc, "//div[@id='story']")

@@ -7,7 +7,7 @@ from lxml import html as lxml_html
 from scrapy_mainc import extract
 from scrapy_mainc.core._lang import guess_script
 from scrapy_mainc.core._text import CJK_RE, has_cjk
-from scrapy_mainc.core._title import find_title
+from scrapy_mainc.core._title import find_title, shows_headline
 
 
 def _title(page: str) -> str:
@@ -74,3 +74,14 @@ def test_has_cjk_agrees_with_the_cjk_class_at_every_range_edge() -> None:
     assert has_cjk("\U0001f600" * 100 + "\U00020000")
     assert has_cjk("\ue000" * 100 + "\uf900")
     assert not has_cjk("\U0001f600" * 100 + "\ue000" * 100 + "\uffff\U00030000")
+
+
+def test_one_test_says_whether_a_text_shows_the_headline() -> None:
+    headline = "Analysis: Bridge plan agreed after a long night"
+    assert shows_headline("analysis:  bridge plan AGREED after a long night", headline)  # case, spaces
+    assert shows_headline("Bridge plan agreed", headline)  # a headline-like part: three words
+    assert not shows_headline("Bridge plan", headline)  # two words occur in many headlines
+    assert not shows_headline("Analysis", headline) and not shows_headline("", headline)
+    assert not shows_headline("Bridge plan agreed on Monday", headline)  # not a part of it
+    assert shows_headline("国务院总理会见代表团", "新华社：国务院总理会见代表团")  # six CJK characters
+    assert not shows_headline("总理会见", "新华社：国务院总理会见代表团")  # four

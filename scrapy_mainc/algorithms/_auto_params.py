@@ -1,6 +1,12 @@
 """The parameters of ``auto`` (:mod:`.auto`), in their own module: the block context
-(:mod:`._context`) and the story checks (:mod:`._story`) read them too, and import them
-from here, so that imports point one way (parameters <- checks <- ``auto``)."""
+(:mod:`._context`), the story checks (:mod:`._story`) and the refinements of the choice
+(:mod:`._refine`) read them too, and import them from here, so that imports point one
+way (parameters <- checks <- ``auto``).
+
+Every threshold says where its value comes from: a paper, a sweep on the development
+sets (``benchmarks/ablation.py`` and the sweeps noted here), or a kind of page measured
+on them. Switches exist so that the ablation table can turn each signal off.
+"""
 
 from __future__ import annotations
 
@@ -14,19 +20,40 @@ from typing import Any
 class AutoParams:
     """Parameters of ``auto``; values tuned on the shared development datasets."""
 
+    # -- block values -------------------------------------------------------------------
     #: Value of a link word against a non-link word (1: a block is worth its non-link
     #: words minus its link words).
     link_weight: float = 1.0
     #: Words of value a block without any period or comma loses (ECON's signal); 8 is a
     #: short byline or label. Headings are exempt: subheadings carry no punctuation.
     unpunctuated_penalty: float = 8.0
+    #: A sentence-like block (prose) has at least this many words outside links and a
+    #: period or comma: ten words is one short sentence, more than any byline, label or
+    #: menu item. Edge trimming, the story checks and the story's start read it.
+    sentence_min_words: int = 10
+    #: A choice (a positive one, not the fallback) that keeps fewer words than this is
+    #: checked against the choice made without the punctuation penalty, which wins when it
+    #: lies in another region of the page or keeps ``penalty_recheck_gain`` times the words:
+    #: on a page written in short lines (a product sheet, a gift list, a notice, a photo
+    #: story's captions), 8 words a line outweigh the lines they were meant to demote, and
+    #: a bio or a teaser wins. Swept over 100, 150, 250, 400, 800, 1,500 and unbounded: no
+    #: page of the four sets is worse at any of them, 800 and 1,500 score the same, and
+    #: unbounded gains one more page for 6% more time (4% at 800). 0 turns it off.
+    penalty_recheck_words: int = 800
+    #: ...twice the words when the new choice only widens (or narrows) the old one: a few
+    #: more short lines are no reason to change (swept over 1.5, 2 and 3: 2 and 1.5 score
+    #: the same, with one page fewer made worse at 2; 3 loses one better page).
+    penalty_recheck_gain: float = 2.0
+    #: ...and never a choice with more than this share of its words in links: a listing
+    #: of teasers (a linked headline above each excerpt) is no story in short lines. The
+    #: switches that help on the development pages keep at most 0.16 of their words in
+    #: links; the example site's section page, a listing, 0.28.
+    recheck_max_link_share: float = 0.2
+
+    # -- what the markup says (:mod:`._context`) ----------------------------------------
     #: Share of their positive value kept by blocks inside weakly named boilerplate
     #: regions (nav, sidebar, footer...); their negative values grow by the same share.
     boilerplate_factor: float = 0.5
-    #: When the densest paragraph parent lies outside the subtree of largest total and
-    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
-    #: boilerplate as siblings, so no single subtree holds the article cleanly).
-    paragraph_parent: bool = True
     #: Cut ``<article>`` elements nested in another ``<article>`` that carries more words
     #: of its own: the HTML standard makes them comments on, or content related to, the
     #: outer article (an outer article that is mostly its inner ones is a feed wrapper).
@@ -37,22 +64,63 @@ class AutoParams:
     cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
-    #: Never cut the container of the page's headline for its name, overlay role or as a
-    #: nested article: it is the page's story (a WordPress ``tag-cookies`` class on it).
-    keep_headline_container: bool = True
+    #: Parts with fewer words are not read for names, roles or tags: what they hold barely
+    #: counts (a button, a label), and most elements of a page are that small. Swept over
+    #: 3, 5 and 8: 3 scores the same, 8 loses 0.001 on trafilatura_eval.
+    name_min_words: int = 5
+    #: Never cut the page's story for its name, overlay role or nesting: the container of
+    #: the headline (a WordPress ``tag-cookies`` class on it), and, against its name, a part
+    #: holding more than ``wrapper_prose_share`` of the page's sentence-like blocks outside
+    #: reader comments, at least ``wrapper_min_prose`` of them (a theme writes its share
+    #: widget into the article's class: ``entry themeform share``)...
+    keep_story_container: bool = True
+    #: ...more than half: measured on the development pages, of the 184 parts named as not
+    #: content with two or more sentence-like blocks, the three whose text is gold hold
+    #: 0.57 to 0.75 of the page's outside comments (0.46 of all: a comment thread
+    #: outweighed a short post); of the others, none more than half (a footer disclaimer
+    #: 0.5, a cookie dialog 0.47)...
+    wrapper_prose_share: float = 0.5
+    #: ...(two blocks: one sentence-like paragraph is a caption or a teaser).
+    wrapper_min_prose: int = 2
     #: Cut figures and captions.
     cut_captions: bool = True
-    #: Cut small blocks that hold an image and a caption.
+    #: Cut small blocks that hold an image and a caption (never a ``<p>`` holding a
+    #: sentence: an image floated at the start of a paragraph is part of it)...
     cut_image_boxes: bool = True
+    #: ...of at most this many words: a caption of two sentences. Swept over 20, 30 and 40:
+    #: 40 scores the same; 20 loses 0.001 on scrapinghub for one trafilatura_eval page.
+    image_box_words: int = 30
     #: Cut teaser-card lists.
     cut_cards: bool = True
     #: A teaser card has at most this many words (a headline and a sentence or two)...
     card_max_words: int = 80
-    #: ...and a link headline of at least this many words.
+    #: ...and a link headline of at least this many words...
     card_min_link_words: int = 3
+    #: ...that is a block of its own (no more words outside links than in them), not a
+    #: link inside a sentence: the paragraphs of an article each wrapped in an alike
+    #: container, with a link in the sentence, are not cards.
+    card_link_headline: bool = True
+    #: A teaser list has at least this many alike siblings (same tag and class), and at
+    #: least this many cards among them: two teasers are a pair, not a list...
+    card_min_alike: int = 3
+    #: ...a card has at least this many words outside links (a sentence of teaser)...
+    card_min_own_words: int = 5
+    #: ...and at least this share of the alike siblings are cards. The three card
+    #: thresholds move no development set (swept: 4 siblings; 3 or 8 own words; a share
+    #: of 0.5 or 0.75): they are the shape of the hand-built lists in tests/test_auto.py.
+    card_min_share: float = 0.6
     #: A named container or card list with at least this share of the page's words is a
     #: layout wrapper, not boilerplate: names there are ignored.
     max_boilerplate_share: float = 0.5
+
+    # -- the choice (:mod:`.auto`) ------------------------------------------------------
+    #: When the densest paragraph parent lies outside the subtree of largest total and
+    #: keeps more value after pruning, it is the root (layout tables mix paragraphs and
+    #: boilerplate as siblings, so no single subtree holds the article cleanly).
+    paragraph_parent: bool = True
+    #: Weight of grandchild blocks in the paragraph parent's concentration (children 1;
+    #: 0.25 and 0.75 score the same on the development sets).
+    grandchild_weight: float = 0.5
     #: Leave out the headline (NCE's title search finds it; it is ``Extraction.title``).
     drop_headline: bool = True
     #: Narrow the root to the largest element inside it marked ``itemprop="articleBody"``...
@@ -60,18 +128,60 @@ class AutoParams:
     #: ...when that element holds at least this share of the root's value (markup around
     #: a summary or a teaser does not cut a long article short).
     body_markup_share: float = 0.25
-    #: Trim leading and trailing blocks that are not sentence-like.
+    #: Narrow the root to the only ``<article>`` inside it (the HTML standard's element for
+    #: a self-contained composition: the story, where the root also holds a product list,
+    #: a gallery or a feed of other things)...
+    use_article_element: bool = True
+    #: ...when that element holds at least this share of the root's value (a teaser marked
+    #: as an article inside a story holds less). Swept over 0.1, 0.15, 0.2, 0.3 and 0.5:
+    #: 0.1 and 0.15 are best and equal; from 0.2 a roundup page is lost whose product list
+    #: outweighs its article four to one; no page is better at a higher value.
+    article_share: float = 0.15
+
+    # -- refinements of the chosen root (:mod:`._refine`) --------------------------------
+    #: Trim leading and trailing blocks that are not sentence-like (at most
+    #: ``edge_max_link_share`` of their words in links)...
     trim_edges: bool = True
-    #: A sentence-like block has at least this many non-link words and punctuation...
-    edge_min_words: int = 10
-    #: ...and at most this share of link words.
+    #: ...at most this share of link words.
     edge_max_link_share: float = 0.3
+    #: A block of at least this many words outside links is sentence-like even without a
+    #: period or comma (four short sentences: a block that long is no byline or label).
+    #: Swept over 30, 40 and 60: 30 loses 0.001 and 60 0.002 on trafilatura_eval.
+    edge_long_words: int = 40
+    #: ...except a leading heading without links: the title of the story's first section.
+    keep_leading_headings: bool = True
+    #: Keep a short line between two kept sentence-like blocks that pruning dropped (its
+    #: value is negative: no punctuation) when it is written as a subheading: all of it
+    #: bold or italic, or ending with a colon or a question mark...
+    keep_subheadings: bool = True
+    #: ...and has at most this many words (a subheading is a line; 12 is the sweep's
+    #: best of 8, 12 and 20 on the development sets).
+    subheading_max_words: int = 12
+    #: The story starts before the root when sentence-like blocks lie between the
+    #: headline and the root: at least ``story_start_min_blocks`` of them, or together
+    #: at least ``story_start_min_share`` of the root's words. They are added to the
+    #: choice (a single standfirst is left out: the gold of one development set counts
+    #: it as article text and another's does not)...
+    story_start: bool = True
+    #: ...three blocks (a standfirst is one block; the development pages where more sat
+    #: between headline and root are all truncated stories)...
+    story_start_min_blocks: int = 3
+    #: ...or half the root's words (the root is then the second half of a short story:
+    #: the standfirsts of the development pages are at most 0.4 of their root).
+    story_start_min_share: float = 0.5
+
+    # -- second opinion: the page's story (:mod:`._story`, :mod:`._notices`) -------------
     #: Check that the choice is the page's story (:mod:`._story`): parts of it that are
     #: another story are cut, and a choice that is entirely another story gives way to
     #: the best choice without it...
     check_story: bool = True
     #: ...and the same for legal, cookie, consent and privacy notices (:mod:`._notices`).
     check_notices: bool = True
+    #: The choice splits where no child holds this share of its value: a child holding
+    #: more is all there is, a wrapper (:func:`._story.split_node`). Swept over 0.8, 0.9
+    #: and 0.95: 0.8 loses a scrapinghub page (-0.003) and 0.001 on zh_news, 0.95 a
+    #: newspaper4k page (-0.004) and 0.002 on trafilatura_eval.
+    split_wrapper_share: float = 0.9
     #: A part that may be another story or a notice holds at least this share of the
     #: value where the choice splits...
     story_part_share: float = 0.25
@@ -84,6 +194,8 @@ class AutoParams:
     story_min_coverage: float = 0.4
     #: ...and another story at least this much less.
     story_gap: float = 0.3
+
+    # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the plain subtree with the most words
     #: outside links (a short notice, a page of a few lines), scored by its usual total.
     fallback: bool = True
@@ -98,13 +210,14 @@ FAVOR_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
         # boilerplate weighs more: unpunctuated blocks (bylines, labels, menus) lose twice
         # the value, blocks in named boilerplate regions keep a quarter of theirs, link
-        # words count one and a half, and the edges keep only blocks of 15 words or more
+        # words count one and a half, and a sentence-like block (kept at the edges, read by
+        # the story checks) needs 15 words
         "precision": MappingProxyType(
             {
                 "unpunctuated_penalty": 16.0,
                 "boilerplate_factor": 0.25,
                 "link_weight": 1.5,
-                "edge_min_words": 15,
+                "sentence_min_words": 15,
             }
         ),
         "balanced": MappingProxyType({}),

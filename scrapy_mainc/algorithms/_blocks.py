@@ -31,6 +31,21 @@ class Regions:
     words: list[int]  #: words outside links
     link_words: list[int]
     punct: list[int]
+    #: The blocks with some text (words or link words), in document order.
+    with_text: list[int]
+
+
+def is_prose(regions: Regions, node: int, min_words: int) -> bool:
+    """True for a sentence-like block: ``min_words`` words outside links and a period or comma."""
+    return regions.words[node] >= min_words and regions.punct[node] > 0
+
+
+def prose_counts(stats: DomStats, regions: Regions, min_words: int) -> list[int]:
+    """For every node, the sentence-like blocks in its subtree (:func:`is_prose`)."""
+    words, punct = regions.words, regions.punct
+    return stats.subtree_totals(
+        [1 if count >= min_words and punct[node] else 0 for node, count in enumerate(words)]
+    )
 
 
 def block_regions(stats: DomStats) -> Regions:
@@ -61,7 +76,8 @@ def block_regions(stats: DomStats) -> Regions:
         else:
             words[block] += own_words[node]
         punct[block] += own_punct[node]
-    return Regions(is_block, parent_block, words, link_words, punct)
+    with_text = [node for node, count in enumerate(words) if count or link_words[node]]
+    return Regions(is_block, parent_block, words, link_words, punct, with_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,21 +88,33 @@ class CardShape:
     min_link_words: int
     #: A list holding this share of the page's words is the page itself, not a teaser list.
     max_page_share: float
+    #: The link headline must be a block of its own (see :func:`teaser_cards`).
+    link_headline: bool = True
+    #: Fewest alike siblings (same tag and class) that make a list, and fewest cards in it.
+    min_alike: int = 3
+    #: Fewest words of its own (outside links) a card has: a sentence of teaser.
+    min_own_words: int = 5
+    #: Least share of the list's alike members that must be cards.
+    min_card_share: float = 0.6
 
 
-def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
-    """Members of teaser lists ("related stories", "most read"): at least three alike
-    siblings (same tag and class), most of them small structured cards (a non-inline
-    element inside, at most ``max_words`` words) with a link headline of at least
-    ``min_link_words`` words and a few words of their own."""
+def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
+    """Members of teaser lists ("related stories", "most read"): at least ``min_alike``
+    alike siblings (same tag and class), ``min_card_share`` of them small structured cards
+    (a non-inline element inside, at most ``max_words`` words) with a link headline of at
+    least ``min_link_words`` words and ``min_own_words`` of their own. With ``link_headline``, the
+    headline is a block of its own, no more of its words outside links than in them: a
+    link inside a sentence does not make a paragraph a card."""
     found: set[int] = set()
     tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
-    needed_link_words = 3 * shape.min_link_words
+    needed_link_words = shape.min_alike * shape.min_link_words
     parents = [
         parent
         for parent, count in enumerate(stats.child_counts)
-        if count >= 3 and link_words[parent] >= needed_link_words and words[parent] <= page_limit
+        if count >= shape.min_alike
+        and link_words[parent] >= needed_link_words
+        and words[parent] <= page_limit
     ]
     for parent in parents:
         siblings = stats.children_of(parent)
@@ -95,13 +123,13 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
             for node in siblings
             if shape.min_link_words <= link_words[node]
             and words[node] <= shape.max_words
-            and words[node] - link_words[node] >= 5
+            and words[node] - link_words[node] >= shape.min_own_words
         ]
-        if len(card_like) < 3:
+        if len(card_like) < shape.min_alike:
             continue  # cheap numbers first: most lists (menus) have no card-like items
         kinds = [(tags[node], stats.class_of(node)) for node in siblings]
         kind, alike = Counter(kinds).most_common(1)[0]
-        if alike < 3:
+        if alike < shape.min_alike:
             continue
         members = [node for node, node_kind in zip(siblings, kinds) if node_kind == kind]
         card_like_set = set(card_like)
@@ -110,7 +138,18 @@ def teaser_cards(stats: DomStats, shape: CardShape) -> set[int]:
             for node in members
             if node in card_like_set
             and any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
+            and (not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words))
         ]
-        if len(cards) >= 3 and len(cards) >= 0.6 * len(members):
+        if len(cards) >= shape.min_alike and len(cards) >= shape.min_card_share * len(members):
             found.update(members)
     return found
+
+
+def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:
+    """True when a block in ``start..stop`` is a link headline: ``min_link_words`` link
+    words and no more words outside links than in them."""
+    is_block, words, link_words = regions.is_block, regions.words, regions.link_words
+    return any(
+        is_block[node] and link_words[node] >= min_link_words and words[node] <= link_words[node]
+        for node in range(start, stop)
+    )

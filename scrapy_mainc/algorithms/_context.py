@@ -4,28 +4,25 @@ Cheap structural evidence, inherited downward: class/id names and region tags
 (:mod:`..core._names`), figures and captions, small picture boxes, teaser-card lists,
 ``<article>`` elements nested in a longer one, and overlays (``<dialog>`` and the WAI-ARIA
 roles ``dialog`` and ``alertdialog``; ``aria-modal`` is only valid on those roles). The
-element that shows the page's headline is the page's story, so no name or overlay
-verdict cuts it.
+element that shows the page's headline is the page's story, so no name or overlay verdict
+cuts it; nor is a part that holds most of the page's prose cut for its name.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 
+from ..core._comments import named_comment_nodes
 from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._types import Document
 from ._auto_params import AutoParams
-from ._blocks import CardShape, Regions, teaser_cards
+from ._blocks import CardShape, Regions, prose_counts, teaser_cards
 
 #: Tags of page regions that are usually not article text, like a weak boilerplate name.
 REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
 #: Tags that hold figures and their captions, never body text.
 CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
-#: A block holding an image directly and at most this many words is a captioned picture.
-IMAGE_BOX_WORDS = 30
-#: Nodes with fewer words are not worth classifying: what they hold barely counts.
-NAME_MIN_WORDS = 5
 
 #: WAI-ARIA roles of overlays: a dialog sits on top of the page, it is not the page.
 OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
@@ -49,10 +46,11 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     candidates = [
         node
         for node, count in enumerate(words)
-        if NAME_MIN_WORDS <= count < limit and (is_block[node] or tags[node] == "span")
+        if params.name_min_words <= count < limit and (is_block[node] or tags[node] == "span")
     ]
-    headline = document.headline if params.keep_headline_container else -1
+    headline = document.headline if params.keep_story_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
+    wrapper = _WrapperTest(stats, regions, params)
     for node in candidates:
         current = context[node]
         if current == CUT:
@@ -63,19 +61,54 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
             verdict = _own_context(stats, node, names, params)
             if verdict == CUT and headline >= 0 and stats.contains(node, headline):
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
+            elif verdict == CUT and params.keep_story_container and wrapper.holds_most_prose(node):
+                verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
         if verdict < current:
             context[node : end[node]] = [verdict] * (end[node] - node)
     if params.cut_image_boxes:
-        for box in _image_boxes(stats, is_block):
+        for box in _image_boxes(stats, is_block, params):
             if context[box] != CUT:
                 context[box : end[box]] = [CUT] * (end[box] - box)
     if params.cut_cards:
-        shape = CardShape(params.card_max_words, params.card_min_link_words, params.max_boilerplate_share)
-        for card in teaser_cards(stats, shape):
+        shape = CardShape(
+            params.card_max_words,
+            params.card_min_link_words,
+            params.max_boilerplate_share,
+            params.card_link_headline,
+        )
+        for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)
     return context
+
+
+class _WrapperTest:
+    """Whether a part holds most of the page's sentence-like blocks outside reader
+    comments (``wrapper_prose_share`` of them, at least ``wrapper_min_prose``). The counts
+    are made when a part named as not content first asks, the comment sections when a
+    part comes close: both are rare."""
+
+    def __init__(self, stats: DomStats, regions: Regions, params: AutoParams) -> None:
+        self.stats, self.regions, self.params = stats, regions, params
+        self.prose: list[int] | None = None
+        self.comment_prose: list[tuple[int, int]] | None = None
+
+    def holds_most_prose(self, node: int) -> bool:
+        if self.prose is None:
+            self.prose = prose_counts(self.stats, self.regions, self.params.sentence_min_words)
+        prose, share = self.prose, self.params.wrapper_prose_share
+        if prose[node] < self.params.wrapper_min_prose:
+            return False
+        if prose[node] > share * prose[0]:
+            return True
+        if self.comment_prose is None:
+            found = named_comment_nodes(self.stats, (0,))
+            self.comment_prose = [(comment, prose[comment]) for comment in found if prose[comment]]
+        in_comments = sum(
+            count for comment, count in self.comment_prose if not self.stats.contains(node, comment)
+        )
+        return prose[node] > share * (prose[0] - in_comments)
 
 
 def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
@@ -116,19 +149,26 @@ def _outer_articles(stats: DomStats) -> dict[int, int]:
     return outer
 
 
-def _image_boxes(stats: DomStats, is_block: list[bool]) -> list[int]:
+def _image_boxes(stats: DomStats, is_block: list[bool], params: AutoParams) -> list[int]:
     """Small blocks that hold an image as a direct child: a picture and its caption. An
-    image inside a sentence (text right before it and right after it in the block) is
-    part of the prose, not a picture box."""
-    tags, parent, words, nodes = stats.tags, stats.parent, stats.words, stats.nodes
+    image inside a sentence (text right before it and right after it in the block), or
+    in a ``<p>`` that holds a sentence (``sentence_min_words`` words and a period or comma:
+    an image floated at the start of a paragraph), is part of the prose, not a picture
+    box."""
+    tags, parent, words, nodes, punct = stats.tags, stats.parent, stats.words, stats.nodes, stats.punct
     images = [node for node, tag in enumerate(tags) if tag == "img"]
     return [
         parent[image]
         for image in images
         if parent[image] > 0
         and is_block[parent[image]]
-        and words[parent[image]] <= IMAGE_BOX_WORDS
+        and words[parent[image]] <= params.image_box_words
         and not _inline_image(nodes[image])
+        and not (
+            tags[parent[image]] == "p"
+            and words[parent[image]] >= params.sentence_min_words
+            and punct[parent[image]]
+        )
     ]
 
 

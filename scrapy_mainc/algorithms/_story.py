@@ -24,7 +24,7 @@ from ..core._tags import HEADING_TAGS
 from ..core._text import _CJK_CLASS
 from ..core._types import Document
 from ._auto_params import AutoParams
-from ._blocks import Regions
+from ._blocks import Regions, is_prose
 from ._context import is_overlay
 from ._notices import SAMPLE_CHARS, is_notice, text_sample
 
@@ -96,20 +96,16 @@ def url_slug(url: str) -> str:
     return ""
 
 
-#: A child holding this share of its parent's value is all there is: a wrapper.
-WRAPPER_SHARE = 0.9
-
-
-def split_node(stats: DomStats, totals: list[float], root: int) -> int:
+def split_node(stats: DomStats, totals: list[float], root: int, wrapper_share: float) -> int:
     """The first node at or below ``root`` whose value does not sit almost entirely
-    (``WRAPPER_SHARE``) in one child: where the choice splits into parts."""
+    (``wrapper_share``) in one child: where the choice splits into parts."""
     node = root
     while True:
         children = stats.children_of(node)
         if not children:
             return node
         best = max(children, key=totals.__getitem__)
-        if totals[best] < WRAPPER_SHARE * totals[node]:
+        if totals[best] < wrapper_share * totals[node]:
             return node
         node = best
 
@@ -131,7 +127,7 @@ def foreign_parts(
     body, or the posts of a feed, one of which holds the page's headline.
     """
     stats = document.stats
-    node = split_node(stats, totals, root)
+    node = split_node(stats, totals, root, params.split_wrapper_share)
     children = [child for child in stats.children_of(node) if totals[child] > 0]
     words, block_words = stats.words, regions.words
     containers = {child for child in children if 2 * block_words[child] < words[child]}
@@ -167,7 +163,7 @@ def foreign_parts(
             continue
         covered = topic.coverage(_rest(stats, others, samples))
         if covered >= params.story_min_coverage and topic.coverage(sample) <= covered - params.story_gap:
-            if opens_story(document, regions, candidate):
+            if opens_story(document, regions, candidate, params.sentence_min_words):
                 foreign.append(candidate)
     return foreign
 
@@ -191,13 +187,10 @@ def _rest(stats: DomStats, others: list[int], samples: dict[int, str]) -> str:
     return " ".join(pieces)
 
 
-#: A block with this many words and punctuation is prose: a story's text has begun.
-PROSE_WORDS = 10
-
-
-def opens_story(document: Document, regions: Regions, part: int) -> bool:
+def opens_story(document: Document, regions: Regions, part: int, min_words: int) -> bool:
     """True when ``part`` is an ``<article>``, an ``<aside>`` or an overlay, or shows a
-    story headline before its first prose block: a unit with a headline of its own.
+    story headline before its first prose block (:func:`._blocks.is_prose`, with
+    ``min_words``): a unit with a headline of its own.
 
     A story headline is an ``<h1>`` to ``<h3>`` or a linked heading (a teaser's); the
     lower ranks title sections and questions inside one story.
@@ -206,13 +199,12 @@ def opens_story(document: Document, regions: Regions, part: int) -> bool:
     tags = stats.tags
     if tags[part] in _UNIT_TAGS or is_overlay(stats.nodes[part]):
         return True
-    words, punct, is_block = regions.words, regions.punct, regions.is_block
     for node in range(part, stats.end[part]):
         tag = tags[node]
         if tag in HEADING_TAGS and stats.words[node]:
             if tag in _STORY_HEADINGS or 2 * stats.link_words[node] >= stats.words[node]:
                 return True
-        elif is_block[node] and words[node] >= PROSE_WORDS and punct[node]:
+        elif regions.is_block[node] and is_prose(regions, node, min_words):
             return False
     return False
 

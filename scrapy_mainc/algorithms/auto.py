@@ -30,12 +30,21 @@ or another story while the headline's own story lies elsewhere, gives way to the
 made without it. Each check reads text only on the few pages where the structure makes
 it suspect. When no block scores positive at all (a page of two short lines), the
 plain subtree with the most words outside links is returned with its low score.
+
+The punctuation penalty demotes labels, bylines and menus, and on a page written in short
+lines (a product sheet, a gift list, a photo story's captions) the story too: a choice
+that keeps fewer than ``penalty_recheck_words`` words is checked against the choice made
+without it, which wins when it lies elsewhere on the page or keeps twice the words. The
+only ``<article>`` inside the root, with a fair share of its value, narrows it like the
+page's ``articleBody`` markup; the refinements of :mod:`._refine` (subheadings, edges,
+the story's start before the root) come last.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..core._article import is_listing
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document, Selection
@@ -47,7 +56,12 @@ from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
+from ._refine import edge_blocks, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
+
+#: The value of the headline's block: below zero, so that pruning drops it (it is
+#: ``Extraction.title``), by one word only, so that the story's container keeps its total.
+HEADLINE_VALUE = -1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +76,39 @@ class Choice:
 
 def select(document: Document, params: AutoParams) -> Selection:
     """Choose the subtree of largest total block value, check that it is the page's
-    story, then prune inside it."""
-    stats = document.stats
-    regions = block_regions(stats)
+    story, then prune inside it; a choice shorter than ``penalty_recheck_words`` is
+    checked against the choice made without the punctuation penalty."""
+    regions = block_regions(document.stats)
     context = block_context(document, regions, params)
+    selection = _selection(document, regions, context, params)
+    if params.unpunctuated_penalty and params.penalty_recheck_words and selection.score > 0:
+        return _rechecked(document, regions, context, selection, params)
+    return selection
+
+
+def _rechecked(
+    document: Document, regions: Regions, context: list[int], selection: Selection, params: AutoParams
+) -> Selection:
+    """``selection``, or the choice made without the punctuation penalty when ``selection``
+    keeps fewer than ``penalty_recheck_words`` words and that choice, a text (at most
+    ``recheck_max_link_share`` of its words in links), lies elsewhere on the page or keeps
+    ``penalty_recheck_gain`` times the words (a page written in short lines)."""
+    stats = document.stats
+    kept, _ = kept_words(stats, regions, selection)
+    if kept >= params.penalty_recheck_words:
+        return selection
+    unpenalized = _selection(document, regions, context, replace(params, unpunctuated_penalty=0.0))
+    words, link_words = kept_words(stats, regions, unpenalized)
+    if link_words > params.recheck_max_link_share * (words + link_words):
+        return selection  # a list of links and teasers, not a story in short lines
+    if is_listing(stats, unpenalized.nodes, unpenalized.excluded):
+        return selection  # teasers whose headline links pruning dropped: a listing page
+    if _elsewhere(stats, unpenalized, selection) or words >= params.penalty_recheck_gain * kept:
+        return unpenalized
+    return selection
+
+
+def _selection(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Selection:
     choice = choose(document, regions, context, params)
     if choice is None:
         if params.fallback:
@@ -73,10 +116,45 @@ def select(document: Document, params: AutoParams) -> Selection:
         return Selection(reason="no block of text looks like article content")
     if params.check_story or params.check_notices:
         choice = _second_opinion(document, regions, context, choice, params)
-    root, excluded = choice.root, choice.excluded
+    return refined(document, regions, context, choice, params)
+
+
+def _elsewhere(stats: DomStats, selection: Selection, other: Selection) -> bool:
+    """True when the roots of ``selection`` and ``other`` are unrelated (neither holds the
+    other's last root): another region of the page, not the same one wider or narrower."""
+    if not selection.nodes or not other.nodes:
+        return bool(selection.nodes)
+    root, other_root = selection.nodes[-1], other.nodes[-1]
+    return not (stats.contains(root, other_root) or stats.contains(other_root, root))
+
+
+def kept_words(stats: DomStats, regions: Regions, selection: Selection) -> tuple[int, int]:
+    """Words outside links, and link words, in the blocks ``selection`` keeps."""
+    words = link_words = 0
+    for root in selection.nodes:
+        node, stop = root, stats.end[root]
+        while node < stop:
+            if node in selection.excluded:
+                node = stats.end[node]
+                continue
+            words += regions.words[node]
+            link_words += regions.link_words[node]
+            node += 1
+    return words, link_words
+
+
+def refined(
+    document: Document, regions: Regions, context: list[int], choice: Choice, params: AutoParams
+) -> Selection:
+    """The selection of ``choice`` with the refinements of :mod:`._refine`: subheadings
+    kept, edges trimmed, the story's start added before the root."""
+    stats, root, excluded = document.stats, choice.root, set(choice.excluded)
+    if params.keep_subheadings:
+        excluded -= subheadings(stats, regions, context, choice.values, root, excluded, params)
     if params.trim_edges:
-        excluded |= _edge_blocks(stats, regions, root, excluded, params)
-    return Selection(nodes=(root,), score=choice.totals[root], excluded=frozenset(excluded))
+        excluded |= edge_blocks(stats, regions, root, excluded, params)
+    start = story_start(document, regions, context, choice.values, root, params) if params.story_start else []
+    return Selection(nodes=(*start, root), score=choice.totals[root], excluded=frozenset(excluded))
 
 
 def choose(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Choice | None:
@@ -91,7 +169,7 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
         return None
     excluded = _pruned(stats, regions, context, totals, root)
     if params.paragraph_parent:
-        seed = paragraph_parent(regions, values)
+        seed = paragraph_parent(regions, values, params.grandchild_weight)
         if not (stats.contains(root, seed) or stats.contains(seed, root)):
             seed_excluded = _pruned(stats, regions, context, totals, seed)
             if kept_value(stats, values, seed, seed_excluded) > kept_value(stats, values, root, excluded):
@@ -100,6 +178,10 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
         marked = marked_body(document, totals, root, params.body_markup_share)
         if marked != root:
             root, excluded = marked, _pruned(stats, regions, context, totals, marked)
+    if params.use_article_element:
+        article = only_article(stats, totals, root, params.article_share)
+        if article != root:
+            root, excluded = article, _pruned(stats, regions, context, totals, article)
     return Choice(root, excluded, values, totals)
 
 
@@ -201,16 +283,35 @@ def marked_body(document: Document, totals: list[float], root: int, share: float
     return best if totals[best] >= share * totals[root] else root
 
 
-def paragraph_parent(regions: Regions, values: list[float]) -> int:
-    """The block whose child blocks (grandchildren at half weight) hold the most value."""
-    concentration = [value if value > 0 else 0.0 for value in values]
+def only_article(stats: DomStats, totals: list[float], root: int, share: float) -> int:
+    """The only outermost ``<article>`` strictly inside ``root`` with a positive total, if
+    it holds at least ``share`` of the root's value; else ``root``."""
+    end, tags = stats.end, stats.tags
+    found, node, stop = -1, root + 1, end[root]
+    while node < stop:
+        if tags[node] == "article" and totals[node] > 0:
+            if found >= 0:
+                return root  # several: a list of stories, or parts of one
+            found = node
+            node = end[node]  # an article nested in it is part of it
+            continue
+        node += 1
+    return found if found >= 0 and totals[found] >= share * totals[root] else root
+
+
+def paragraph_parent(regions: Regions, values: list[float], grandchild_weight: float = 0.5) -> int:
+    """The block whose child blocks (grandchildren at ``grandchild_weight``) hold the most value."""
+    concentration = [0.0] * len(values)
     parent_block = regions.parent_block
-    for node in [node for node, value in enumerate(values) if value > 0 and node]:
+    for node in regions.with_text:  # the only nodes with a value
         value = values[node]
-        up = parent_block[node]
-        concentration[up] += value
-        if up > 0:
-            concentration[parent_block[up]] += 0.5 * value
+        if value > 0:
+            concentration[node] += value
+            if node:
+                up = parent_block[node]
+                concentration[up] += value
+                if up > 0:
+                    concentration[parent_block[up]] += grandchild_weight * value
     return concentration.index(max(concentration))
 
 
@@ -233,8 +334,7 @@ def block_values(
     values = [0.0] * len(stats)
     keep = 1.0 - params.boilerplate_factor
     region_words, region_link_words, region_punct = regions.words, regions.link_words, regions.punct
-    with_text = [node for node, count in enumerate(region_words) if count or region_link_words[node]]
-    for node in with_text:
+    for node in regions.with_text:
         if context[node] == _CUT:
             continue
         words, link_words = region_words[node], region_link_words[node]
@@ -242,7 +342,7 @@ def block_values(
         if not region_punct[node] and stats.tags[node] not in HEADING_TAGS:
             value -= params.unpunctuated_penalty
         if node == headline:
-            value = -1.0
+            value = HEADLINE_VALUE
         if context[node] == _WEAK:
             value = value * keep if value > 0 else value * (2.0 - keep)
         values[node] = value
@@ -263,35 +363,6 @@ def _pruned(
         else:
             node += 1
     return excluded
-
-
-def _edge_blocks(
-    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams
-) -> set[int]:
-    """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
-    dropping them drops no other block (a byline, a dateline, a credit line)."""
-    blocks = []
-    node, stop = root, stats.end[root]
-    while node < stop:
-        if node in excluded:
-            node = stats.end[node]
-            continue
-        if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
-            blocks.append(node)
-        node += 1
-    trimmed: set[int] = set()
-    for ordered in (blocks, blocks[::-1]):
-        for block in ordered:
-            words, link_words = regions.words[block], regions.link_words[block]
-            sentence_like = (
-                words >= params.edge_min_words
-                and regions.punct[block] > 0
-                and link_words <= params.edge_max_link_share * (words + link_words)
-            ) or words >= 4 * params.edge_min_words
-            if sentence_like or stats.words[block] != words + link_words:
-                break
-            trimmed.add(block)
-    return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
 
 
 VARIANTS = (

@@ -54,28 +54,46 @@ def marked_as_article(document: Document) -> bool:
     return og_type == "article" or document.article is not None
 
 
-def teaser_count(stats: DomStats, roots: Iterable[int]) -> tuple[int, int]:
+def teaser_count(
+    stats: DomStats, roots: Iterable[int], excluded: frozenset[int] = frozenset()
+) -> tuple[int, int]:
     """(teasers, prose blocks) in the subtrees at ``roots``: a teaser is a headline link
-    block followed by a prose block, in document order."""
+    block followed by a prose block, in document order. Prose in the subtrees at
+    ``excluded`` (what pruning dropped) is not counted; headline links there are, because
+    pruning drops a listing's headline links and keeps its standfirsts."""
     tags, words, link_words, own_words = stats.tags, stats.words, stats.link_words, stats.own_words
     end = stats.end
     is_link, parent = stats.is_link, stats.parent
     teasers = prose = 0
     last_headline = -1  # the block of the last headline link, while no prose has followed
     for root in roots:
+        dropped_until = -1  # the end of the excluded subtree the walk is in
         for position in range(root, end[root]):
+            if position in excluded and position >= dropped_until:
+                dropped_until = end[position]
             if is_link[position] and words[position] >= HEADLINE_WORDS:
                 block = position
                 while block >= 0 and tags[block] not in BLOCK_TAGS:
                     block = parent[block]
                 if block >= 0 and link_words[block] == words[block]:
                     last_headline = block
-            elif tags[position] in BLOCK_TAGS and own_words[position] >= PROSE_WORDS:
+            elif (
+                tags[position] in BLOCK_TAGS
+                and own_words[position] >= PROSE_WORDS
+                and position >= dropped_until
+            ):
                 if link_words[position] * 2 < words[position]:
                     prose += 1
                     teasers += last_headline >= 0
                     last_headline = -1
     return teasers, prose
+
+
+def is_listing(stats: DomStats, roots: Iterable[int], excluded: frozenset[int] = frozenset()) -> bool:
+    """True when the subtrees at ``roots`` (without the prose in ``excluded``) read as a
+    listing: :data:`MIN_TEASERS` teasers, and :data:`TEASER_SHARE` of the prose blocks."""
+    teasers, prose = teaser_count(stats, roots, excluded)
+    return teasers >= MIN_TEASERS and teasers >= TEASER_SHARE * prose
 
 
 def article_verdict(document: Document, roots: Iterable[int], text: str) -> bool:
@@ -84,7 +102,6 @@ def article_verdict(document: Document, roots: Iterable[int], text: str) -> bool
     words = count_words(text)
     if words < MIN_MARKED_WORDS:
         return False
-    teasers, prose = teaser_count(document.stats, roots)
-    if teasers >= MIN_TEASERS and teasers >= TEASER_SHARE * prose:
+    if is_listing(document.stats, roots):
         return False
     return words >= MIN_ARTICLE_WORDS or marked_as_article(document)

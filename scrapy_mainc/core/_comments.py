@@ -22,7 +22,9 @@ article body (comments follow the story, they never contain it), and it never le
 fewer than ``min_kept_words`` (a few sentences) of a selection that had more, unless the
 evidence is strong: microdata, or two kinds agreeing (a named section that also shows a
 comment heading or a run of alike dated blocks, or that lies in a selection named as
-comments too; a region that both rules start).
+comments too; a region that both rules start). Inside a story whose own container is named
+as comments (the opinion section's modifier on the article and on its body), a name alone
+is no evidence.
 """
 
 from __future__ import annotations
@@ -91,6 +93,9 @@ class CommentParams:
     #: strong (see the module docstring): two sentences. 0 turns the guard off. On the
     #: development data, the shortest article left after a correct removal has 77 words.
     min_kept_words: int = 30
+    #: Blocks that open with an ``<h1>``-``<h3>`` heading are sections of the text (the
+    #: items of a listicle, each with its date), never comments.
+    sections_are_text: bool = True
 
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
@@ -257,6 +262,8 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
             if counts[node] < 2 or tags[node] not in _COMMENT_BLOCK_TAGS or not words[node]:
                 continue
             kids = stats.children_of(node)
+            if params.sections_are_text and _opens_with_heading(stats, kids):
+                continue  # a section of the text (a listicle's item), not a comment
             signature = (tags[node], stats.class_of(node), tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
             if chain and node < end[chain[-1]]:
@@ -273,6 +280,17 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
         if len(chain) >= params.min_blocks:
             found.append(chain)
     return found
+
+
+def _opens_with_heading(stats: DomStats, kids: list[int]) -> bool:
+    """True when the first child with text is a heading of the story's own ranks
+    (``<h1>`` to ``<h3>``): each item of a listicle opens with one, a comment with its
+    author's name and date."""
+    first = next((kid for kid in kids if stats.words[kid]), -1)
+    return first >= 0 and stats.tags[first] in _SECTION_HEADINGS
+
+
+_SECTION_HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
 def _dated_span(chain: list[int], nodes: list[etree._Element], needed: int) -> list[int]:
@@ -303,7 +321,11 @@ def comment_nodes(
     dropped: a named container or a region that holds one is not a comment section.
     """
     protected = tuple(node for node in protected if node >= 0)
-    classed = [node for node in _named_by_class(stats, roots) if not _holds_any(stats, node, protected)]
+    named = _named_by_class(stats, roots)
+    classed = [node for node in named if not _holds_any(stats, node, protected)]
+    if len(classed) < len(named) or _named_story_root(stats, roots, protected):
+        # the story's own container is named as comments: the names are the section's
+        classed = [node for node in classed if _corroborated(stats, node, params)]
     microdata = [node for node in _microdata_comments(stats, roots) if not _holds_any(stats, node, protected)]
     region = comment_region_start(stats, roots, params)
     heading = comment_heading(stats, roots, params) if params.headings else None
@@ -326,6 +348,11 @@ def comment_nodes(
     if region is not None and heading is not None and len(starts) == 2:
         strong.extend(_from_onward(stats, roots, min(starts)))
     return frozenset(_outermost(stats, strong))
+
+
+def _named_story_root(stats: DomStats, roots: tuple[int, ...], protected: tuple[int, ...]) -> bool:
+    """True when a root that holds a protected node (the story) is named as comments."""
+    return any(_holds_any(stats, root, protected) and has_comment_name(stats.nodes[root]) for root in roots)
 
 
 def _holds_any(stats: DomStats, node: int, protected: tuple[int, ...]) -> bool:

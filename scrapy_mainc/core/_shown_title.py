@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ._text import measure
-from ._title import _headline_like, heading_text
+from ._title import _headline_like, heading_text, shows_headline
 
 if TYPE_CHECKING:
     from ._stats import DomStats
@@ -45,7 +45,9 @@ def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlin
         return text if _title_style(stats, shown) == 3 and len(text) <= 2 * len(title) else title
     best, best_rank = "", (0, 0, 0)
     for node, text, style in _title_candidates(stats, content[0]):
-        agrees = any(text in headline or headline in text for headline in headlines if len(headline) >= 4)
+        agrees = any(
+            shows_headline(text, headline) or shows_headline(headline, text) for headline in headlines
+        )
         rank = (int(agrees), style, -abs(node - content[0]))
         if (agrees or style) and rank > best_rank:
             best, best_rank = text, rank

@@ -7,6 +7,7 @@ that every CJK ideograph, kana and hangul syllable is a word of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Han ideographs (URO, extension A, compatibility, extension B+), kana, hangul syllables.
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002fa1f"
@@ -134,7 +135,20 @@ def clean_text(text: str) -> str:
 
 
 def normalize_space(text: str) -> str:
-    """Collapse runs of whitespace (and invisible characters) to one space, strip the ends."""
-    if not text.isascii() and _INVISIBLE_RE.search(text):
-        text = _INVISIBLE_RE.sub(" ", text)
+    """Collapse runs of whitespace (and invisible characters) to one space, strip the ends;
+    drop soft hyphens (hyphenation hints inside words: ``Mit\u00adtel\u00adal\u00adter``);
+    put the text in Unicode normalization form C (the form the W3C character model asks of
+    web text: a page may write one letter precomposed where its quotations, or a search,
+    hold the canonical sequence, ``\u09dc`` for ``\u09a1\u09bc``)."""
+    if not text.isascii():
+        if _INVISIBLE_RE.search(text):
+            text = _INVISIBLE_RE.sub(" ", text)
+        if _SOFT_HYPHEN in text:
+            text = text.replace(_SOFT_HYPHEN, "")
+        if not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
     return " ".join(text.split())
+
+
+#: U+00AD SOFT HYPHEN: where a word may break, invisible unless it does.
+_SOFT_HYPHEN = "\u00ad"

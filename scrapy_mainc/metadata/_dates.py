@@ -45,6 +45,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core._evidence import jsonld_types, load_json
+from ..core._title import shows_headline
 from ._dateline import PageDates, page_dates
 from ._datetext import parse_machine_date, url_date
 from ._jsonld import ARTICLE_TYPES, _url_key, text_of
@@ -257,8 +258,8 @@ def _names_page(article: dict[str, Any], objects: list[dict[str, Any]], document
         or _url_key(text_of(article.get("mainEntityOfPage"))) in urls
     ):
         return True
-    headlines = {" ".join(headline.split()).lower() for headline in document.headlines}
-    return " ".join(text_of(article.get("headline")).split()).lower() in headlines
+    headline = text_of(article.get("headline"))
+    return any(shows_headline(headline, page_headline) for page_headline in document.headlines)
 
 
 def _jsonld_text(value: Any) -> str:

@@ -6,6 +6,7 @@ from html import unescape
 from typing import Any
 
 from ..core._evidence import jsonld_types
+from ..core._title import shows_headline
 
 #: schema.org types of a news or blog article (``CreativeWork`` subtypes pages use for one).
 ARTICLE_TYPES = frozenset(
@@ -67,9 +68,9 @@ def _matching(
             or _url_key(text_of(obj.get("mainEntityOfPage"))) in wanted_urls
         ):
             return obj
-    wanted_headlines = {" ".join(headline.split()).lower() for headline in headlines}
     for obj in candidates:
-        if " ".join(text_of(obj.get("headline")).split()).lower() in wanted_headlines:
+        headline = text_of(obj.get("headline"))
+        if any(shows_headline(headline, wanted) for wanted in headlines):
             return obj
     return None
 

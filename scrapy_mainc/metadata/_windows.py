@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lxml import etree
 
+from ..core._title import shows_headline
 from ._datetext import parse_machine_date
 
 if TYPE_CHECKING:
@@ -137,14 +138,12 @@ def _container(document: Document, headline: int) -> int:
 def shown_headline(document: Document) -> int:
     """The first element whose own text is one of the page's headlines, or part of one:
     where a page shows its headline when it is no heading (a table cell, a ``<b>``)."""
-    headlines = [" ".join(headline.split()) for headline in document.headlines if len(headline) >= 6]
+    headlines = document.headlines
     if not headlines:
         return -1
     for index, text in enumerate(document.stats.texts):
-        if text and len(text) >= 6 and not text.isspace():
-            text = " ".join(text.split())
-            if any(text == headline or (len(text) >= 10 and text in headline) for headline in headlines):
-                return index
+        if text and not text.isspace() and any(shows_headline(text, headline) for headline in headlines):
+            return index
     return -1
 
 

@@ -1,0 +1,162 @@
+"""Refinements of ``auto``'s chosen root: its edges, its subheadings, the story's start.
+
+The root and its pruning come from the block values (:mod:`.auto`); three readings of
+the blocks in document order then adjust what is kept:
+
+* leading and trailing blocks that are not sentence-like are trimmed (a byline, a
+  dateline, a credit line), except a leading heading: the title of the first section;
+* a short line that pruning dropped between two kept sentence-like blocks, written as a
+  subheading (bold or italic, or ending with a colon or a question mark), is kept: a
+  subheading has no punctuation and so scores below zero, but it belongs to the text;
+* sentence-like blocks between the headline and the root are the story's start when
+  there are several of them or they are long next to the root: the root took only the
+  part after an inserted box (a video, a newsletter prompt, a picture).
+
+Each is one walk over the root's blocks (or the blocks before it), on numbers the
+statistics pass has computed.
+"""
+
+from __future__ import annotations
+
+from ..core._stats import DomStats
+from ..core._tags import HEADING_TAGS
+from ..core._types import Document
+from ._auto_params import AutoParams
+from ._blocks import Regions, is_prose
+from ._context import CUT
+
+#: Inline tags that set a line apart as a subheading when they hold all of its text.
+EMPHASIS_TAGS = frozenset({"strong", "b", "em", "i", "u"})
+#: Endings of a line that introduces what follows ("How it works:", "Why now?").
+_INTRODUCING_ENDS = (":", "?", "\uff1a", "\uff1f")
+
+
+def edge_blocks(
+    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams
+) -> set[int]:
+    """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
+    dropping them drops no other block (a byline, a dateline, a credit line); a leading
+    heading without links stops the trimming at the start."""
+    blocks = _kept_blocks(stats, regions, root, excluded)
+    trimmed: set[int] = set()
+    for ordered in (blocks, blocks[::-1]):
+        for block in ordered:
+            words, link_words = regions.words[block], regions.link_words[block]
+            sentence_like = (
+                words >= params.sentence_min_words
+                and regions.punct[block] > 0
+                and link_words <= params.edge_max_link_share * (words + link_words)
+            ) or words >= params.edge_long_words
+            if sentence_like or stats.words[block] != words + link_words:
+                break
+            if ordered is blocks and params.keep_leading_headings and _plain_heading(stats, block):
+                break
+            trimmed.add(block)
+    return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
+
+
+def _plain_heading(stats: DomStats, block: int) -> bool:
+    return stats.tags[block] in HEADING_TAGS and not stats.link_words[block]
+
+
+def _kept_blocks(stats: DomStats, regions: Regions, root: int, excluded: set[int]) -> list[int]:
+    """Blocks with text inside ``root`` and outside ``excluded``, in document order."""
+    blocks = []
+    node, stop = root, stats.end[root]
+    while node < stop:
+        if node in excluded:
+            node = stats.end[node]
+            continue
+        if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
+            blocks.append(node)
+        node += 1
+    return blocks
+
+
+def subheadings(
+    stats: DomStats,
+    regions: Regions,
+    context: list[int],
+    values: list[float],
+    root: int,
+    excluded: set[int],
+    params: AutoParams,
+) -> set[int]:
+    """Pruned parts of ``root`` (not cut by the markup) that are subheadings between two
+    kept prose blocks: at most ``subheading_max_words`` words, no links, and written as a
+    subheading (:func:`reads_as_subheading`)."""
+    sequence: list[tuple[int, int]] = []  # (node, 1 prose kept / 0 a subheading / -1 other)
+    node, stop = root + 1, stats.end[root]
+    while node < stop:
+        if node in excluded:
+            short = 0 < stats.words[node] <= params.subheading_max_words and not stats.link_words[node]
+            short = short and context[node] != CUT
+            sequence.append((node, 0 if short and reads_as_subheading(stats, node) else -1))
+            node = stats.end[node]
+            continue
+        if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
+            prose = values[node] > 0 and is_prose(regions, node, params.sentence_min_words)
+            sequence.append((node, 1 if prose else -1))
+        node += 1
+    return {
+        sequence[place][0]
+        for place in range(1, len(sequence) - 1)
+        if sequence[place][1] == 0 and sequence[place - 1][1] == sequence[place + 1][1] == 1
+    }
+
+
+def reads_as_subheading(stats: DomStats, node: int) -> bool:
+    """True when all the text of ``node`` is bold or italic (inside ``EMPHASIS_TAGS``), or
+    it ends with a colon or a question mark."""
+    if "".join(stats.nodes[node].itertext()).rstrip().endswith(_INTRODUCING_ENDS):
+        return True
+    emphasized, inner, stop = 0, node + 1, stats.end[node]
+    while inner < stop:
+        if stats.tags[inner] in EMPHASIS_TAGS:
+            emphasized += stats.words[inner]
+            inner = stats.end[inner]
+        else:
+            inner += 1
+    return emphasized == stats.words[node]
+
+
+def story_start(
+    document: Document,
+    regions: Regions,
+    context: list[int],
+    values: list[float],
+    root: int,
+    params: AutoParams,
+) -> list[int]:
+    """Sentence-like blocks between the headline and ``root`` that start the story: at
+    least ``story_start_min_blocks`` of them, or ``story_start_min_share`` of the root's
+    words; [] otherwise (a standfirst, or nothing)."""
+    stats, headline = document.stats, document.headline
+    if headline < 0 or root <= headline or stats.contains(root, headline):
+        return []
+    found, node = [], stats.end[headline]
+    words, link_words = regions.words, regions.link_words
+    while node < root:
+        if context[node] == CUT:
+            node = stats.end[node]
+            continue
+        own_text = stats.words[node] == words[node] + link_words[node]  # no block inside
+        if regions.is_block[node] and own_text and values[node] > 0 and _prose_line(regions, node, params):
+            found.append(node)
+            node = stats.end[node]
+            continue
+        node += 1
+    if len(found) >= params.story_start_min_blocks:
+        return found
+    start_words = sum(words[node] for node in found)
+    if found and start_words >= params.story_start_min_share * (stats.words[root] - stats.link_words[root]):
+        return found
+    return []
+
+
+def _prose_line(regions: Regions, node: int, params: AutoParams) -> bool:
+    """Sentence-like, with at most ``edge_max_link_share`` of its words in links."""
+    words, link_words = regions.words[node], regions.link_words[node]
+    return is_prose(regions, node, params.sentence_min_words) and (
+        link_words <= params.edge_max_link_share * (words + link_words)
+    )

@@ -1,0 +1,111 @@
+"""``auto``'s refinements of its root on hand-built pages: subheadings, edges, the story's start."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import document, node_at
+from scrapy_mainc import extract
+from scrapy_mainc.algorithms import _refine
+
+SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
+OTHER = "Work starts in the spring, and the road stays open to traffic while it lasts."  # 15 words
+
+
+def _article(middle: str) -> str:
+    return f"<html><body><article><p>{SENTENCE}</p>{middle}<p>{OTHER}</p></article></body></html>"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<p><strong>What happens next</strong></p>",
+        "<p><b>Who</b> <i>pays for it</i></p>",
+        "<p>What happens next?</p>",
+        "<p>The costs in short:</p>",
+        "<div><em>Costs</em></div>",
+    ],
+)
+def test_a_subheading_between_two_paragraphs_is_kept(line: str) -> None:
+    # no period or comma: the line's value is its words minus 8, below zero, so pruning
+    # drops it; it is written as a subheading and sits between two paragraphs
+    page = _article(line)
+    doc = document(page)
+    line_node = doc.stats.nodes.index(doc.root.find("article")[1])
+    assert _refine.reads_as_subheading(doc.stats, line_node)
+    text = extract(page).text
+    assert text.splitlines()[1] in {"What happens next", "Who pays for it", "What happens next?"} | {
+        "The costs in short:",
+        "Costs",
+    }
+    assert len(extract(page, keep_subheadings=False).text.splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<p>Advertisement</p>",  # a label, not set apart as a heading
+        "<p><strong>Read more about the <a href='/b'>bridge plan</a></strong></p>",  # a link
+        # 13 words in two bold lines (-1 and -2): a box, longer than a line
+        "<div><p><b>one two three four five six seven</b></p>"
+        "<p><b>eight nine ten eleven twelve thirteen</b></p></div>",
+        "<p><b>Photo</b> by Jane Doe</p>",  # only part of it bold
+    ],
+)
+def test_other_short_lines_between_paragraphs_stay_pruned(line: str) -> None:
+    assert len(extract(_article(line)).text.splitlines()) == 2
+
+
+def test_a_subheading_needs_prose_on_both_sides() -> None:
+    # after the last paragraph, a bold line is a trailing label (a credit, a call to act)
+    story = f"<p>{SENTENCE}</p><p>{OTHER}</p><p><b>Share this story</b></p>"
+    page = f"<html><body><article>{story}</article></body></html>"
+    assert extract(page).text == f"{SENTENCE}\n{OTHER}"
+
+
+def test_a_leading_heading_is_kept_a_trailing_one_trimmed() -> None:
+    page = (
+        "<html><body><article><h2>Background</h2>"
+        f"<p>{SENTENCE}</p><p>{OTHER}</p><h3>More on this</h3></article></body></html>"
+    )
+    assert extract(page).text == f"Background\n{SENTENCE}\n{OTHER}"
+    assert extract(page, keep_leading_headings=False).text == f"{SENTENCE}\n{OTHER}"
+    # a byline before the text is still trimmed, and a linked heading too
+    byline = page.replace("<h2>Background</h2>", "<p>By Jane Doe</p><h2><a href='/s'>Section page</a></h2>")
+    assert extract(byline).text == f"{SENTENCE}\n{OTHER}"
+
+
+def _split_story(start: int, body: int = 8) -> str:
+    """A headline, ``start`` paragraphs, a box of links the value of which is below zero,
+    and the rest of the story in its own container (the subtree of largest total)."""
+    links = "".join(f"<li><a href='/v{n}'>Video number {n} of the week</a></li>" for n in range(12))
+    opening = "".join(f"<p>{SENTENCE} Part {n}.</p>" for n in range(start))
+    rest = "".join(f"<p>{SENTENCE} Later.</p>" for _ in range(body))
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body><article>"
+        f"<h1>Bridge plan agreed</h1><div class='top'>{opening}</div><ul class='videos'>{links}</ul>"
+        f"<div class='rest'>{rest}</div></article></body></html>"
+    )
+
+
+def test_paragraphs_between_the_headline_and_the_root_start_the_story() -> None:
+    page = _split_story(3)
+    doc = document(page)
+    top, rest = node_at(doc, "//div[@class='top']"), node_at(doc, "//div[@class='rest']")
+    start = [node_at(doc, f"//div[@class='top']/p[{n}]") for n in (1, 2, 3)]
+    # the rest of the story (8 x 16 = 128) outweighs the article: -1 (headline) + 51
+    # (3 x 17) - 80 (72 link words, no punctuation) + 128 = 98; the three paragraphs
+    # before it are the story's start
+    result = extract(page)
+    assert result.xpath == " | ".join(doc.stats.xpath(node) for node in (*start, rest))
+    assert result.text.count("Part") == 3 and result.text.count("Later") == 8
+    assert "Video" not in result.text
+    assert top not in start and extract(page, story_start=False).text.count("Part") == 0
+
+
+def test_one_standfirst_paragraph_is_not_the_story_start() -> None:
+    # one block of 17 words against a root of 128 is a standfirst: left out
+    assert extract(_split_story(1)).text.count("Part") == 0
+    # ...unless it is long next to the root: 17 words before a root of 32 are half a story
+    assert extract(_split_story(1, body=2)).text.count("Part") == 1
+    assert extract(_split_story(1, body=2), story_start_min_share=0.6).text.count("Part") == 0
