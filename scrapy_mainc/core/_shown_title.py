@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 VISIBLE_WINDOW = (-45, 30)
 #: Where the title is looked for among the elements before replacing it.
 SHOWN_WINDOW = (-120, 30)
+#: An element showing the title has at most twice its words and five more (a kicker, a
+#: column name, a date line around it), or it is a section holding the title, not its element.
+SHOWN_SCALE = 2
+SHOWN_EXTRA_WORDS = 5
 #: Longest text read as a headline, in words (a CJK character is a word; the statistics'
 #: word counts are used because the algorithms have computed them already).
 MAX_HEADLINE_WORDS = 60
@@ -61,7 +65,7 @@ def _showing(stats: DomStats, first: int, title: str) -> int:
         return -1
     words, parent, nodes = stats.words, stats.parent, stats.nodes
     least = measure(title)[1]
-    longest = 2 * least + 5
+    longest = SHOWN_SCALE * least + SHOWN_EXTRA_WORDS
     start, stop = max(first + SHOWN_WINDOW[0], 0), min(first + SHOWN_WINDOW[1], len(words))
     for node in range(start, stop):
         size = words[node]

@@ -37,6 +37,9 @@ H2_TITLE_AGREEMENT = 0.9
 #: metadata to be the headline when it is the page's only one (a third of the words:
 #: the scrapinghub pages whose visible headline is worded differently share 0.33 to 0.53).
 FALLBACK_H1_AGREEMENT = 0.25
+#: A heading of one word longer than this (a German compound, a product name) covers a
+#: headline whose tokens it does not split into.
+ONE_WORD_TITLE_CHARS = 8
 #: Headings read, by tag.
 _MAX_HEADINGS = {"h1": 5, "h2": 10}
 #: A kicker (a section or column label a heading shows before the headline: "Opinion",
@@ -217,7 +220,8 @@ def _agreeing_heading(
         coverage = max(
             (len(tokens & wanted) / len(wanted) for wanted in reference_tokens if wanted), default=0.0
         )
-        rank = (score * max(coverage, 1.0 if len(tokens) == 1 and len(text) > 8 else coverage), tag == "h1")
+        one_long_word = len(tokens) == 1 and len(text) > ONE_WORD_TITLE_CHARS
+        rank = (score * max(coverage, 1.0 if one_long_word else coverage), tag == "h1")
         if rank > best_rank:
             best, best_rank = (text, element), rank
     return best

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from ..core._stats import DomStats
     from ..core._types import Document
 
+#: Characters before a date read for its label ("Published:", "Updated on", "发布日期："):
+#: a label and its punctuation, not the sentence before it.
+LABEL_CHARS = 40
 #: Rank taken from a date labelled as the publication ("Published", "发布日期"): as if
 #: that many characters nearer the headline.
 _LABEL_BONUS = 200
@@ -147,7 +150,7 @@ def _candidates(
             shown_in_time.setdefault(time, date.value)
             continue
         piece = bisect_right(text.piece_starts, date.start) - 1
-        label = _label(text.text[max(0, date.start - 40) : date.start])
+        label = _label(text.text[max(0, date.start - LABEL_CHARS) : date.start])
         if not label and _talked_about(text, piece, date, date.start in weak):
             continue
         rank = _distance(text, date.start, date.end)
@@ -156,7 +159,7 @@ def _candidates(
     for start, end, value, label, node in text.times:
         shown = shown_in_time.get(start, value)
         value = value if shown[:10] == value[:10] else shown
-        label = label or _label(text.text[max(0, start - 40) : start])
+        label = label or _label(text.text[max(0, start - LABEL_CHARS) : start])
         rank = _distance(text, start, end)
         found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label, node))
     teasers = in_teaser_list(stats, [holder for _, _, _, holder in found], anchor)
