@@ -102,6 +102,15 @@ def test_teaser_cards_are_cut() -> None:
     assert len(_blocks.teaser_cards(doc.stats, _blocks.block_regions(doc.stats), shape)) == 4
     text = extract(page).text
     assert "teaser sentence" not in text and "bridge" in text
+    # teasers long enough to outweigh their linked headlines, beside the story in one
+    # wrapper: pruning keeps them, only the card cut takes them out
+    teaser = "A longer teaser sentence, which tells readers what story {n} is about in a few words."
+    cards = "".join(
+        card.replace("A short teaser sentence, for story {n}.", teaser).format(n=n) for n in range(4)
+    )
+    page = f"<body><div id='page'><div id='story'>{story}</div><div id='more'>{cards}</div></div></body>"
+    assert "teaser sentence" not in extract(page).text
+    assert extract(page, cut_cards=False).text.count("teaser sentence") == 4
 
 
 def test_nested_article_is_related_content() -> None:
