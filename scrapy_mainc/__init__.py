@@ -10,13 +10,14 @@ from __future__ import annotations
 from ._extract import extract, extract_tree
 from .algorithms import ALGORITHMS
 from .core._comments import CommentParams
-from .core._limits import MAX_PAGE_BYTES
+from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES
 from .core._types import Extraction
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALGORITHMS",
+    "MAX_ELEMENTS",
     "MAX_PAGE_BYTES",
     "CommentParams",
     "Extraction",

@@ -26,7 +26,7 @@ from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
 from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._langid import identify_language
-from .core._limits import MAX_PAGE_BYTES, too_large_reason
+from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES, elements_reason, too_large_reason
 from .core._markdown import render_markdown
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
@@ -50,6 +50,7 @@ def extract(
     strip_comments: bool | CommentParams = True,
     metadata: bool = True,
     max_bytes: int | None = MAX_PAGE_BYTES,
+    max_elements: int | None = MAX_ELEMENTS,
     fetched: str | datetime | None = None,
     markdown: bool = False,
     tables: bool = True,
@@ -72,7 +73,9 @@ def extract(
     "yesterday", a day without a year) are read against it, and only then (never against
     the machine's clock); a header that cannot be read is ignored. A page longer than
     ``max_bytes`` (bytes, or characters of text; None: no limit) is refused before it is
-    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`). ``markdown`` renders
+    decoded: peak memory grows with the page (:data:`MAX_PAGE_BYTES`); so is one with more
+    than ``max_elements`` start tags (None: no limit), before it is parsed: peak memory
+    grows with the elements (:data:`~scrapy_mainc.core._limits.MAX_ELEMENTS`). ``markdown`` renders
     ``Extraction.markdown``; ``tables``, ``links``, ``images`` and ``formatting`` keep or
     leave out those in the outputs (:class:`~scrapy_mainc.core._types.OutputOptions`).
     ``favor`` (``"precision"``, ``"balanced"`` or ``"recall"``) tilts ``auto`` towards less
@@ -86,7 +89,10 @@ def extract(
     if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
         return _empty(run, too_large_reason(html, max_bytes, "max_bytes"))
     text, utf8, reason = _page_text(html)
-    reason = reason or markup_reason(text) or attributes_reason(text)
+    reason = reason or markup_reason(text)
+    if not reason and max_elements is not None:
+        reason = elements_reason(text, max_elements, "max_elements")
+    reason = reason or attributes_reason(text)
     if reason:
         return _empty(run, reason)
     try:

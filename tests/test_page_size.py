@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_mainc import MAX_PAGE_BYTES, _extract, extract
+from scrapy_mainc import MAX_ELEMENTS, MAX_PAGE_BYTES, _extract, extract
+from scrapy_mainc.core._limits import start_tags
 from scrapy_mainc.integration import _workers
 from scrapy_mainc.integration._settings import DEFAULTS
 
@@ -64,3 +65,36 @@ def test_scrapy_workers_leave_the_limit_to_the_pipeline(monkeypatch: pytest.Monk
     task = _workers.ExtractionTask(page=PAGE, url=None, algorithm="auto", strip_comments=True, metadata=True)
     assert "budget would rise" in _workers.run_extraction(task).extraction.text
     assert seen["max_bytes"] is None
+
+
+def test_start_tags_are_counted_without_end_tags_comments_or_declarations() -> None:
+    assert start_tags("<!DOCTYPE html><html><body><p>a<br>b</p><!-- c --></body></html>") == 4
+    assert start_tags(PAGE) == 3 + 20  # html, body, article and the paragraphs
+
+
+@pytest.mark.parametrize("page", [PAGE, PAGE.encode()])
+def test_a_page_with_more_elements_than_max_elements_is_refused_before_parsing(
+    page: str | bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert extract(page, max_elements=23).text  # exactly at the limit
+    assert extract(page, max_elements=None).text
+
+    def never(*args: object) -> None:
+        raise AssertionError("a page over the limit was parsed")
+
+    monkeypatch.setattr(_extract, "parse_html", never)
+    result = extract(page, max_elements=22)
+    assert result.reason == "too many elements: 23 start tags > max_elements (22)"
+    assert result.text == ""
+
+
+def test_ten_megabytes_of_br_are_refused_and_an_article_of_ten_megabytes_is_not() -> None:
+    # 10 MB of <br> took 1.4 GB at its peak (benchmarks/memory.py); article pages of 10 MB
+    # have about 155,000 elements
+    page = "<html><body><p>Text.</p>" + "<br>" * 2_500_000 + "</body></html>"
+    assert extract(page).reason.startswith("too many elements: 2,500,003 start tags")
+    paragraph = "<p>" + "Words of a long page, with commas, and periods. " * 8 + "</p>"
+    article = (
+        "<html><body><article>" + paragraph * (10_000_000 // len(paragraph)) + "</article></body></html>"
+    )
+    assert len(article) >= 9_900_000 and start_tags(article) < MAX_ELEMENTS

@@ -1,4 +1,5 @@
-"""The largest page the core extracts, and the reason a larger one gets.
+"""The largest page the core extracts, and the reason a larger one gets: by length, and
+by its number of elements.
 
 Peak memory grows with the page: ``benchmarks/memory.py`` measures what an extraction adds
 at its peak, per megabyte of input. Article-like pages take about 20 MB per MB (a synthetic
@@ -23,3 +24,26 @@ def too_large_reason(page: str | bytes, limit: int, name: str) -> str:
     """The reason given to ``page``, longer than ``limit`` (the setting or parameter ``name``)."""
     unit = "characters" if isinstance(page, str) else "bytes"
     return f"page too large: {len(page):,} {unit} > {name} ({limit:,})"
+
+
+#: Pages with more start tags than this are not extracted (reason ``too many elements:
+#: ...``). Peak memory goes with the number of elements, 550 bytes to 1.2 KB each at the
+#: peak (``benchmarks/memory.py``: a ``<br>``, an empty leaf, a link with its text), so
+#: this bounds one extraction to about 400 MB whatever the page is made of, where 10 MB of
+#: ``<br>`` took 1.4 GB. The largest development pages have about 10,000 start tags, a
+#: synthetic 10 MB article page 155,000.
+MAX_ELEMENTS = 300_000
+
+
+def start_tags(text: str) -> int:
+    """The start tags of ``text``, counted before parsing: its ``<`` that open neither an
+    end tag nor a comment or declaration. An upper bound of the elements (a ``<`` in a
+    script or in text counts too), three scans in C: 0.1 ms a megabyte."""
+    return text.count("<") - text.count("</") - text.count("<!")
+
+
+def elements_reason(text: str, limit: int, name: str) -> str:
+    """The reason given to ``text`` when it has more than ``limit`` start tags (the
+    parameter ``name``), or ``""``."""
+    count = start_tags(text)
+    return f"too many elements: {count:,} start tags > {name} ({limit:,})" if count > limit else ""
