@@ -22,6 +22,14 @@ each of them; ``server.py --articles``), repeated to at least 2,000 pages unless
 the crawl on real news pages, several times heavier than the bundled ones. ``--reactor
 select`` crawls on Twisted's select reactor instead of Scrapy's default asyncio reactor
 (the worker pool then runs its own event loop in a thread).
+``--modes`` may also name ``trafilatura-inline`` and ``trafilatura-pool``: the crawl without
+scrapy_mainc and with a user-written pipeline calling ``trafilatura.extract(...,
+with_metadata=True)`` inline or in a process pool (``peer_pipelines.py``; the ``peers``
+extra). Besides the crawler's own CPU time per page, the table gives the CPU time of its
+worker processes per page: every process descending from the crawl's (a forkserver's
+workers too), their CPU read from ``/proc`` every half second and at spider close, each
+keeping its last reading (Linux only; a worker's last half second before it exits may be
+missed).
 Prints a Markdown table, medians over ``--repeat`` runs.
 """
 
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -38,7 +47,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "example_project"
 MODES = ("process", "thread", "inline", "disabled")
+#: Modes of peer_pipelines.py: trafilatura in a pipeline a user would write.
+PEER_MODES = ("trafilatura-inline", "trafilatura-pool")
 TICK = 0.010
+#: Ticks between two readings of the worker processes' CPU (half a second).
+SAMPLE_TICKS = 50
 #: ``--reactor`` choices: Scrapy's default, and a Twisted reactor without asyncio.
 REACTORS = {
     "asyncio": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
@@ -132,6 +145,9 @@ def summarize(delay: float, mode: str, runs: list[dict[str, float]]) -> dict[str
         "reactor_cpu_ms_per_page": statistics.median(
             run["reactor_cpu_seconds"] * 1000 / run["pages"] for run in runs
         ),
+        "worker_cpu_ms_per_page": statistics.median(
+            run["worker_cpu_seconds"] * 1000 / run["pages"] for run in runs
+        ),
         "runs": len(runs),
         "each_pages_per_second": [round(run["pages"] / run["seconds"]) for run in runs],
     }
@@ -140,9 +156,10 @@ def summarize(delay: float, mode: str, runs: list[dict[str, float]]) -> dict[str
 def print_table(rows: list[dict[str, float | str]]) -> None:
     print(
         "| server delay | mode | pages | extracted | seconds | pages/s | vs disabled "
-        "| largest stall | largest stall outside GC | largest GC pause | crawler CPU/page |"
+        "| largest stall | largest stall outside GC | largest GC pause | crawler CPU/page "
+        "| workers' CPU/page |"
     )
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     speed = {(row["delay_ms"], row["mode"]): float(row["pages_per_second"]) for row in rows}
     for row in rows:
         baseline = speed.get((row["delay_ms"], "disabled"))
@@ -151,7 +168,8 @@ def print_table(rows: list[dict[str, float | str]]) -> None:
             f"| {row['delay_ms']:g} ms | {row['mode']} | {row['pages']:.0f} "
             f"| {row['extracted']:.0f} | {row['seconds']:.1f} | {row['pages_per_second']:.0f} "
             f"| {ratio} | {row['max_stall_ms']:.0f} ms | {row['max_stall_outside_gc_ms']:.0f} ms "
-            f"| {row['max_gc_pause_ms']:.0f} ms | {row['reactor_cpu_ms_per_page']:.1f} ms |"
+            f"| {row['max_gc_pause_ms']:.0f} ms | {row['reactor_cpu_ms_per_page']:.1f} ms "
+            f"| {row['worker_cpu_ms_per_page']:.1f} ms |"
         )
     for delay in sorted({row["delay_ms"] for row in rows}, reverse=True):
         process, inline = speed.get((delay, "process")), speed.get((delay, "inline"))
@@ -182,7 +200,12 @@ def run_child(job: dict[str, object]) -> int:
     }
     if job["concurrent_items"]:
         settings["CONCURRENT_ITEMS"] = job["concurrent_items"]
-    if job["mode"] != "disabled":
+    if job["mode"] in PEER_MODES:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from peer_pipelines import SETTINGS
+
+        settings.update(SETTINGS[str(job["mode"])])
+    elif job["mode"] != "disabled":
         settings.update({"ADDONS": {"scrapy_mainc.Addon": 0}, "MAINC_WORKER_MODE": job["mode"]})
     if job["workers"]:
         settings["MAINC_WORKERS"] = job["workers"]
@@ -200,7 +223,12 @@ def run_child(job: dict[str, object]) -> int:
         tickers[0].start(TICK)
 
     crawler.signals.connect(opened, signal=signals.spider_opened, weak=False)
-    crawler.signals.connect(lambda: tickers[0].stop(), signal=signals.spider_closed, weak=False)
+
+    def closed() -> None:
+        tickers[0].stop()
+        clock.workers.sample()
+
+    crawler.signals.connect(closed, signal=signals.spider_closed, weak=False)
     process.crawl(crawler, start_url=str(job["url"]), copies=str(job["copies"]))
     cpu_before = resource.getrusage(resource.RUSAGE_SELF)
     process.start()
@@ -217,15 +245,53 @@ def run_child(job: dict[str, object]) -> int:
         "max_gc_pause_ms": clock.max_gc_pause * 1000,
         "reactor_cpu_seconds": (cpu_after.ru_utime + cpu_after.ru_stime)
         - (cpu_before.ru_utime + cpu_before.ru_stime),
+        "worker_cpu_seconds": clock.workers.total(),
     }
     print(json.dumps(result))
     return 0
 
 
-class Stall:
-    """Records the longest gap between ticks, with and without the collector's pauses."""
+class Descendants:
+    """The CPU seconds of the processes descending from this one, each process's last
+    reading kept (``/proc/<pid>/stat``: user and system time in clock ticks)."""
 
     def __init__(self) -> None:
+        self.seconds: dict[int, float] = {}
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def sample(self) -> None:
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for entry in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = entry.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # gone, or not readable
+            pid = int(entry.parent.name)
+            parents[pid] = int(fields[1])
+            times[pid] = (int(fields[11]) + int(fields[12])) / self.tick
+        mine = {os.getpid()}
+        changed = True  # a child's pid may be lower than its parent's: repeat until stable
+        while changed:
+            changed = False
+            for pid, parent in parents.items():
+                if parent in mine and pid not in mine:
+                    mine.add(pid)
+                    changed = True
+        for pid in mine - {os.getpid()}:
+            self.seconds[pid] = times[pid]
+
+    def total(self) -> float:
+        return sum(self.seconds.values())
+
+
+class Stall:
+    """Records the longest gap between ticks, with and without the collector's pauses,
+    and samples the worker processes' CPU every :data:`SAMPLE_TICKS` ticks."""
+
+    def __init__(self) -> None:
+        self.workers = Descendants()
+        self.ticks = 0
         self.first = self.last = 0.0
         self.max_gap = self.max_gap_outside_gc = self.max_gc_pause = 0.0
         self.gc_in_gap = 0.0  # collector time since the last tick
@@ -241,6 +307,9 @@ class Stall:
             self.first = now
         self.last = now
         self.gc_in_gap = 0.0
+        self.ticks += 1
+        if self.ticks % SAMPLE_TICKS == 0:
+            self.workers.sample()
 
     def collector(self, phase: str, info: dict[str, int]) -> None:
         """A ``gc.callbacks`` hook: time every collection."""
