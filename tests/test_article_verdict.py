@@ -9,7 +9,7 @@ import pytest
 
 import scrapy_mainc.core._langid as langid
 from scrapy_mainc import extract
-from scrapy_mainc.core._article import MIN_ARTICLE_WORDS, MIN_MARKED_WORDS
+from scrapy_mainc.core._article import _FIRST_CHARS, MIN_ARTICLE_WORDS, MIN_MARKED_WORDS, _words_up_to
 
 SENTENCE = "The council met on Monday, and the members agreed on the budget for the harbour works. "
 CHINESE = "市政府昨天宣布，明年将新建三座公园，扩建两条地铁线路，方便市民出行。"
@@ -106,3 +106,13 @@ def test_what_the_identifier_cannot_place_is_empty() -> None:
     assert langid.identify_language("   ") == ""
     assert langid.identify_language("12345 67890 ...") == ""
     assert langid.identify_language("bad \ud800 surrogate, but English words in a sentence.") == "en"
+
+
+def test_words_are_counted_up_to_what_the_verdict_needs() -> None:
+    assert _words_up_to("one two three", 30) == 3
+    long_text = "word " * 100_000  # 500,000 characters: only the first ones are read
+    assert _words_up_to(long_text, 30) == 30
+    # a long text whose first characters hold few words (one huge token) is counted whole
+    token_then_words = "x" * (2 * _FIRST_CHARS) + " a b c"
+    assert _words_up_to(token_then_words, 30) == 4
+    assert _words_up_to("字" * 20, 30) == 20  # every CJK character a word
