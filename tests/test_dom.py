@@ -1,7 +1,8 @@
-"""Parsing: the fallback for pages nested deeper than the parser allows."""
+"""Parsing: the fallback for pages nested deeper than the parser allows; hidden elements."""
 
 from __future__ import annotations
 
+from scrapy_mainc import extract
 from scrapy_mainc.core._dom import flatten_deep_nesting, parse_html
 
 
@@ -17,3 +18,49 @@ def test_a_page_deeper_than_the_parser_limit_is_parsed_whole() -> None:
     root = parse_html("<body><p>top</p>" + "<div>" * depth + "deep" + "</div>" * depth + "<p>end</p></body>")
     assert "".join(root.itertext()) == "topdeepend"
     assert max(len(list(node.iterancestors())) for node in root.iter()) < 2_048
+
+
+def _paywalled(wrapper: str) -> str:
+    """A story whose first two paragraphs show and whose other four a paywall hides,
+    each in a hidden wrapper given by ``wrapper`` (a format string for the paragraph)."""
+    sentence = "paragraph {}, a sentence of the story with words. It goes on.</p>"
+    shown = "".join("<p>Shown " + sentence.format(n) for n in (1, 2))
+    hidden = "".join(wrapper.format("<p>Hidden " + sentence.format(n)) for n in range(3, 7))
+    return (
+        "<html><head><title>Headline</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/a'>World</a></nav>"
+        f"<article><h1>Headline</h1><div class='body'>{shown}"
+        "<div class='offer'>Already a subscriber? Sign in</div>"
+        f"{hidden}</div></article></body></html>"
+    )
+
+
+def test_a_paywalls_hidden_paragraphs_are_the_story() -> None:
+    # A metered paywall ships the whole story and hides each further paragraph in an alike
+    # wrapper: the story is all six paragraphs (before this rule, the two shown ones).
+    page = _paywalled("<div class='locked' style='display:none'>{}<div class='slot'></div></div>")
+    text = extract(page, metadata=False).text
+    assert [line.split(",")[0] for line in text.split("\n") if line] == [
+        "Shown paragraph 1", "Shown paragraph 2",
+        "Hidden paragraph 3", "Hidden paragraph 4", "Hidden paragraph 5", "Hidden paragraph 6",
+    ]  # fmt: skip
+
+
+def test_hidden_panels_that_are_not_alike_stay_hidden() -> None:
+    # Details of consent settings, each panel named for its service, and a FAQ's answers,
+    # each hidden in its own item: neither is a paywall's continuation.
+    services = _paywalled("<div class='details-' hidden>{}</div>")
+    for n in range(3, 7):
+        services = services.replace("class='details-'", f"class='details-{n}'", 1)
+    faq = _paywalled("<div class='item'><div class='answer' style='display:none'>{}</div></div>")
+    for page in (services, faq):
+        assert "Hidden paragraph" not in extract(page, metadata=False).text
+
+
+def test_two_hidden_wrappers_are_no_paywall() -> None:
+    page = _paywalled("<div class='locked' style='display:none'>{}</div>").replace(
+        "<div class='locked' style='display:none'>", "<div class='other' style='display:none'>", 2
+    )
+    text = extract(page, metadata=False).text
+    assert "Hidden paragraph 3" not in text and "Hidden paragraph 4" not in text
+    assert "Hidden paragraph 5" not in text  # two alike wrappers left: fewer than three
