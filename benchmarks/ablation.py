@@ -64,6 +64,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no notice check (legal, cookie, consent vocabulary)": {"check_notices": False},
     "no overlay cut (dialog roles)": {"cut_overlays": False},
     "no story-container protection (headline or most prose, against names)": {"keep_story_container": False},
+    "no photo-story captions (alike cut parts holding most prose)": {"keep_photo_story": False},
     "no fallback for pages without a positive block": {"fallback": False},
     "no comment-section headings": {"strip_comments": CommentParams(headings=False)},
     "no comment guard (may empty an article)": {"strip_comments": CommentParams(min_kept_words=0)},

@@ -466,3 +466,32 @@ def test_teasers_count_the_prose_kept_and_every_headline_link() -> None:
     assert teaser_count(stats, [body], heds | {title, bottom}) == (5, 5)
     assert is_listing(stats, [body], heds | {title, bottom})
     assert teaser_count(stats, [left], frozenset({left})) == (0, 0)  # no prose kept: no teaser
+
+
+def _photo_story(pictures: int, intro: int = 1) -> str:
+    """A gallery: ``intro`` short sentences of introduction, then ``pictures`` figures
+    whose captions tell the story, and a newsletter box of two sentence-like blocks."""
+    figures = "".join(
+        f"<figure><img src='{n}.jpg'><figcaption>{SENTENCE} Picture {n}.</figcaption></figure>"
+        for n in range(pictures)
+    )
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        "<h1>Bridge plan agreed</h1>"
+        + "<p>The council met, and here is the day in pictures.</p>" * intro
+        + f"<div class='gallery'>{figures}</div>"
+        + "<div class='newsletter'><p>Sign up, and get the news every morning in your inbox today.</p>"
+        + "<p>We never share your address, and you can leave the list at any time.</p></div></body></html>"
+    )
+
+
+def test_the_captions_of_a_photo_story_are_its_text() -> None:
+    # four alike captions hold 4 of the 5 sentence-like blocks the page shows outside its
+    # cut parts (the newsletter's 2 are cut): a photo story, whose captions are kept
+    text = extract(_photo_story(4)).text
+    assert text.count("Picture") == 4 and "Sign up" not in text
+    assert "Picture" not in extract(_photo_story(4), keep_photo_story=False).text
+    # two pictures are no gallery; four captions beside six paragraphs are an article's
+    assert "Picture" not in extract(_photo_story(2)).text
+    text = extract(_photo_story(4, intro=6).replace("here is the day", "here is the whole long day")).text
+    assert "Picture" not in text and text.count("council met") == 6
