@@ -46,6 +46,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no punctuation penalty (ECON)": {"unpunctuated_penalty": 0.0},
     "no weak-region discount (boilerplate_factor)": {"boilerplate_factor": 0.0},
     "no class/id names or region tags": {"use_names": False},
+    "no cut of the utility class hidden": {"cut_hidden_class": False},
     "no figure/caption cut": {"cut_captions": False},
     "no image-box cut": {"cut_image_boxes": False},
     "no teaser-card cut": {"cut_cards": False},

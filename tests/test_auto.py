@@ -495,3 +495,29 @@ def test_the_captions_of_a_photo_story_are_its_text() -> None:
     assert "Picture" not in extract(_photo_story(2)).text
     text = extract(_photo_story(4, intro=6).replace("here is the day", "here is the whole long day")).text
     assert "Picture" not in text and text.count("council met") == 6
+
+
+def _appeal_page(variant_class: str) -> str:
+    """A story of three paragraphs, then a donation appeal in three variants, of which a
+    script shows one: in the markup, each carries ``variant_class``."""
+    story = "".join(f"<p>{SENTENCE} Part {n}.</p>" for n in range(3))
+    variants = "".join(
+        f"<div class='{variant_class}'><p>We believe that everyone needs good journalism, and we keep"
+        f" it free for all readers, so we ask for your help today. Variant {n}.</p></div>"
+        for n in range(3)
+    )
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        f"<h1>Bridge plan agreed</h1><div class='entry'>{story}<div class='appeal'>{variants}</div></div>"
+        "</body></html>"
+    )
+
+
+def test_parts_hidden_by_the_utility_class_hidden_are_cut() -> None:
+    # the appeal's variants are hidden by the class a script removes from one of them
+    text = extract(_appeal_page("variant hidden")).text
+    assert text.count("Part") == 3 and "Variant" not in text
+    assert extract(_appeal_page("variant hidden"), cut_hidden_class=False).text.count("Variant") == 3
+    # shown on wider screens (a responsive variant), or a name that only holds the word
+    assert extract(_appeal_page("variant hidden md:block")).text.count("Variant") == 3
+    assert extract(_appeal_page("variant hidden-xs")).text.count("Variant") == 3

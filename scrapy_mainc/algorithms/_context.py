@@ -242,13 +242,25 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     if tag in REGION_TAGS:
         return WEAK
     verdict = PLAIN
-    for name in (element.get("class"), element.get("id")):
+    classes = element.get("class")
+    if params.cut_hidden_class and classes and hidden_by_class(classes):
+        return CUT
+    for name in (classes, element.get("id")):
         if name:  # cached per page: class strings repeat a lot
             known = names.get(name)
             if known is None:
                 known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
             verdict = min(verdict, known)
     return verdict
+
+
+def hidden_by_class(classes: str) -> bool:
+    """True when ``classes`` hold the utility class ``hidden`` (``display: none`` in
+    Bootstrap 3 and Tailwind) and no responsive variant that shows the element again on
+    some screens (Tailwind's ``md:block``). Bootstrap 4's ``d-none`` and Bulma's
+    ``is-hidden`` moved no development page."""
+    tokens = classes.split()
+    return "hidden" in tokens and not any(":" in token for token in tokens)
 
 
 def is_overlay(element: etree._Element) -> bool:
