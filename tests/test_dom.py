@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lxml import html as lxml_html
+
 from scrapy_mainc import extract
 from scrapy_mainc.core._dom import flatten_deep_nesting, parse_html
 
@@ -64,3 +66,30 @@ def test_two_hidden_wrappers_are_no_paywall() -> None:
     text = extract(page, metadata=False).text
     assert "Hidden paragraph 3" not in text and "Hidden paragraph 4" not in text
     assert "Hidden paragraph 5" not in text  # two alike wrappers left: fewer than three
+
+
+def _templated_post(marked: bool) -> str:
+    """A blog post whose body a script renders from a template, beside a sidebar."""
+    post = "".join(
+        f"<p>Paragraph {n} of the post, a sentence with words. It goes on here.</p>" for n in range(4)
+    )
+    body = "itemprop='articleBody'" if marked else "class='post-body'"
+    return (
+        "<html><head><title>Safer browsing</title></head><body>"
+        "<div class='post'><h2>Safer browsing</h2><div class='published'>May 19, 2020</div>"
+        f"<div {body}><script type='text/template'>{post}</script></div><div>After.</div></div>"
+        "<div class='sidebar'><p>The latest news and insights from us, on security and safety.</p></div>"
+        "</body></html>"
+    )
+
+
+def test_a_script_template_in_the_marked_article_body_is_the_post() -> None:
+    # before this rule the template was stripped with every script: the sidebar won
+    result = extract(_templated_post(marked=True), metadata=False)
+    assert result.text.count("of the post") == 4 and "latest news" not in result.text
+    assert "mainc-template" not in result.html
+    # the rendered template takes no sibling's XPath position in the caller's parse
+    found = lxml_html.document_fromstring(_templated_post(marked=True)).xpath(result.xpath)
+    assert found and found[0].get("itemprop") == "articleBody"
+    # a template elsewhere is a script's, not the page's text
+    assert "of the post" not in extract(_templated_post(marked=False), metadata=False).text

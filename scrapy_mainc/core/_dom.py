@@ -1,8 +1,10 @@
 """Parsing and preparation: from text (or a caller's tree) to a private analysis tree.
 
-Preparation removes what no algorithm reads (scripts, styles, form controls, comments;
-tails are kept), empties hidden elements in place (but a paywall's hidden paragraphs) and,
-in the same pass over attributes, finds the elements the page marks as its article body.
+Preparation renders the script templates inside the marked article body (a blog platform
+sends the post there for a script to render), removes what no algorithm reads (scripts,
+styles, form controls, comments; tails are kept), empties hidden elements in place (but a
+paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
+page marks as its article body.
 Hidden elements are emptied rather than removed so that element positions, and therefore
 the XPaths reported for the chosen nodes, stay valid for the caller's own parse of the page.
 """
@@ -117,6 +119,8 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     never analysed.
     """
     body = analysis_root(root)
+    for template in body_templates(body):
+        render_template(template)
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
@@ -131,6 +135,36 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     for element in hidden_to_empty(hidden):
         element.clear(keep_tail=True)
     return body, tuple(itemprops)
+
+
+#: The tag of a rendered script template (a custom element name: it has a hyphen).
+RENDERED_TEMPLATE_TAG = "mainc-template"
+
+
+def body_templates(body: etree._Element) -> list[etree._Element]:
+    """Script templates inside the element marked as the article body: a blog platform
+    may send the post's HTML as ``<script type="text/template">`` there, for a script to
+    render. (Scripts found by tag: a tenth of the time of an XPath over the tree.)"""
+    return [
+        script
+        for script in body.iter("script")
+        if script.get("type") == "text/template"
+        and any(ancestor.get("itemprop") == "articleBody" for ancestor in script.iterancestors())
+    ]
+
+
+def render_template(template: etree._Element) -> None:
+    """Put the HTML of a script ``template`` in its place, in a ``<mainc-template>``
+    element: a tag of its own shifts no sibling's XPath position in the caller's parse."""
+    parsed = etree.fromstring(
+        f"<div>{template.text or ''}</div>", etree.HTMLParser(remove_comments=True, no_network=True)
+    )
+    rendered = parsed.find(".//div") if parsed is not None else None
+    parent = template.getparent()
+    if rendered is None or parent is None:
+        return
+    rendered.tag, rendered.tail = RENDERED_TEMPLATE_TAG, template.tail
+    parent.replace(template, rendered)
 
 
 def hidden_to_empty(hidden: list[etree._Element]) -> list[etree._Element]:
