@@ -46,7 +46,7 @@ def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
         f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p><h2>Sub heading</h2></div></body>"
     )
     assert values[node_at(doc, "//p[1]")] == 15  # 15 words, punctuated
-    assert values[node_at(doc, "//p[2]")] == 1 - 2 - 8  # 1 word, 2 link words, no punctuation
+    assert values[node_at(doc, "//p[2]")] == 1 - 2 - 7  # 1 word, 2 link words, no punctuation
     assert values[node_at(doc, "//h2")] == 2  # headings are exempt from the penalty
 
 
@@ -60,10 +60,10 @@ def test_root_is_the_subtree_of_largest_total_and_negative_parts_are_pruned() ->
     doc = document(page)
     selection = auto.select(doc, auto.AutoParams())
     story, tools = node_at(doc, "//div[@id='story']"), node_at(doc, "//div[@class='tools']")
-    # story: 15 + 15 - (4 link words + 8) = 18; main has the same total; story comes
+    # story: 15 + 15 - (4 link words + 7) = 19; main has the same total; story comes
     # ... first? No: main is its ancestor with equal total, and the first in document order wins.
     assert selection.nodes == (node_at(doc, "//div[@id='main']"),)
-    assert selection.score == pytest.approx(18)
+    assert selection.score == pytest.approx(19)
     assert tools in selection.excluded
     assert story not in selection.excluded
 
@@ -226,11 +226,22 @@ SHORT_PAGE = (
 
 def test_short_content_falls_back_to_the_best_candidate_with_a_low_score() -> None:
     # Two short lines without a period or comma: every block is worth less than nothing.
+    page = SHORT_PAGE.format(body="<p>Both pools are closed on Friday!</p><p>The gym stays open</p>")
+    result = extract(page)
+    assert result.text == "Both pools are closed on Friday!\nThe gym stays open"
+    assert result.score == -1 + (6 - 7) + (4 - 7) and not result.reason  # usual values (headline -1)
+    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+
+
+def test_a_choice_worth_less_than_one_penalty_gives_way_to_the_choice_without_it() -> None:
+    # The first line, 8 words without a period or comma, is worth 8 - 7 = 1: a choice of
+    # less than one label's penalty is no evidence against the next line (4 - 7 = -3),
+    # so the choice without the penalty (both lines, 8 + 4, and the headline -1) wins.
     page = SHORT_PAGE.format(body="<p>Both pools are closed all day on Friday!</p><p>The gym stays open</p>")
     result = extract(page)
     assert result.text == "Both pools are closed all day on Friday!\nThe gym stays open"
-    assert result.score == -1 + (8 - 8) + (4 - 8) and not result.reason  # usual values (headline -1)
-    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+    assert result.score == 11
+    assert extract(page, penalty_recheck_words=0).text == "Both pools are closed all day on Friday!"
 
 
 def test_fallback_needs_a_short_sentence_outside_links_and_boilerplate() -> None:
@@ -384,7 +395,7 @@ def test_the_only_article_element_inside_the_root_is_the_story() -> None:
 
 def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty() -> None:
     # a product sheet in short lines without periods or commas (each worth its words
-    # minus 8), and, past a list of links (-20 without the penalty), a bio of one
+    # minus 7), and, past a list of links (-20 without the penalty), a bio of one
     # punctuated sentence, which wins under the penalty
     specs = "".join(
         f"<p>{line}</p>"
@@ -405,7 +416,7 @@ def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty(
     )
     doc, values, totals = _values(page)
     sheet, bio = node_at(doc, "//div[@class='sheet']"), node_at(doc, "//div[@class='about']")
-    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 8, 14)  # h1: 2, no penalty
+    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 7, 14)  # h1: 2, no penalty
     text = extract(page).text
     assert "Burner made of ceramic tiles" in text and "Jane" not in text
     assert extract(page, penalty_recheck_words=0).text.startswith("Jane")
