@@ -46,7 +46,7 @@ def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
         f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p><h2>Sub heading</h2></div></body>"
     )
     assert values[node_at(doc, "//p[1]")] == 15  # 15 words, punctuated
-    assert values[node_at(doc, "//p[2]")] == 1 - 2 - 8  # 1 word, 2 link words, no punctuation
+    assert values[node_at(doc, "//p[2]")] == 1 - 2 - 7  # 1 word, 2 link words, no punctuation
     assert values[node_at(doc, "//h2")] == 2  # headings are exempt from the penalty
 
 
@@ -60,10 +60,10 @@ def test_root_is_the_subtree_of_largest_total_and_negative_parts_are_pruned() ->
     doc = document(page)
     selection = auto.select(doc, auto.AutoParams())
     story, tools = node_at(doc, "//div[@id='story']"), node_at(doc, "//div[@class='tools']")
-    # story: 15 + 15 - (4 link words + 8) = 18; main has the same total; story comes
+    # story: 15 + 15 - (4 link words + 7) = 19; main has the same total; story comes
     # ... first? No: main is its ancestor with equal total, and the first in document order wins.
     assert selection.nodes == (node_at(doc, "//div[@id='main']"),)
-    assert selection.score == pytest.approx(18)
+    assert selection.score == pytest.approx(19)
     assert tools in selection.excluded
     assert story not in selection.excluded
 
@@ -235,11 +235,22 @@ SHORT_PAGE = (
 
 def test_short_content_falls_back_to_the_best_candidate_with_a_low_score() -> None:
     # Two short lines without a period or comma: every block is worth less than nothing.
+    page = SHORT_PAGE.format(body="<p>Both pools are closed on Friday!</p><p>The gym stays open</p>")
+    result = extract(page)
+    assert result.text == "Both pools are closed on Friday!\nThe gym stays open"
+    assert result.score == -1 + (6 - 7) + (4 - 7) and not result.reason  # usual values (headline -1)
+    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+
+
+def test_a_choice_worth_less_than_one_penalty_gives_way_to_the_choice_without_it() -> None:
+    # The first line, 8 words without a period or comma, is worth 8 - 7 = 1: a choice of
+    # less than one label's penalty is no evidence against the next line (4 - 7 = -3),
+    # so the choice without the penalty (both lines, 8 + 4, and the headline -1) wins.
     page = SHORT_PAGE.format(body="<p>Both pools are closed all day on Friday!</p><p>The gym stays open</p>")
     result = extract(page)
     assert result.text == "Both pools are closed all day on Friday!\nThe gym stays open"
-    assert result.score == -1 + (8 - 8) + (4 - 8) and not result.reason  # usual values (headline -1)
-    assert extract(page, fallback=False).reason == "no block of text looks like article content"
+    assert result.score == 11
+    assert extract(page, penalty_recheck_words=0).text == "Both pools are closed all day on Friday!"
 
 
 def test_fallback_needs_a_short_sentence_outside_links_and_boilerplate() -> None:
@@ -393,7 +404,7 @@ def test_the_only_article_element_inside_the_root_is_the_story() -> None:
 
 def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty() -> None:
     # a product sheet in short lines without periods or commas (each worth its words
-    # minus 8), and, past a list of links (-20 without the penalty), a bio of one
+    # minus 7), and, past a list of links (-20 without the penalty), a bio of one
     # punctuated sentence, which wins under the penalty
     specs = "".join(
         f"<p>{line}</p>"
@@ -414,7 +425,7 @@ def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty(
     )
     doc, values, totals = _values(page)
     sheet, bio = node_at(doc, "//div[@class='sheet']"), node_at(doc, "//div[@class='about']")
-    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 8, 14)  # h1: 2, no penalty
+    assert (totals[sheet], totals[bio]) == (2 + 5 + 5 + 5 + 6 + 4 + 5 - 6 * 7, 14)  # h1: 2, no penalty
     text = extract(page).text
     assert "Burner made of ceramic tiles" in text and "Jane" not in text
     assert extract(page, penalty_recheck_words=0).text.startswith("Jane")
@@ -475,3 +486,58 @@ def test_teasers_count_the_prose_kept_and_every_headline_link() -> None:
     assert teaser_count(stats, [body], heds | {title, bottom}) == (5, 5)
     assert is_listing(stats, [body], heds | {title, bottom})
     assert teaser_count(stats, [left], frozenset({left})) == (0, 0)  # no prose kept: no teaser
+
+
+def _photo_story(pictures: int, intro: int = 1) -> str:
+    """A gallery: ``intro`` short sentences of introduction, then ``pictures`` figures
+    whose captions tell the story, and a newsletter box of two sentence-like blocks."""
+    figures = "".join(
+        f"<figure><img src='{n}.jpg'><figcaption>{SENTENCE} Picture {n}.</figcaption></figure>"
+        for n in range(pictures)
+    )
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        "<h1>Bridge plan agreed</h1>"
+        + "<p>The council met, and here is the day in pictures.</p>" * intro
+        + f"<div class='gallery'>{figures}</div>"
+        + "<div class='newsletter'><p>Sign up, and get the news every morning in your inbox today.</p>"
+        + "<p>We never share your address, and you can leave the list at any time.</p></div></body></html>"
+    )
+
+
+def test_the_captions_of_a_photo_story_are_its_text() -> None:
+    # four alike captions hold 4 of the 5 sentence-like blocks the page shows outside its
+    # cut parts (the newsletter's 2 are cut): a photo story, whose captions are kept
+    text = extract(_photo_story(4)).text
+    assert text.count("Picture") == 4 and "Sign up" not in text
+    assert "Picture" not in extract(_photo_story(4), keep_photo_story=False).text
+    # two pictures are no gallery; four captions beside six paragraphs are an article's
+    assert "Picture" not in extract(_photo_story(2)).text
+    text = extract(_photo_story(4, intro=6).replace("here is the day", "here is the whole long day")).text
+    assert "Picture" not in text and text.count("council met") == 6
+
+
+def _appeal_page(variant_class: str) -> str:
+    """A story of three paragraphs, then a donation appeal in three variants, of which a
+    script shows one: in the markup, each carries ``variant_class``."""
+    story = "".join(f"<p>{SENTENCE} Part {n}.</p>" for n in range(3))
+    variants = "".join(
+        f"<div class='{variant_class}'><p>We believe that everyone needs good journalism, and we keep"
+        f" it free for all readers, so we ask for your help today. Variant {n}.</p></div>"
+        for n in range(3)
+    )
+    return (
+        "<html><head><title>Bridge plan agreed</title></head><body>"
+        f"<h1>Bridge plan agreed</h1><div class='entry'>{story}<div class='appeal'>{variants}</div></div>"
+        "</body></html>"
+    )
+
+
+def test_parts_hidden_by_the_utility_class_hidden_are_cut() -> None:
+    # the appeal's variants are hidden by the class a script removes from one of them
+    text = extract(_appeal_page("variant hidden")).text
+    assert text.count("Part") == 3 and "Variant" not in text
+    assert extract(_appeal_page("variant hidden"), cut_hidden_class=False).text.count("Variant") == 3
+    # shown on wider screens (a responsive variant), or a name that only holds the word
+    assert extract(_appeal_page("variant hidden md:block")).text.count("Variant") == 3
+    assert extract(_appeal_page("variant hidden-xs")).text.count("Variant") == 3

@@ -5,7 +5,8 @@ Cheap structural evidence, inherited downward: class/id names and region tags
 ``<article>`` elements nested in a longer one, and overlays (``<dialog>`` and the WAI-ARIA
 roles ``dialog`` and ``alertdialog``; ``aria-modal`` is only valid on those roles). The
 element that shows the page's headline is the page's story, so no name or overlay verdict
-cuts it; nor is a part that holds most of the page's prose cut for its name.
+cuts it; nor is a part that holds most of the page's prose cut for its name, nor are the
+alike captions that tell a photo story.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
     headline = document.headline if params.keep_story_container else -1
     related = related_articles(stats, headline) if params.cut_nested_articles else set()
     wrapper = _WrapperTest(stats, regions, params)
+    cut_own: list[int] = []  # parts cut for their own tag or name: captions of a photo story?
     for node in candidates:
         current = context[node]
         if current == CUT:
@@ -65,11 +67,26 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
                 verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
+            if verdict == CUT:
+                cut_own.append(node)
         if verdict < current:
             context[node : end[node]] = [verdict] * (end[node] - node)
+    story = wrapper.photo_story(cut_own) if params.keep_photo_story and cut_own else []
+    for part in story:
+        context[part : end[part]] = [context[stats.parent[part]]] * (end[part] - part)
+    _cut_boxes_and_cards(stats, regions, context, story, params)
+    return context
+
+
+def _cut_boxes_and_cards(
+    stats: DomStats, regions: Regions, context: list[int], story: list[int], params: AutoParams
+) -> None:
+    """Cut the picture boxes (but those of a photo story's ``story`` parts) and the
+    teaser-card lists, in ``context``."""
+    end = stats.end
     if params.cut_image_boxes:
-        for box in _image_boxes(stats, is_block, params):
-            if context[box] != CUT:
+        for box in _image_boxes(stats, regions.is_block, params):
+            if context[box] != CUT and not any(stats.contains(part, box) for part in story):
                 context[box : end[box]] = [CUT] * (end[box] - box)
     if params.cut_cards:
         shape = CardShape(
@@ -80,7 +97,6 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
         )
         for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)
-    return context
 
 
 class _WrapperTest:
@@ -95,20 +111,53 @@ class _WrapperTest:
         self.comment_prose: list[tuple[int, int]] | None = None
 
     def holds_most_prose(self, node: int) -> bool:
-        if self.prose is None:
-            self.prose = prose_counts(self.stats, self.regions, self.params.sentence_min_words)
-        prose, share = self.prose, self.params.wrapper_prose_share
+        prose = self._prose()
         if prose[node] < self.params.wrapper_min_prose:
             return False
-        if prose[node] > share * prose[0]:
+        return self._most(prose[node], (node,))
+
+    def photo_story(self, cut: list[int]) -> list[int]:
+        """The cut parts that tell a photo story: ``photo_story_min_parts`` or more alike
+        parts (same tag and class), each holding a sentence-like block, that together hold
+        most of the sentence-like blocks the page shows outside the other cut parts (a
+        gallery whose captions are its text)."""
+        prose = self._prose()
+        cut_prose = sum(prose[node] for node in cut)
+        alike: dict[tuple[str, str], list[int]] = {}
+        for node in cut:
+            if prose[node]:
+                key = (self.stats.tags[node], self.stats.nodes[node].get("class") or "")
+                alike.setdefault(key, []).append(node)
+        return [
+            node
+            for parts in alike.values()
+            if len(parts) >= self.params.photo_story_min_parts
+            and self._most(sum(prose[node] for node in parts), cut, cut_prose)
+            for node in parts
+        ]
+
+    def _prose(self) -> list[int]:
+        if self.prose is None:
+            self.prose = prose_counts(self.stats, self.regions, self.params.sentence_min_words)
+        return self.prose
+
+    def _most(self, count: int, parts: tuple[int, ...] | list[int], cut_prose: int = 0) -> bool:
+        """Whether ``count`` sentence-like blocks are more than ``wrapper_prose_share`` of
+        the page's outside comments that no part of ``parts`` holds, and outside the other
+        cut parts (``parts`` hold ``cut_prose`` blocks, ``count`` of them the ones asking)."""
+        prose, share = self._prose(), self.params.wrapper_prose_share
+        shown = prose[0] - (cut_prose - count if cut_prose else 0)
+        if count > share * shown:
             return True
         if self.comment_prose is None:
             found = named_comment_nodes(self.stats, (0,))
             self.comment_prose = [(comment, prose[comment]) for comment in found if prose[comment]]
         in_comments = sum(
-            count for comment, count in self.comment_prose if not self.stats.contains(node, comment)
+            number
+            for comment, number in self.comment_prose
+            if not any(self.stats.contains(part, comment) for part in parts)
         )
-        return prose[node] > share * (prose[0] - in_comments)
+        return count > share * (shown - in_comments)
 
 
 def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
@@ -193,13 +242,25 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     if tag in REGION_TAGS:
         return WEAK
     verdict = PLAIN
-    for name in (element.get("class"), element.get("id")):
+    classes = element.get("class")
+    if params.cut_hidden_class and classes and hidden_by_class(classes):
+        return CUT
+    for name in (classes, element.get("id")):
         if name:  # cached per page: class strings repeat a lot
             known = names.get(name)
             if known is None:
                 known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
             verdict = min(verdict, known)
     return verdict
+
+
+def hidden_by_class(classes: str) -> bool:
+    """True when ``classes`` hold the utility class ``hidden`` (``display: none`` in
+    Bootstrap 3 and Tailwind) and no responsive variant that shows the element again on
+    some screens (Tailwind's ``md:block``). Bootstrap 4's ``d-none`` and Bulma's
+    ``is-hidden`` moved no development page."""
+    tokens = classes.split()
+    return "hidden" in tokens and not any(":" in token for token in tokens)
 
 
 def is_overlay(element: etree._Element) -> bool:

@@ -92,7 +92,9 @@ def _rechecked(
     """``selection``, or the choice made without the punctuation penalty when ``selection``
     keeps fewer than ``penalty_recheck_words`` words and that choice, a text (at most
     ``recheck_max_link_share`` of its words in links), lies elsewhere on the page or keeps
-    ``penalty_recheck_gain`` times the words (a page written in short lines)."""
+    ``penalty_recheck_gain`` times the words (a page written in short lines), or when
+    ``selection`` is worth less than one ``unpunctuated_penalty`` and that choice is not
+    (a short notice: one line of eight words without a period scores barely above zero)."""
     stats = document.stats
     kept, _ = kept_words(stats, regions, selection)
     if kept >= params.penalty_recheck_words:
@@ -105,6 +107,8 @@ def _rechecked(
         return selection  # teasers whose headline links pruning dropped: a listing page
     if _elsewhere(stats, unpenalized, selection) or words >= params.penalty_recheck_gain * kept:
         return unpenalized
+    if selection.score < params.unpunctuated_penalty <= unpenalized.score:
+        return unpenalized  # worth less than one label's penalty: no evidence against the rest
     return selection
 
 
