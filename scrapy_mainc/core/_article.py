@@ -23,6 +23,7 @@ only markup, finds 81% of the development articles). Measured by
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from ._stats import DomStats
@@ -89,9 +90,27 @@ def teaser_count(
     return teasers, prose
 
 
+def headline_links(stats: DomStats, roots: Iterable[int]) -> int:
+    """Links of at least ``HEADLINE_WORDS`` words in the subtrees at ``roots``: found among
+    the page's links, without a walk over the subtrees."""
+    links, end, words = stats.link_positions, stats.end, stats.words
+    return sum(
+        words[link] >= HEADLINE_WORDS
+        for root in roots
+        for link in links[bisect_left(links, root) : bisect_left(links, end[root])]
+    )
+
+
 def is_listing(stats: DomStats, roots: Iterable[int], excluded: frozenset[int] = frozenset()) -> bool:
     """True when the subtrees at ``roots`` (without the prose in ``excluded``) read as a
-    listing: :data:`MIN_TEASERS` teasers, and :data:`TEASER_SHARE` of the prose blocks."""
+    listing: :data:`MIN_TEASERS` teasers, and :data:`TEASER_SHARE` of the prose blocks.
+
+    Each teaser has a headline link of its own: with fewer than ``MIN_TEASERS`` of those
+    (most articles), the walk that counts teasers is skipped.
+    """
+    roots = tuple(roots)
+    if headline_links(stats, roots) < MIN_TEASERS:
+        return False
     teasers, prose = teaser_count(stats, roots, excluded)
     return teasers >= MIN_TEASERS and teasers >= TEASER_SHARE * prose
 
