@@ -197,7 +197,10 @@ def _common_share_by_character(text: str) -> float:
         CHINESE,
         CHINESE.encode("gb18030").decode("big5", "replace"),  # a wrong decoding
         CHINESE.encode("gb18030").decode("shift_jis", "replace"),
-        "Caf\u00e9 \u2014 d\u00e9j\u00e0 vu, \u201cquoted\u201d".encode("cp1252").decode("shift_jis", "replace") * 9,
+        "Caf\u00e9 \u2014 d\u00e9j\u00e0 vu, \u201cquoted\u201d".encode("cp1252").decode(
+            "shift_jis", "replace"
+        )
+        * 9,
         "<p>日本語のテキストです。한국어 문장도 있습니다 \U00020000\U00020001 一 x 二 y 三</p>" * 3,
         "a一b二c三d四e五f六g七h八i九j十k百l千m万n亿o的p是q不r了s在t人u有" * 2,
     ],
