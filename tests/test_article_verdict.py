@@ -9,7 +9,9 @@ import pytest
 
 import scrapy_mainc.core._langid as langid
 from scrapy_mainc import extract
-from scrapy_mainc.core._article import MIN_ARTICLE_WORDS, MIN_MARKED_WORDS
+from scrapy_mainc.core import _article as article_module
+from scrapy_mainc.core._article import MIN_ARTICLE_WORDS, MIN_MARKED_WORDS, WORDS_SAMPLE_CHARS, words_up_to
+from scrapy_mainc.core._text import count_words
 
 SENTENCE = "The council met on Monday, and the members agreed on the budget for the harbour works. "
 CHINESE = "市政府昨天宣布，明年将新建三座公园，扩建两条地铁线路，方便市民出行。"
@@ -106,3 +108,29 @@ def test_what_the_identifier_cannot_place_is_empty() -> None:
     assert langid.identify_language("   ") == ""
     assert langid.identify_language("12345 67890 ...") == ""
     assert langid.identify_language("bad \ud800 surrogate, but English words in a sentence.") == "en"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "word " * 10,
+        "word " * 400,
+        "新闻" * 600,
+        # full-width marks are words only in a text without CJK: a start of marks counts
+        # more words than the whole text holds once a CJK character follows
+        "！（ " * (WORDS_SAMPLE_CHARS // 3 + 1) + "中",
+        "！（ " * (WORDS_SAMPLE_CHARS // 3 + 1) + "x",
+    ],
+)
+def test_words_up_to_is_exact_below_the_words_needed(text: str) -> None:
+    words = count_words(text)
+    found = words_up_to(text, MIN_ARTICLE_WORDS)
+    assert found == words if words < MIN_ARTICLE_WORDS else found >= MIN_ARTICLE_WORDS
+
+
+def test_words_up_to_counts_only_the_start_of_a_long_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    counted: list[int] = []
+    monkeypatch.setattr(article_module, "count_words", lambda text: counted.append(len(text)) or 0)
+    assert words_up_to("word " * 10_000, MIN_ARTICLE_WORDS) >= MIN_ARTICLE_WORDS
+    assert words_up_to("word " * 3, MIN_ARTICLE_WORDS) == 0  # too few in the start: the whole text
+    assert counted == [15]
