@@ -8,6 +8,7 @@ docs/development.md, "Layers".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from time import perf_counter
@@ -120,12 +121,16 @@ def extract_tree(
     return _extract_tree([copy_tree(tree)], run)
 
 
+#: The first character that is not whitespace (as ``str.isspace`` has it).
+_VISIBLE_RE = re.compile(r"\S")
+
+
 def markup_reason(text: str) -> str:
     """Why ``text`` cannot be an HTML page, or "" when it may be one."""
-    head = text.lstrip()[:1]
-    if not head:
+    head = _VISIBLE_RE.search(text)  # (text.lstrip() would copy the page)
+    if head is None:
         return "empty document"
-    if head in "{[":
+    if head.group() in "{[":
         return "not HTML: JSON or other data"
     if not MARKUP_RE.search(text, 0, MARKUP_SCAN_CHARS):
         return "not HTML: no markup"

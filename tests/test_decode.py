@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_mainc import extract
+from scrapy_mainc._extract import markup_reason
 from scrapy_mainc.core._decode import (
     _COMMON_CJK,
     MAX_INVALID_PER_MULTIBYTE,
@@ -207,3 +208,18 @@ def _common_share_by_character(text: str) -> float:
 )
 def test_common_cjk_share_counts_runs_as_their_characters(text: str) -> None:
     assert _common_cjk_share(text) == pytest.approx(_common_share_by_character(text), abs=0)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "empty document"),
+        (" \t\r\n\u3000\u00a0\x1c\u2028" * 1000, "empty document"),  # whitespace as str.isspace has it
+        ("\u3000\n [1, 2]", "not HTML: JSON or other data"),
+        ('\u00a0{"a": "<b>"}', "not HTML: JSON or other data"),
+        ("\u200b{", "not HTML: no markup"),  # a zero-width space is no whitespace
+        ("\n\n<!doctype html><p>x</p>", ""),
+    ],
+)
+def test_markup_reason_reads_the_first_character_that_is_not_whitespace(text: str, reason: str) -> None:
+    assert markup_reason(text) == reason
