@@ -8,7 +8,14 @@ from lxml import html as lxml_html
 import scrapy_mainc._extract as extract_module
 from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.core._lang import guess_script
-from scrapy_mainc.core._text import CJK_RE, has_cjk
+from scrapy_mainc.core._text import (
+    CJK_RE,
+    HANGUL_RUN_RE,
+    KANA_RUN_RE,
+    count_kana_hangul,
+    count_matching,
+    has_cjk,
+)
 from scrapy_mainc.core._title import find_title, shows_headline
 
 
@@ -113,3 +120,18 @@ def test_the_page_script_guess_counts_cjk_as_the_text_has_it(monkeypatch: pytest
     monkeypatch.setattr(extract_module, "guess_script", recording)
     extract_tree(root)
     assert [(len(CJK_RE.findall(text)), cjk) for text, cjk in seen] == [(19, 19)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天天气很好，我们去公园散步。「新闻」、《报道》",  # neither: no regex pass
+        "今日はいい天気ですね。ア\u3040\u30ff",  # kana, and its range's ends
+        "오늘은 날씨가 좋습니다 \uac00\ud7af",  # hangul syllables and their range's ends
+        "\u3000\u303f\u3100\ua000\ud7b0\uff0c",  # neighbours of both ranges: none of them
+        "\ud800 lone surrogate \U00020000 \u2e80",
+    ],
+)
+def test_count_kana_hangul_counts_as_the_regex_passes(text: str) -> None:
+    expected = (count_matching(KANA_RUN_RE, text), count_matching(HANGUL_RUN_RE, text))
+    assert count_kana_hangul(text) == expected

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._text import CJK_RUN_RE, HANGUL_RUN_RE, KANA_RUN_RE, count_matching
+from ._text import CJK_RUN_RE, count_kana_hangul, count_matching
 
 #: Share of a page's characters that must be CJK for it to count as a CJK page.
 CJK_PAGE_SHARE = 0.2
@@ -40,8 +40,7 @@ def guess_script(text: str, declared: str = "", cjk: int | None = None) -> str:
 
 def script_of_cjk(sample: str, cjk: int, declared_lang: str = "") -> str:
     """Tell Japanese and Korean from Chinese among ``cjk`` CJK characters of ``sample``."""
-    kana = count_matching(KANA_RUN_RE, sample)
-    hangul = count_matching(HANGUL_RUN_RE, sample)
+    kana, hangul = count_kana_hangul(sample)
     if hangul > cjk / 2:
         return "ko"
     if kana >= KANA_SHARE * cjk:
