@@ -54,7 +54,11 @@ from scrapy_mainc.core import _stats  # noqa: E402
 from scrapy_mainc.metadata import _stage  # noqa: E402
 
 SHARED = next(
-    (path / "shared" / "datasets" for path in (ROOT.parent, ROOT.parent.parent) if (path / "shared").is_dir()),
+    (
+        path / "shared" / "datasets"
+        for path in (ROOT.parent, ROOT.parent.parent)
+        if (path / "shared").is_dir()
+    ),
     ROOT.parent / "shared" / "datasets",
 )
 Page = tuple[bytes, str | None]
