@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/profiling.py stages --no-metadata --sets zh_news
     .venv/bin/python benchmarks/profiling.py cprofile --sort tottime --top 40
     .venv/bin/python benchmarks/profiling.py instructions           # callgrind: instructions per page
+    .venv/bin/python benchmarks/profiling.py instructions --parse-only  # the same for the bare parse
 
 ``stages`` runs ``extract`` (bytes in, ``url=`` as a crawl passes it) on the first
 ``--limit`` pages of each set in ``--sets``, ``--repeat`` passes, and times each stage
@@ -20,7 +21,8 @@ overhead inflates Python-heavy code, so read shares from ``stages``).
 pages and over none (imports, loading and a warm-up page alike), and prints the
 difference per page: the same for the same code and pages whatever the machine's load,
 so a change's effect shows in one run of each, before and after (a step of 1% is
-visible). ``--callgrind-out FILE`` keeps the full run's profile for
+visible; ``--parse-only`` counts the bare lxml parse of the same bytes, the floor).
+``--callgrind-out FILE`` keeps the full run's profile for
 ``callgrind_annotate`` (and the run over no pages as ``FILE.empty``).
 """
 
@@ -52,7 +54,11 @@ from scrapy_mainc.core import _stats  # noqa: E402
 from scrapy_mainc.metadata import _stage  # noqa: E402
 
 SHARED = next(
-    (path / "shared" / "datasets" for path in ROOT.parents[:2] if (path / "shared").is_dir()),
+    (
+        path / "shared" / "datasets"
+        for path in (ROOT.parent, ROOT.parent.parent)
+        if (path / "shared").is_dir()
+    ),
     ROOT.parent / "shared" / "datasets",
 )
 Page = tuple[bytes, str | None]
@@ -77,7 +83,7 @@ STAGES: tuple[tuple[str, Any, str], ...] = (
     ("auto: block context", auto, "block_context"),
     ("auto: choose", auto, "choose"),
     ("auto: second opinion", auto, "_second_opinion"),
-    ("auto: edge blocks", auto, "_edge_blocks"),
+    ("auto: edge blocks", auto, "edge_blocks"),
     ("comments", extract_module, "_without_comments"),
     ("visible title", extract_module, "visible_title"),
     ("metadata: dates", _stage, "find_dates"),
@@ -87,6 +93,9 @@ STAGES: tuple[tuple[str, Any, str], ...] = (
     ("metadata: rest", extract_module, "extract_metadata"),
     ("render text", extract_module, "render_text"),
     ("render html", extract_module, "render_html"),
+    ("xpath", _stats.DomStats, "xpath"),
+    ("language id", extract_module, "identify_language"),
+    ("article verdict", extract_module, "article_verdict"),
     ("release", _stats.DomStats, "release"),
     #: what is left of an extraction of a tree: mostly freeing the tree (``del document``)
     ("free the tree (and glue)", extract_module, "_extract_tree"),
@@ -202,11 +211,15 @@ def run_cprofile(pages: list[Page], metadata: bool, sort: str, top: int) -> None
     pstats.Stats(profiler).sort_stats(sort).print_stats(top)
 
 
-def run_plain(pages: list[Page], metadata: bool) -> None:
-    """One warm-up page (of the first set, or a small page of its own), then every page."""
+def run_plain(pages: list[Page], metadata: bool, parse_only: bool = False) -> None:
+    """A small warm-up page, then every page: extracted, or (``parse_only``) parsed by
+    lxml from its bytes and freed, the floor every extraction stands on."""
     extract(b"<html><body><h1>Warm</h1><p>Up, the caches.</p></body></html>", metadata=metadata)
     for html, url in pages:
-        extract(html, url=url, metadata=metadata)
+        if parse_only:
+            etree.fromstring(html, etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True))
+        else:
+            extract(html, url=url, metadata=metadata)
 
 
 _TOTAL_RE = re.compile(r"(?:summary|totals):\s*([\d,]+)")
@@ -233,7 +246,7 @@ def callgrind_instructions(arguments: list[str], out_file: Path) -> int:
 
 def run_instructions(args: argparse.Namespace, pages: int) -> None:
     common = ["--sets", *args.sets, "--limit"]
-    flags = ["--no-metadata"] if args.no_metadata else []
+    flags = (["--no-metadata"] if args.no_metadata else []) + (["--parse-only"] if args.parse_only else [])
     with tempfile.TemporaryDirectory() as folder:
         full_out = Path(args.callgrind_out) if args.callgrind_out else Path(folder) / "full.out"
         full = callgrind_instructions([*common, str(args.limit), *flags], full_out)
@@ -255,6 +268,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=60, help="pages of each set (first by id)")
     parser.add_argument("--repeat", type=int, default=3, help="stages: passes (fastest counts)")
     parser.add_argument("--no-metadata", action="store_true", help="metadata=False")
+    parser.add_argument("--parse-only", action="store_true", help="instructions: the bare lxml parse")
     parser.add_argument("--sort", default="cumulative", help="cprofile: pstats sort key")
     parser.add_argument("--top", type=int, default=50, help="cprofile: rows")
     parser.add_argument("--callgrind-out", help="instructions: keep the full run's profile here")
@@ -266,7 +280,7 @@ def main() -> int:
     elif args.mode == "cprofile":
         run_cprofile(pages, metadata, args.sort, args.top)
     elif args.mode == "plain":
-        run_plain(pages, metadata)
+        run_plain(pages, metadata, args.parse_only)
     else:
         run_instructions(args, len(pages))
     return 0

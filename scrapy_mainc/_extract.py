@@ -8,6 +8,7 @@ docs/development.md, "Layers".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from time import perf_counter
@@ -33,7 +34,7 @@ from .core._sanitize import URL_ENDS, usable_url
 from .core._shown_title import visible_title
 from .core._stats import DomStats
 from .core._tables import data_tables
-from .core._text import clean_text
+from .core._text import CJK_RUN_RE, clean_text, count_matching
 from .core._title import find_headline, find_titles, read_page_titles
 from .core._types import Document, Extraction, Metadata, OutputOptions, Selection
 from .metadata import extract_metadata
@@ -126,12 +127,16 @@ def extract_tree(
     return _extract_tree([copy_tree(tree)], run)
 
 
+#: The first character that is not whitespace (as ``str.isspace`` has it).
+_VISIBLE_RE = re.compile(r"\S")
+
+
 def markup_reason(text: str) -> str:
     """Why ``text`` cannot be an HTML page, or "" when it may be one."""
-    head = text.lstrip()[:1]
-    if not head:
+    head = _VISIBLE_RE.search(text)  # (text.lstrip() would copy the page)
+    if head is None:
         return "empty document"
-    if head in "{[":
+    if head.group() in "{[":
         return "not HTML: JSON or other data"
     if not MARKUP_RE.search(text, 0, MARKUP_SCAN_CHARS):
         return "not HTML: no markup"
@@ -306,7 +311,9 @@ def _guess_lang(stats: DomStats, declared: str) -> str:
     cjk = sum(stats.own_cjk)
     if not cjk or cjk < DECLARED_CJK_SHARE * sum(stats.own_chars):
         return ""  # too few CJK characters for any guess: skip rendering the page's text
-    return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared)
+    # the text is the statistics' texts and tails, and the root's tail: CJK counted already
+    cjk += count_matching(CJK_RUN_RE, stats.tails[0] or "")
+    return guess_script(etree.tostring(stats.nodes[0], method="text", encoding="unicode"), declared, cjk)
 
 
 def _empty(run: _Run, reason: str) -> Extraction:

@@ -9,7 +9,9 @@ import pytest
 
 import scrapy_mainc.core._langid as langid
 from scrapy_mainc import extract
-from scrapy_mainc.core._article import _FIRST_CHARS, MIN_ARTICLE_WORDS, MIN_MARKED_WORDS, _words_up_to
+from scrapy_mainc.core import _article as article_module
+from scrapy_mainc.core._article import MIN_ARTICLE_WORDS, MIN_MARKED_WORDS, WORDS_SAMPLE_CHARS, words_up_to
+from scrapy_mainc.core._text import count_words
 
 SENTENCE = "The council met on Monday, and the members agreed on the budget for the harbour works. "
 CHINESE = "市政府昨天宣布，明年将新建三座公园，扩建两条地铁线路，方便市民出行。"
@@ -108,11 +110,27 @@ def test_what_the_identifier_cannot_place_is_empty() -> None:
     assert langid.identify_language("bad \ud800 surrogate, but English words in a sentence.") == "en"
 
 
-def test_words_are_counted_up_to_what_the_verdict_needs() -> None:
-    assert _words_up_to("one two three", 30) == 3
-    long_text = "word " * 100_000  # 500,000 characters: only the first ones are read
-    assert _words_up_to(long_text, 30) == 30
-    # a long text whose first characters hold few words (one huge token) is counted whole
-    token_then_words = "x" * (2 * _FIRST_CHARS) + " a b c"
-    assert _words_up_to(token_then_words, 30) == 4
-    assert _words_up_to("字" * 20, 30) == 20  # every CJK character a word
+@pytest.mark.parametrize(
+    "text",
+    [
+        "word " * 10,
+        "word " * 400,
+        "新闻" * 600,
+        # full-width marks are words only in a text without CJK: a start of marks counts
+        # more words than the whole text holds once a CJK character follows
+        "！（ " * (WORDS_SAMPLE_CHARS // 3 + 1) + "中",
+        "！（ " * (WORDS_SAMPLE_CHARS // 3 + 1) + "x",
+    ],
+)
+def test_words_up_to_is_exact_below_the_words_needed(text: str) -> None:
+    words = count_words(text)
+    found = words_up_to(text, MIN_ARTICLE_WORDS)
+    assert found == words if words < MIN_ARTICLE_WORDS else found >= MIN_ARTICLE_WORDS
+
+
+def test_words_up_to_counts_only_the_start_of_a_long_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    counted: list[int] = []
+    monkeypatch.setattr(article_module, "count_words", lambda text: counted.append(len(text)) or 0)
+    assert words_up_to("word " * 10_000, MIN_ARTICLE_WORDS) >= MIN_ARTICLE_WORDS
+    assert words_up_to("word " * 3, MIN_ARTICLE_WORDS) == 0  # too few in the start: the whole text
+    assert counted == [15]

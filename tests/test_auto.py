@@ -7,7 +7,8 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, auto
-from scrapy_mainc.core._article import is_listing, teaser_count
+from scrapy_mainc.core import _article as article_module
+from scrapy_mainc.core._article import headline_links, is_listing, teaser_count
 from scrapy_mainc.core._names import NameClass, classify_names
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
@@ -541,3 +542,20 @@ def test_parts_hidden_by_the_utility_class_hidden_are_cut() -> None:
     # shown on wider screens (a responsive variant), or a name that only holds the word
     assert extract(_appeal_page("variant hidden md:block")).text.count("Variant") == 3
     assert extract(_appeal_page("variant hidden-xs")).text.count("Variant") == 3
+
+
+def test_too_few_headline_links_make_no_listing_without_counting_teasers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each teaser has a headline link of its own: four of them cannot make MIN_TEASERS
+    doc = document(_desk_page(4))
+    body = node_at(doc, "//body")
+    assert headline_links(doc.stats, [body]) == 4 == teaser_count(doc.stats, [body])[0]
+    five = document(_desk_page(5))
+    assert headline_links(five.stats, [node_at(five, "//body")]) == 5
+
+    def no_walk(*args: object) -> tuple[int, int]:
+        raise AssertionError("teasers counted")
+
+    monkeypatch.setattr(article_module, "teaser_count", no_walk)
+    assert not is_listing(doc.stats, [body], frozenset(range(len(doc.stats))))

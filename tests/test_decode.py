@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from scrapy_mainc import extract
-from scrapy_mainc.core._decode import MAX_INVALID_PER_MULTIBYTE, binary_reason, decode_html, sniff_decode
+from scrapy_mainc._extract import markup_reason
+from scrapy_mainc.core._decode import (
+    _COMMON_CJK,
+    MAX_INVALID_PER_MULTIBYTE,
+    MIN_CJK_RUN_SHARE,
+    _common_cjk_share,
+    binary_reason,
+    decode_html,
+    sniff_decode,
+)
+from scrapy_mainc.core._text import CJK_RE
 
 CHINESE = (
     "<html><body><p>新华社北京电，国务院总理今天在人民大会堂会见了来访的代表团。"
@@ -168,3 +178,48 @@ def test_wide_text_declaring_another_encoding_or_none_is_still_binary(codec: str
     for declaration in ("<meta charset='utf-8'>", "", "<meta charset='utf-32'>" if "16" in codec else ""):
         data = WIDE_PAGE.format(declaration=declaration).encode(codec)
         assert extract(data).reason == "not HTML: binary data"
+
+
+def _common_share_by_character(text: str) -> float:
+    """The per-character definition ``_common_cjk_share`` counts by runs."""
+    positions = [match.start() for match in CJK_RE.finditer(text)]
+    if len(positions) < 20:
+        return 0.0
+    taken = set(positions)
+    in_runs = sum(1 for position in positions if position - 1 in taken or position + 1 in taken)
+    if in_runs < MIN_CJK_RUN_SHARE * len(positions):
+        return 0.0
+    return sum(1 for position in positions if text[position] in _COMMON_CJK) / len(positions)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CHINESE,
+        CHINESE.encode("gb18030").decode("big5", "replace"),  # a wrong decoding
+        CHINESE.encode("gb18030").decode("shift_jis", "replace"),
+        "Caf\u00e9 \u2014 d\u00e9j\u00e0 vu, \u201cquoted\u201d".encode("cp1252").decode(
+            "shift_jis", "replace"
+        )
+        * 9,
+        "<p>日本語のテキストです。한국어 문장도 있습니다 \U00020000\U00020001 一 x 二 y 三</p>" * 3,
+        "a一b二c三d四e五f六g七h八i九j十k百l千m万n亿o的p是q不r了s在t人u有" * 2,
+    ],
+)
+def test_common_cjk_share_counts_runs_as_their_characters(text: str) -> None:
+    assert _common_cjk_share(text) == pytest.approx(_common_share_by_character(text), abs=0)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "empty document"),
+        (" \t\r\n\u3000\u00a0\x1c\u2028" * 1000, "empty document"),  # whitespace as str.isspace has it
+        ("\u3000\n [1, 2]", "not HTML: JSON or other data"),
+        ('\u00a0{"a": "<b>"}', "not HTML: JSON or other data"),
+        ("\u200b{", "not HTML: no markup"),  # a zero-width space is no whitespace
+        ("\n\n<!doctype html><p>x</p>", ""),
+    ],
+)
+def test_markup_reason_reads_the_first_character_that_is_not_whitespace(text: str, reason: str) -> None:
+    assert markup_reason(text) == reason

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import html as lxml_html
 
-from scrapy_mainc import extract
+import scrapy_mainc._extract as extract_module
+from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.core._lang import guess_script
-from scrapy_mainc.core._text import CJK_RE, has_cjk
+from scrapy_mainc.core._text import (
+    CJK_RE,
+    HANGUL_RUN_RE,
+    KANA_RUN_RE,
+    count_kana_hangul,
+    count_matching,
+    has_cjk,
+)
 from scrapy_mainc.core._title import find_title, shows_headline
 
 
@@ -85,3 +94,44 @@ def test_one_test_says_whether_a_text_shows_the_headline() -> None:
     assert not shows_headline("Bridge plan agreed on Monday", headline)  # not a part of it
     assert shows_headline("国务院总理会见代表团", "新华社：国务院总理会见代表团")  # six CJK characters
     assert not shows_headline("总理会见", "新华社：国务院总理会见代表团")  # four
+
+
+def test_guess_script_takes_the_callers_count_of_a_short_text() -> None:
+    text = "今天天气很好，我们去公园散步。The weather is nice."
+    counted = len(CJK_RE.findall(text))
+    assert guess_script(text, cjk=counted) == guess_script(text) == "zh"
+    assert guess_script(text, cjk=0) == ""  # the caller's count is the one read
+    assert guess_script(text * 10_000, cjk=0) == "zh"  # a text past the sample: counted here
+
+
+def test_the_page_script_guess_counts_cjk_as_the_text_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the statistics count the texts and tails of the analysis tree; the text guessed from
+    # also has the root's tail ("<body>...</body>尾巴": lxml keeps text after the body there)
+    root = lxml_html.document_fromstring(
+        "<html><body><div>新闻<b>报道</b>今天天气很好</div>公园散步</body></html>"
+    )
+    root.find("body").tail = "尾巴的文字"
+    seen: list[tuple[str, int | None]] = []
+
+    def recording(text: str, declared: str = "", cjk: int | None = None) -> str:
+        seen.append((text, cjk))
+        return ""
+
+    monkeypatch.setattr(extract_module, "guess_script", recording)
+    extract_tree(root)
+    assert [(len(CJK_RE.findall(text)), cjk) for text, cjk in seen] == [(19, 19)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天天气很好，我们去公园散步。「新闻」、《报道》",  # neither: no regex pass
+        "今日はいい天気ですね。ア\u3040\u30ff",  # kana, and its range's ends
+        "오늘은 날씨가 좋습니다 \uac00\ud7af",  # hangul syllables and their range's ends
+        "\u3000\u303f\u3100\ua000\ud7b0\uff0c",  # neighbours of both ranges: none of them
+        "\ud800 lone surrogate \U00020000 \u2e80",
+    ],
+)
+def test_count_kana_hangul_counts_as_the_regex_passes(text: str) -> None:
+    expected = (count_matching(KANA_RUN_RE, text), count_matching(HANGUL_RUN_RE, text))
+    assert count_kana_hangul(text) == expected

@@ -160,17 +160,20 @@ def _named_by_class(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
     tags, words, nodes, end = stats.tags, stats.words, stats.nodes, stats.end
     verdicts: dict[str, bool] = {}  # class and id values repeat: decide each once
     for root in roots:
-        node = root + 1
-        while node < end[root]:
-            if words[node] >= _MIN_SECTION_WORDS and tags[node] not in INLINE_TAGS:
+        sections = [
+            node
+            for node in range(root + 1, end[root])
+            if words[node] >= _MIN_SECTION_WORDS and tags[node] not in INLINE_TAGS
+        ]
+        covered_until = -1  # the end of the last named section: the outermost one is enough
+        for node in sections:
+            if node >= covered_until:
                 element = nodes[node]
                 if _names_comment(element.get("class"), verdicts) or _names_comment(
                     element.get("id"), verdicts
                 ):
                     named.append(node)
-                    node = end[node]  # the outermost one is enough
-                    continue
-            node += 1
+                    covered_until = end[node]
     return named
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
-from ._text import CJK_RE
+from ._text import CJK_RUN_RE, count_matching
 
 #: Magic numbers of common non-HTML payloads served as pages.
 _BINARY_SIGNATURES = (
@@ -44,6 +44,8 @@ _COMMON_CJK = frozenset(
     "其些主样理心她本前开但因只从想实日軍國時來說們個會對這為發後現動學當開進與"
     "のにはをたがでてとしれさいるもなかあ이의가에는을를다고하한"
 )  # fmt: skip
+#: Runs of ``_COMMON_CJK`` characters (all of them are characters of ``CJK_RE``).
+_COMMON_CJK_RUN_RE = re.compile(f"[{''.join(sorted(_COMMON_CJK))}]+")
 #: Share of replacement characters above which a decoding counts as failed.
 _MAX_ERROR_SHARE = 0.002
 #: Most invalid UTF-8 sequences per valid multi-byte character for bytes to be UTF-8 with
@@ -252,16 +254,20 @@ _MULTIBYTE = frozenset(
 def _common_cjk_share(text: str) -> float:
     """Share of the CJK characters of ``text`` that are among the most common ones; 0 when
     fewer than ``MIN_CJK_RUN_SHARE`` of them stand next to another (Latin text decoded as
-    Shift_JIS: each curly quote or dash pairs with the next letter into a lone kanji)."""
+    Shift_JIS: each curly quote or dash pairs with the next letter into a lone kanji).
+
+    Counted by runs (:func:`count_matching`): a character stands next to another exactly
+    when its run is longer than one.
+    """
     sample = text[:200_000]
-    positions = [match.start() for match in CJK_RE.finditer(sample)]
-    if len(positions) < 20:
+    runs = CJK_RUN_RE.findall(sample)
+    cjk = sum(map(len, runs))
+    if cjk < 20:
         return 0.0
-    taken = set(positions)
-    in_runs = sum(1 for position in positions if position - 1 in taken or position + 1 in taken)
-    if in_runs < MIN_CJK_RUN_SHARE * len(positions):
+    in_runs = sum(len(run) for run in runs if len(run) > 1)
+    if in_runs < MIN_CJK_RUN_SHARE * cjk:
         return 0.0
-    return sum(1 for position in positions if sample[position] in _COMMON_CJK) / len(positions)
+    return count_matching(_COMMON_CJK_RUN_RE, sample) / cjk
 
 
 #: Least share of a decoding's CJK characters that stand next to another CJK character.

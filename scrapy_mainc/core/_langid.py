@@ -59,7 +59,7 @@ def identify_language(text: str, sample_chars: int = LANG_SAMPLE_CHARS) -> str:
     (``zh`` for Chinese in either script), or ``""`` when the identifier cannot tell or is
     not installed."""
     cld2 = _cld2()
-    if cld2 is None or not text.strip():
+    if cld2 is None or not text or text.isspace():  # (text.strip() would copy it)
         return ""
     sample = text[:sample_chars].encode("utf-8", "ignore")  # no lone surrogates
     try:

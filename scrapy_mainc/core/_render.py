@@ -54,7 +54,8 @@ def render_text(stats: DomStats, roots: Iterable[int], excluded: Collection[int]
     text = "".join(pieces)
     if text.count(_BREAK) != pieces.count(_BREAK):  # the page had the marker in its own text
         text = "".join(piece if piece == _BREAK else piece.replace(_BREAK, " ") for piece in pieces)
-    lines = (clean_text(line) for line in text.split(_BREAK))
+    # most pieces between two breaks are empty or blank (a block closing, the next opening)
+    lines = (clean_text(line) for line in text.split(_BREAK) if line and not line.isspace())
     return "\n".join(line for line in lines if line)
 
 

@@ -82,6 +82,25 @@ def _may_have_rare_cjk(data: bytes) -> bool:
     return False
 
 
+#: UTF-8 forms of the characters of ``KANA_RE`` and ``HANGUL_RE``: kana (U+3040 to U+30FF)
+#: start with E3 81, E3 82 or E3 83, hangul syllables (U+AC00 to U+D7AF) with a lead byte
+#: EA to ED (lead bytes are never continuation bytes). An encoded text without any of them
+#: has none of those characters.
+_KANA_UTF8 = (b"\xe3\x81", b"\xe3\x82", b"\xe3\x83")
+_HANGUL_UTF8_LEADS = (b"\xea", b"\xeb", b"\xec", b"\xed")
+
+
+def count_kana_hangul(text: str) -> tuple[int, int]:
+    """The kana and the hangul syllables of ``text``. Each is counted by a regex pass
+    (:func:`count_matching`) only when the UTF-8 form of ``text`` holds one of its first
+    bytes: Chinese text has neither, and the ``memchr`` scans take about a quarter of the
+    time of the two passes."""
+    data = text.encode("utf-8", "surrogatepass")
+    kana = count_matching(KANA_RUN_RE, text) if any(start in data for start in _KANA_UTF8) else 0
+    hangul = count_matching(HANGUL_RUN_RE, text) if any(lead in data for lead in _HANGUL_UTF8_LEADS) else 0
+    return kana, hangul
+
+
 #: Counts for one run of text: (characters, words, punctuation, CJK characters) --
 #: non-whitespace characters, CJK-aware words, periods and commas (ECON's punc-num), and
 #: CJK ideographs, kana and hangul. A plain tuple: it is made for every text piece.

@@ -181,9 +181,8 @@ class _Scan:
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
     """The strength and the credit of ``node`` as a byline (0 when it is none)."""
     stats, context, named = scan.stats, scan.context, scan.named
-    element = stats.nodes[node]
-    own = (element.text or "")[:MAX_BYLINE_CHARS].strip()
-    tail = (element.tail or "")[:MAX_BYLINE_CHARS].strip()
+    own = (stats.texts[node] or "")[:MAX_BYLINE_CHARS].strip()  # (the tree as parsed)
+    tail = (stats.tails[node] or "")[:MAX_BYLINE_CHARS].strip()
     up = stats.parent[node]
     short = stats.words[node] <= scan.limit
     for piece, holders in ((own, (node, up)), (tail, (up,))):
@@ -202,6 +201,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         strength, credit = han_credit(text, context) if text else (0, Credit())
         if strength:
             return strength, credit
+    element = stats.nodes[node]
     if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
