@@ -428,3 +428,45 @@ def test_markup_modification_does_not_replace_a_shown_date() -> None:
     head = meta("article:modified_time", "2023-12-14T10:47:36+01:00", "property")
     body = "<p class='date'>December 12, 2023</p>"
     assert dates(page(head, body)) == ("2023-12-12", "2023-12-14T10:47:36+01:00")
+
+
+def wiki_page(footer: str, body: str = "") -> str:
+    """A wiki's article: a heading, the text, the site's navigation, then a footer whose
+    line states the last edit."""
+    links = "".join(f"<li><a href='/wiki/Page_{number}'>Page {number}</a></li>" for number in range(40))
+    return (
+        "<html><head><title>Bridge - City Wiki</title></head><body><div id='content'>"
+        f"<h1>Bridge</h1>{body}{ARTICLE_TEXT * 2}</div><div id='panel'><ul>{links}</ul></div>"
+        f"<div id='footer'><ul><li id='lastmod'>{footer}</li>"
+        "<li><a href='/privacy'>Privacy policy</a></li><li><a href='/about'>About</a></li></ul></div>"
+        "</body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("footer", "expected"),
+    [
+        ("This page was last edited on 7 December 2023, at 05:33.", "2023-12-07"),
+        ("This page was last modified on 7 December 2023, at 05:33.", "2023-12-07"),
+        ("Diese Seite wurde zuletzt am 29. Dezember 2023 um 13:22 Uhr geändert.", "2023-12-29"),
+    ],
+)
+def test_wiki_footer_last_edit_dates_a_page_that_states_nothing_else(footer: str, expected: str) -> None:
+    found = find_dates(document(wiki_page(footer)), today=TODAY)
+    assert (found.published[:10], found.modified[:10], found.published_from) == (
+        expected,
+        expected,
+        "dateline",
+    )
+
+
+def test_footer_date_without_an_update_label_dates_nothing() -> None:
+    assert dates(wiki_page("Newsletter of 7 December 2023")) == ("", "")
+
+
+def test_footer_last_edit_is_not_read_when_the_page_shows_its_date() -> None:
+    body = "<p class='date'>December 2, 2023</p>"
+    assert dates(wiki_page("This page was last edited on 7 December 2023, at 05:33.", body)) == (
+        "2023-12-02",
+        "",
+    )
