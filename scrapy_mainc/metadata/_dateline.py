@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from ._datetext import TextDate, find_text_dates
 from ._relative import find_relative_dates
 from ._teasers import in_teaser_list
-from ._windows import WindowText, dateline_windows, footer_window, window_text
+from ._windows import WindowText, dateline_windows, window_text
 
 if TYPE_CHECKING:
     from ..core._stats import DomStats
@@ -47,8 +47,8 @@ _LABEL_BONUS = 200
 
 #: Words that say the date after them is an update, not the publication.
 _MODIFIED_LABEL_RE = re.compile(
-    r"(?:updated?|modified|last edited|aktualisiert|geändert|zuletzt|stand|mis à jour|actualizado"
-    r"|actualización|atualizado|aggiornato|bijgewerkt|päivitetty|uppdaterad|oppdatert|opdateret|zaktualizowano"
+    r"(?:updated?|modified|last edited|aktualisiert|geändert|stand|mis à jour|actualizado|actualización"
+    r"|atualizado|aggiornato|bijgewerkt|päivitetty|uppdaterad|oppdatert|opdateret|zaktualizowano"
     r"|aktualizováno|ažurirano|güncelleme|обновлено|оновлено|更新|修改)\W{0,3}(?:\w+\W{1,3}){0,2}$",
     re.IGNORECASE,
 )
@@ -116,17 +116,6 @@ def page_dates(
             best = min(published, key=_rank)[1] if published else ""  # the first of equals
             return PageDates(best, min(modified, key=_rank)[1] if modified else "", days)
     return PageDates()
-
-
-def footer_update(document: Document, plausible: Callable[[str], bool]) -> str:
-    """The last change the page's footer states ("This page was last edited on ...",
-    "Diese Seite wurde zuletzt am ... geändert"): the first date labelled as an update in
-    :func:`._windows.footer_window`, or ``""``."""
-    text = window_text(document, footer_window(document))
-    for _, value, label in _candidates(text, _day_first(document), document.stats):
-        if label == "modified" and plausible(value):
-            return value
-    return ""
 
 
 def _rank(candidate: tuple[int, str]) -> int:

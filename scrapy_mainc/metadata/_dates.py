@@ -29,9 +29,8 @@ dateline wins); otherwise only the markup is read. ``modified`` comes from
 the markup, else from a visible "Updated ..." date; when it is earlier than ``published``
 the page contradicts itself and ``modified`` is dropped (``published`` is the
 better-attested claim). A page that states nothing but its last change (an "Updated ..."
-line, else the markup's ``dateModified`` or modification meta, else the line at the page's
-end "This page was last edited on ...": a wiki's or an encyclopedia's article, whose content
-is dated by its last revision) is dated by it.
+line, else the markup's ``dateModified`` or modification meta: a wiki's or an
+encyclopedia's article, whose content is dated by its last revision) is dated by it.
 
 Written here rather than taken from htmldate, which accepts an lxml tree: measured with
 ``benchmarks/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
@@ -51,7 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core._evidence import jsonld_types, load_json
 from ..core._title import shows_headline
-from ._dateline import PageDates, footer_update, page_dates
+from ._dateline import PageDates, page_dates
 from ._datetext import parse_machine_date, url_date
 from ._jsonld import ARTICLE_TYPES, _url_key, text_of
 
@@ -148,25 +147,14 @@ def find_dates(
         urls = _page_urls(document, evidence)
         visible = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
     chosen = visible if generic and page.published else _reconcile(published, visible, page.days)
+    if not chosen[0] and page.modified:
+        chosen = (page.modified, "dateline")  # the page shows nothing but its update
+    elif not chosen[0] and modified:
+        chosen = modified[0]  # the markup states nothing but the last change (a wiki's article)
     last = modified[0] if modified else (page.modified, "dateline")
-    if not chosen[0]:  # the page states nothing but its last change (a wiki's article)
-        chosen = _last_change(document, page, modified, plausible)
-        last = last if last[0] else chosen
     if not last[0] or not chosen[0] or _earlier(last[0], chosen[0]):
         last = ("", "")
     return FoundDates(chosen[0], last[0], chosen[1] if chosen[0] else "", last[1])
-
-
-def _last_change(
-    document: Document, page: PageDates, modified: list[Claim], plausible: Callable[[str], bool]
-) -> Claim:
-    """The last change of a page that states nothing else: its "Updated ..." line near the
-    headline, else the markup's modification, else its footer's "last edited" line."""
-    if page.modified:
-        return page.modified, "dateline"
-    if modified:
-        return modified[0]
-    return footer_update(document, plausible), "dateline"
 
 
 def _generic_only(published: list[Claim], evidence: Evidence | None) -> bool:

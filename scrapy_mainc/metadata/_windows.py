@@ -38,10 +38,6 @@ BLOCK_BEFORE = 40
 #: Characters a text block needs to anchor it (a paragraph, not a teaser's summary).
 BLOCK_MIN_CHARS = 40
 _BLOCK_TRIES = 5
-#: Elements read at the end of a page that nothing else dates, for the line stating its last
-#: change (a wiki's footer, "This page was last edited on ..."): on MediaWiki pages of the
-#: ``dates`` set that line is 12 to 29 elements from the end.
-FOOTER_ELEMENTS = 40
 #: Characters of text read after the headline (a dateline is in its first lines).
 WINDOW_CHARS = 1000
 #: Days shown by datelines (not prose) that make a window away from the headline a list;
@@ -118,12 +114,6 @@ def dateline_windows(document: Document, shown: int | None = None) -> Iterator[W
         block = max(0, stats.parent[block])  # the text around it is the article's
         stop = min(count, stats.end[block] + BEFORE_ELEMENTS, block + CONTAINER_ELEMENTS)
         yield Window(max(0, block - BLOCK_BEFORE), block, stop, list_days=BLOCK_LIST_DAYS)
-
-
-def footer_window(document: Document) -> Window:
-    """The last :data:`FOOTER_ELEMENTS` elements of the page, read whole (no headline in it)."""
-    count = len(document.stats.nodes)
-    return Window(max(0, count - FOOTER_ELEMENTS), count, count, list_days=0)
 
 
 def _first_h1(tags: list[str]) -> int:
