@@ -405,26 +405,3 @@ def test_generic_meta_date_gives_its_source() -> None:
     assert (found.published, found.published_from) == ("2023-12-21", "dateline")
     found = find_dates(document(page(meta("date", "2023-12-21T14:32:06+02:00"), body)), today=TODAY)
     assert (found.published, found.published_from) == ("2023-12-21", "dateline")
-
-
-# --- pages that state nothing but their last change ---------------------------------------
-
-
-def test_markup_modification_alone_dates_a_wiki_article() -> None:
-    # An encyclopedia's article: its markup says when it was last revised, nothing else does.
-    head = "<meta itemprop='dateUpdate' content='2023-12-14 10:47:36'>"
-    found = find_dates(document(page(head)), today=TODAY)
-    assert (found.published, found.published_from) == ("2023-12-14T10:47:36", "meta")
-    assert (found.modified, found.modified_from) == ("2023-12-14T10:47:36", "meta")
-
-
-def test_jsonld_date_modified_alone_dates_the_page() -> None:
-    head = jsonld({"@type": "WebPage", "dateModified": "2023-12-14T10:47:36+01:00"})
-    found = find_dates(document(page(head)), today=TODAY)
-    assert (found.published, found.published_from) == ("2023-12-14T10:47:36+01:00", "json-ld")
-
-
-def test_markup_modification_does_not_replace_a_shown_date() -> None:
-    head = meta("article:modified_time", "2023-12-14T10:47:36+01:00", "property")
-    body = "<p class='date'>December 12, 2023</p>"
-    assert dates(page(head, body)) == ("2023-12-12", "2023-12-14T10:47:36+01:00")

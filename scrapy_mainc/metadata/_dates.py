@@ -28,9 +28,7 @@ UTC time or one without offset, or dates the page by a generic meta name alone (
 dateline wins); otherwise only the markup is read. ``modified`` comes from
 the markup, else from a visible "Updated ..." date; when it is earlier than ``published``
 the page contradicts itself and ``modified`` is dropped (``published`` is the
-better-attested claim). A page that states nothing but its last change (an "Updated ..."
-line, else the markup's ``dateModified`` or modification meta: a wiki's or an
-encyclopedia's article, whose content is dated by its last revision) is dated by it.
+better-attested claim).
 
 Written here rather than taken from htmldate, which accepts an lxml tree: measured with
 ``benchmarks/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
@@ -149,8 +147,6 @@ def find_dates(
     chosen = visible if generic and page.published else _reconcile(published, visible, page.days)
     if not chosen[0] and page.modified:
         chosen = (page.modified, "dateline")  # the page shows nothing but its update
-    elif not chosen[0] and modified:
-        chosen = modified[0]  # the markup states nothing but the last change (a wiki's article)
     last = modified[0] if modified else (page.modified, "dateline")
     if not last[0] or not chosen[0] or _earlier(last[0], chosen[0]):
         last = ("", "")
