@@ -374,3 +374,34 @@ def test_machine_values(value: str, expected: str) -> None:
 def test_text_dates_skip_ranges_and_keep_positions() -> None:
     found = find_text_dates("Sale 2020/7/11-12, results 2020年07月12日 | 2020年7月11日～12日")
     assert [(item.value, item.start) for item in found] == [("2020-07-12", 27)]
+
+
+# --- a generic meta date against the dateline ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["date", "Date", "created", "dc.date", "DCTERMS.date"])
+def test_generic_meta_date_gives_way_to_the_dateline(name: str) -> None:
+    # A content system's <meta name="date">: when the page was generated or saved, not published.
+    head = meta(name, "2023-12-27T14:32:06+02:00")
+    body = "<p class='meta'><time datetime='2023-12-21'>21.12.2023 - 13:30</time></p>"
+    assert dates(page(head, body)) == ("2023-12-21", "")
+
+
+def test_generic_meta_date_stands_without_a_dateline() -> None:
+    assert dates(page(meta("date", "2023-12-27T14:32:06+02:00"))) == ("2023-12-27T14:32:06+02:00", "")
+
+
+def test_generic_meta_date_beside_a_named_publication_date_is_not_checked() -> None:
+    head = meta("date", "2023-12-27T14:32:06+02:00") + meta(
+        "article:published_time", "2023-12-26T08:00:00+02:00", "property"
+    )
+    body = "<p class='meta'><time datetime='2023-12-21'>21.12.2023 - 13:30</time></p>"
+    assert dates(page(head, body)) == ("2023-12-26T08:00:00+02:00", "")
+
+
+def test_generic_meta_date_gives_its_source() -> None:
+    body = "<p class='meta'><time datetime='2023-12-21'>21.12.2023 - 13:30</time></p>"
+    found = find_dates(document(page(meta("date", "2023-12-27T14:32:06+02:00"), body)), today=TODAY)
+    assert (found.published, found.published_from) == ("2023-12-21", "dateline")
+    found = find_dates(document(page(meta("date", "2023-12-21T14:32:06+02:00"), body)), today=TODAY)
+    assert (found.published, found.published_from) == ("2023-12-21", "dateline")

@@ -12,7 +12,8 @@ names itself in :attr:`FoundDates.published_from` (:data:`SOURCES`):
    text), nearest the headline first.
 3. ``meta``: OpenGraph ``article:*``, schema.org ``<meta itemprop>``, Parse.ly, Sailthru,
    cXense, Dublin Core, ``citation_*`` and the other names in :data:`PUBLISHED_META`; then
-   ``parsely-page`` JSON.
+   ``parsely-page`` JSON. A generic name alone (``<meta name="date">``, :data:`GENERIC_META`)
+   is checked against the dateline, which wins when it shows a date.
 4. ``dateline``: what the reader sees near the headline (:mod:`._dateline`): ``<time>``
    elements and written datelines in many languages, not dates inside sentences or a list
    of teasers'; relative dates ("3 hours ago") only against the fetch time.
@@ -22,8 +23,9 @@ The markup's first claim is the publication date, except where the page contradi
 (:func:`_reconcile`): the dateline shows the day of another of the markup's claims and not
 the first's, or the first is a UTC time one day from the day shown (the day counts in the
 page's own time zone), or the dateline shows the first claim's moment told in another zone.
-The dateline is read only when the markup has no date, disagrees with itself, or gives a
-UTC time or one without offset; otherwise only the markup is read. ``modified`` comes from
+The dateline is read only when the markup has no date, disagrees with itself, gives a
+UTC time or one without offset, or dates the page by a generic meta name alone (then the
+dateline wins); otherwise only the markup is read. ``modified`` comes from
 the markup, else from a visible "Updated ..." date; when it is earlier than ``published``
 the page contradicts itself and ``modified`` is dropped (``published`` is the
 better-attested claim).
@@ -77,6 +79,12 @@ PUBLISHED_META = (
     "publish_date", "publish-date", "publishdate", "publication_date", "pubdate", "pub_date",
     "date", "created", "release_date", "original-publish-date", "og:pubdate",
 )  # fmt: skip
+#: Meta names that say "date" and no more. Many content systems write into them when the
+#: page was generated or last saved: on a page whose markup has no other publication date,
+#: a dateline near the headline showing another day is the page's. On the ``dates`` set 4
+#: pages date themselves by such a name alone and show a dateline; on one, the meta is five
+#: days after the article's ``<time>`` (the gold's day), on the other three they agree.
+GENERIC_META = ("date", "created", "dc.date", "dcterms.date")
 #: Meta names and properties that state the last modification.
 MODIFIED_META = (
     "article:modified_time", "og:article:modified_time", "article:modified", "article:updated_time",
@@ -127,21 +135,31 @@ def find_dates(
         claims = source(document, evidence)
         published += [(value, name) for value in _parsed(claims[0], plausible)]
         modified += [(value, name) for value in _parsed(claims[1], plausible)]
+    generic = _generic_only(published, evidence)
     page = PageDates()
-    if _needs_page(published, modified):
+    if generic or _needs_page(published, modified):
         tries = NEAR_WINDOWS if published else 6
         page = page_dates(document, plausible, tries, shown, fetched)
     visible: Claim = (page.published, "dateline")
     if not page.published:
         urls = _page_urls(document, evidence)
         visible = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
-    chosen = _reconcile(published, visible, page.days)
+    chosen = visible if generic and page.published else _reconcile(published, visible, page.days)
     if not chosen[0] and page.modified:
         chosen = (page.modified, "dateline")  # the page shows nothing but its update
     last = modified[0] if modified else (page.modified, "dateline")
     if not last[0] or not chosen[0] or _earlier(last[0], chosen[0]):
         last = ("", "")
     return FoundDates(chosen[0], last[0], chosen[1] if chosen[0] else "", last[1])
+
+
+def _generic_only(published: list[Claim], evidence: Evidence | None) -> bool:
+    """Whether the markup dates the page only by a generic meta name (:data:`GENERIC_META`),
+    which a dateline near the headline overrides."""
+    if evidence is None or not published or any(source != "meta" for _, source in published):
+        return False
+    meta = evidence.meta
+    return not any(meta.get(name) for name in (*PUBLISHED_META, "parsely-page") if name not in GENERIC_META)
 
 
 def _parsed(values: list[str], plausible: Callable[[str], bool]) -> list[str]:
