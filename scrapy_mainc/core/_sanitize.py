@@ -67,7 +67,10 @@ _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
 _CSS_URL_RE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.S | re.I)
-_CSS_DANGER_RE = re.compile(r"expression|behavior|-moz-binding|javascript:|vbscript:")
+#: What makes inline CSS unsafe as any reader reads it: code (``expression``, ``behavior``,
+#: ``-moz-binding``) or any ``...script:`` scheme (javascript, vbscript, livescript, or one
+#: a wrong decoding garbled: no style needs one).
+_CSS_DANGER_RE = re.compile(r"expression|behavior|-moz-binding|script:")
 _ABSOLUTE_RE = re.compile(r"https?://", re.I)
 #: Most URLs: http(s), or a relative path whose first segment has no ":" (no scheme).
 _PLAIN_URL_RE = re.compile(r"https?://|[/#?]|[\w.~%+-]+(?:[/#?]|\Z)")
