@@ -260,7 +260,7 @@ class Descendants:
         self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
     def sample(self) -> None:
-        parents: dict[int, int] = {}
+        children: dict[int, list[int]] = {}
         times: dict[int, float] = {}
         for entry in Path("/proc").glob("[0-9]*/stat"):
             try:
@@ -268,18 +268,13 @@ class Descendants:
             except (OSError, IndexError):
                 continue  # gone, or not readable
             pid = int(entry.parent.name)
-            parents[pid] = int(fields[1])
+            children.setdefault(int(fields[1]), []).append(pid)
             times[pid] = (int(fields[11]) + int(fields[12])) / self.tick
-        mine = {os.getpid()}
-        changed = True  # a child's pid may be lower than its parent's: repeat until stable
-        while changed:
-            changed = False
-            for pid, parent in parents.items():
-                if parent in mine and pid not in mine:
-                    mine.add(pid)
-                    changed = True
-        for pid in mine - {os.getpid()}:
+        waiting = list(children.get(os.getpid(), []))
+        while waiting:
+            pid = waiting.pop()
             self.seconds[pid] = times[pid]
+            waiting.extend(children.get(pid, []))
 
     def total(self) -> float:
         return sum(self.seconds.values())
