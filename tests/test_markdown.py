@@ -101,6 +101,15 @@ def test_page_text_that_looks_like_markdown_stays_text(text: str) -> None:
     assert found.blocks == {"paragraph"}
 
 
+def test_words_are_those_of_the_plain_text() -> None:
+    """Soft hyphens go, decomposed letters are composed (NFC), zero-width spaces split
+    words, as in ``Extraction.text`` (found by the slow test below on 20 pages)."""
+    body = "<p>Mit\u00adtel\u00adal\u00adter, Rene\u0301 Descartes and zero\u200bwidth.</p>"
+    markdown = md(body)
+    assert "Mittelalter, Ren\u00e9 Descartes and zero width." in markdown
+    assert read(markdown).text.split() == extract(_page(body)).text.split()
+
+
 def test_data_tables_and_layout_tables() -> None:
     data = (
         "<table><caption>Results</caption><tr><th>Team</th><th>Points</th></tr>"

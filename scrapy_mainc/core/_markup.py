@@ -16,7 +16,7 @@ import unicodedata
 from urllib.parse import quote
 
 from ._sanitize import is_safe_url
-from ._text import _CONTROL_RE, _INVISIBLE_RE
+from ._text import _CONTROL_RE, _INVISIBLE_RE, _SOFT_HYPHEN
 
 #: Placeholders: opening and closing strong, emphasis, strikethrough; a hard line break.
 STRONG = ("\x01", "\x02")
@@ -48,12 +48,14 @@ _URL_SAFE = "!#$%&'*+,-./:;=?@[]^_`{}~"
 
 
 def plain(text: str) -> str:
-    """Page text as every text field has it: no control characters, invisible characters
-    (zero-width spaces) as spaces (see :func:`scrapy_mainc.core._text.clean_text`)."""
-    if text.isprintable():  # most pieces: no control, invisible or line-break character
-        return text
-    text = _CONTROL_RE.sub("", text)
-    return _INVISIBLE_RE.sub(" ", text) if not text.isascii() else text
+    """Page text as every text field has it (see :func:`scrapy_mainc.core._text.normalize_space`
+    and ``clean_text``): no control characters, invisible characters (zero-width spaces) as
+    spaces, no soft hyphens, in Unicode normalization form C."""
+    if text.isascii():
+        return text if text.isprintable() else _CONTROL_RE.sub("", text)
+    if not text.isprintable():  # a control, invisible, format or line-break character
+        text = _INVISIBLE_RE.sub(" ", _CONTROL_RE.sub("", text)).replace(_SOFT_HYPHEN, "")
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 def escape(text: str) -> str:
