@@ -51,6 +51,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no image-box cut": {"cut_image_boxes": False},
     "no teaser-card cut": {"cut_cards": False},
     "teaser cards without a link-headline block": {"card_link_headline": False},
+    "no truncated-summary teaser items": {"card_truncated_summary": False},
     "no nested-<article> cut": {"cut_nested_articles": False},
     "no headline removal (NCE title search)": {"drop_headline": False},
     "no edge trimming": {"trim_edges": False},

@@ -73,6 +73,11 @@ def test_names_weaken_or_cut() -> None:
     assert classify_names("relatedStories") is NameClass.NOT_CONTENT
     assert classify_names("share-bar") is NameClass.NOT_CONTENT
     assert classify_names("sharedContent") is NameClass.NONE
+    # a social network's post embedded in the story is a quotation, not a share bar
+    assert classify_names("social-links") is NameClass.NOT_CONTENT
+    assert classify_names("social-media-embed") is NameClass.NONE
+    assert classify_names("embedSocial") is NameClass.NONE
+    assert classify_names("share-embed") is NameClass.NOT_CONTENT
     assert classify_names("site-sidebar") is NameClass.BOILERPLATE
     assert classify_names("post-content") is NameClass.CONTENT
     assert classify_names("read-more-box") is NameClass.NOT_CONTENT
@@ -112,6 +117,50 @@ def test_teaser_cards_are_cut() -> None:
     page = f"<body><div id='page'><div id='story'>{story}</div><div id='more'>{cards}</div></div></body>"
     assert "teaser sentence" not in extract(page).text
     assert extract(page, cut_cards=False).text.count("teaser sentence") == 4
+
+
+def test_a_list_of_linked_headlines_with_summaries_cut_short_is_teasers() -> None:
+    # a news ticker above the story, in its column: inline markup only, no block inside
+    # an item, so no structured card; each item a link headline and a summary ending "..."
+    item = (
+        "<li><a href='/s{n}'>Another story headline number {n}</a> <span>CITY: The first words "
+        "of story {n}, which go on for a while and then stop{end}</span></li>"
+    )
+    ticker = "<ul>" + "".join(item.format(n=n, end="...") for n in range(5)) + "</ul>"
+    story = f"<p>{SENTENCE}</p>" * 10  # the ticker must not be most of the page
+    page = f"<body><div id='column'><h2>Breaking</h2>{ticker}<div id='story'>{story}</div></div></body>"
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    shape = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
+    assert len(_blocks.teaser_cards(doc.stats, regions, shape)) == 5
+    no_rule = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5, truncated_summary=False)
+    assert _blocks.teaser_cards(doc.stats, regions, no_rule) == set()
+    text = extract(page).text
+    assert "first words" not in text and text.count("bridge") == 10
+    assert extract(page, card_truncated_summary=False).text.count("first words") == 5
+    # summaries that end as sentences do: a list of points in the story, each led by a link
+    whole = page.replace("...", ".")
+    assert _blocks.teaser_cards(document(whole).stats, regions, shape) == set()
+    # an ellipsis, but no link headline first: a list of quotations trailing off
+    quoted = page.replace("<a href='/s", "<b data-s='").replace("</a>", "</b>")
+    assert (
+        _blocks.teaser_cards(document(quoted).stats, _blocks.block_regions(document(quoted).stats), shape)
+        == set()
+    )
+
+
+def test_an_embedded_social_post_stays_in_the_story() -> None:
+    tweet = (
+        "<div class='social-media-embed'><blockquote class='twitter-tweet'><p>What a plan for "
+        "the bridge, the best news this week.</p>&mdash; A Reader (@reader) "
+        "<a href='https://example.org/status/1'>November 18, 2019</a></blockquote></div>"
+    )
+    share = "<div class='social-links'><a href='/s'>Share</a> <a href='/t'>Tweet this story</a></div>"
+    page = (
+        f"<body><article><p>{SENTENCE}</p><p>{SENTENCE}</p>{tweet}<p>{SENTENCE}</p>{share}</article></body>"
+    )
+    text = extract(page).text
+    assert "best news this week" in text and "Tweet this story" not in text
 
 
 def test_nested_article_is_related_content() -> None:

@@ -120,6 +120,13 @@ class AutoParams:
     #: link inside a sentence: the paragraphs of an article each wrapped in an alike
     #: container, with a link in the sentence, are not cards.
     card_link_headline: bool = True
+    #: An item of a list that opens with a link headline and ends its summary with an
+    #: ellipsis is a card too, inline markup only ("<li><a>Headline</a> <span>The first
+    #: words of the story...</span></li>": a news ticker, a "latest stories" list): a
+    #: summary cut short is a teaser's. Added 2026-11-26: one scrapinghub page 0.56 -> 1.00
+    #: (a "breaking news" list at the top of the story's column), no other page of the
+    #: four sets changes.
+    card_truncated_summary: bool = True
     #: A teaser list has at least this many alike siblings (same tag and class), and at
     #: least this many cards among them: two teasers are a pair, not a list...
     card_min_alike: int = 3

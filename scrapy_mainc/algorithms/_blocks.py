@@ -96,6 +96,9 @@ class CardShape:
     min_own_words: int = 5
     #: Least share of the list's alike members that must be cards.
     min_card_share: float = 0.6
+    #: An item that opens with a link headline and ends in an ellipsis is a card, whatever
+    #: its structure (see :func:`_truncated_summary`).
+    truncated_summary: bool = True
 
 
 def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
@@ -137,12 +140,35 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
             node
             for node in members
             if node in card_like_set
-            and any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
-            and (not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words))
+            and (
+                any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
+                and (
+                    not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words)
+                )
+                or shape.truncated_summary
+                and _truncated_summary(stats, node, shape.min_link_words)
+            )
         ]
         if len(cards) >= shape.min_alike and len(cards) >= shape.min_card_share * len(members):
             found.update(members)
     return found
+
+
+#: How a summary cut short ends.
+_ELLIPSES = ("...", "\u2026", "[...]", "[\u2026]")
+
+
+def _truncated_summary(stats: DomStats, node: int, min_link_words: int) -> bool:
+    """Whether the item is a linked headline and a summary cut short: it opens with an
+    element all in links, of ``min_link_words`` words or more, and its text ends in an
+    ellipsis ("<li><a>Headline</a><span>The first words of the story...</span></li>")."""
+    element = stats.nodes[node]
+    first = node + 1
+    if (element.text or "").strip() or first >= stats.end[node]:
+        return False
+    if not min_link_words <= stats.link_words[first] == stats.words[first]:
+        return False
+    return "".join(element.itertext()).rstrip().endswith(_ELLIPSES)
 
 
 def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:

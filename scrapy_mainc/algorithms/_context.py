@@ -94,6 +94,7 @@ def _cut_boxes_and_cards(
             params.card_min_link_words,
             params.max_boilerplate_share,
             params.card_link_headline,
+            truncated_summary=params.card_truncated_summary,
         )
         for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)

@@ -37,6 +37,10 @@ BOILERPLATE_TOKENS = frozenset(
     popular trending mostread recommended recommendations popup modal widget widgets
     masthead topbar toolbar pagination pager signup login meta""".split()
 )
+#: Words of a social network's post embedded in a story (``social-media-embed``): what
+#: would otherwise be a share bar is a quotation the story makes.
+EMBED_TOKENS = frozenset({"embed", "embedded"})
+SOCIAL_TOKENS = frozenset({"social", "socials"})
 #: Whole class names (separators removed) of article-body containers.
 CONTENT_NAMES = frozenset(
     """article articlebody articlecontent articletext story storybody storycontent
@@ -74,6 +78,8 @@ def classify_names(names: str) -> NameClass:
     if not CONTENT_NAMES.isdisjoint(squeezed.split()):
         return NameClass.CONTENT
     words = name_words(names)
+    if not EMBED_TOKENS.isdisjoint(words):
+        words -= SOCIAL_TOKENS  # an embedded post quoted by the story, not a share bar
     if not NOT_CONTENT_TOKENS.isdisjoint(words):
         return NameClass.NOT_CONTENT
     if ("read" in squeezed or "also" in squeezed or "more" in squeezed) and _NOT_CONTENT_PREFIX_RE.search(
