@@ -7,6 +7,7 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _refine
+from scrapy_mainc.algorithms.auto import AutoParams
 
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
 OTHER = "Work starts in the spring, and the road stays open to traffic while it lasts."  # 15 words
@@ -109,3 +110,69 @@ def test_one_standfirst_paragraph_is_not_the_story_start() -> None:
     # ...unless it is long next to the root: 17 words before a root of 32 are half a story
     assert extract(_split_story(1, body=2)).text.count("Part") == 1
     assert extract(_split_story(1, body=2), story_start_min_share=0.6).text.count("Part") == 0
+
+
+def _post(number: int, stamp: str, title: str = "") -> str:
+    body = f"<p>Post {number} begins. {SENTENCE}</p><p>{OTHER}</p><p>{SENTENCE} {OTHER}</p>"  # 63 words
+    footer = f"<div class='footer'>Posted by Jane | <a href='/p/{number}#comments'>3 comments</a></div>"
+    return (
+        f"<div class='post'><div class='title'><h2>{title or f'Title of post {number}'}</h2>"
+        f"<span>{stamp}</span></div>{body}{footer}</div>"
+    )
+
+
+def _blog(stamps: list[str], head: str = "My blog", titles: tuple[str, ...] = ()) -> str:
+    posts = "".join(_post(number, stamp, *titles[number : number + 1]) for number, stamp in enumerate(stamps))
+    return (
+        f"<html><head><title>{head}</title></head><body><div id='nav'><a href='/'>Home</a></div>"
+        f"<div id='posts'>{posts}</div></body></html>"
+    )
+
+
+DAYS = ["2005-03-21 01:20:44", "2005-03-18 01:58:01", "2005-03-15 16:47:37", "2005-03-12 09:02:11"]
+
+
+def test_a_blogs_front_page_gives_its_first_post() -> None:
+    page = _blog(DAYS)
+    text = extract(page).text
+    assert "Post 0 begins" in text and "Post 1 begins" not in text and "Post 3 begins" not in text
+    assert extract(page, first_post=False).text.count("begins") == 4
+    # the post that shows the page's headline is the page's post
+    headline = "The bridge opens on Friday"
+    page = _blog(DAYS, head=f"{headline} | My blog", titles=("One", "Two", headline, "Four"))
+    text = extract(page).text
+    assert "Post 2 begins" in text and "Post 0 begins" not in text
+    # English stamps on lines of their own, dates not numbers only
+    english = ["Posted on March 21, 2019", "March 18, 2019 at 3:45 pm", "15 Mar 2019", "12 March 2019"]
+    assert extract(_blog(english)).text.count("begins") == 1
+
+
+@pytest.mark.parametrize(
+    "stamps",
+    [
+        ["10:45", "10:12", "09:58", "09:30"],  # a live blog: entries stamped with times, one story
+        ["2024-05-02 10:45", "2024-05-02 10:12", "2024-05-02 09:58", "2024-05-02 09:30"],  # one day
+        DAYS[:2],  # two posts are a pair, not a run
+        [DAYS[0], "", DAYS[2], DAYS[3]],  # one post without a stamp
+    ],
+)
+def test_entries_of_one_story_are_no_run_of_posts(stamps: list[str]) -> None:
+    assert extract(_blog(stamps)).text.count("begins") == len(stamps)
+
+
+def test_a_date_in_a_sentence_is_no_post_stamp() -> None:
+    # an article in alike chunks whose paragraphs mention dates
+    chunk = (
+        "<div class='chunk'><p>On 2005-03-{day} the council met again, and it agreed on the plan. "
+        "{s}</p><p>{o}</p><p>{s} {o}</p></div>"
+    )
+    chunks = "".join(chunk.format(day=day, s=SENTENCE, o=OTHER) for day in (11, 14, 18, 21))
+    page = f"<html><body><article>{chunks}</article></body></html>"
+    doc = document(page)
+    root = node_at(doc, "//article")
+    assert _refine.first_post(doc, root, _params()) == root
+    assert extract(page).text.count("council met again") == 4
+
+
+def _params() -> AutoParams:
+    return AutoParams()

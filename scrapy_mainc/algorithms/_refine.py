@@ -8,6 +8,8 @@ the blocks in document order then adjust what is kept:
 * a short line that pruning dropped between two kept sentence-like blocks, written as a
   subheading (bold or italic, or ending with a colon or a question mark), is kept: a
   subheading has no punctuation and so scores below zero, but it belongs to the text;
+* a root that holds a run of dated posts (a blog's front page) gives way to one post: the
+  one showing the page's headline, else the first;
 * sentence-like blocks between the headline and the root are the story's start when
   there are several of them or they are long next to the root: the root took only the
   part after an inserted box (a video, a newsletter prompt, a picture).
@@ -17,6 +19,9 @@ statistics pass has computed.
 """
 
 from __future__ import annotations
+
+import re
+from collections import Counter
 
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
@@ -160,3 +165,69 @@ def _prose_line(regions: Regions, node: int, params: AutoParams) -> bool:
     return is_prose(regions, node, params.sentence_min_words) and (
         link_words <= params.edge_max_link_share * (words + link_words)
     )
+
+
+#: A post's time stamp: a numeric or CJK date, or a day, month name and year.
+_STAMP_RE = re.compile(
+    r"(?:19|20)\d\d\s*[-/.\u5e74]\s*\d{1,2}\s*[-/.\u6708]\s*\d{1,2}"
+    r"|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d"
+    r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:19|20)\d\d"
+)
+#: Text pieces at the start of a post read for its stamp...
+_STAMP_PIECES = 6
+#: ...which stands on a short line of its own ("2005-03-21 01:20:44", "Posted on March 5,
+#: 2019 by Jane"), not in a sentence of the post (a date the text mentions).
+_STAMP_LINE_CHARS = 60
+
+
+def first_post(document: Document, root: int, params: AutoParams) -> int:
+    """The post to keep when ``root`` holds a run of posts (a blog's front page, an archive
+    of full posts): the one that shows the page's headline, else the first (the newest),
+    or ``root`` itself when it holds no such run.
+
+    A run is at least ``post_min_count`` alike siblings (same tag and class: the
+    container's children, below any chain of single children), each with at least
+    ``post_min_words`` words outside links and a date (a day, month and year) among its
+    first text pieces, on at least two different days: the posts of a live blog are
+    stamped with times of one day, and its entries are one story.
+    """
+    stats = document.stats
+    container = root
+    while True:
+        children = [child for child in stats.children_of(container) if stats.words[child]]
+        if len(children) != 1:
+            break
+        container = children[0]
+    if len(children) < params.post_min_count:
+        return root
+    kinds = [(stats.tags[child], stats.class_of(child)) for child in children]
+    kind, count = Counter(kinds).most_common(1)[0]
+    if count < params.post_min_count:
+        return root
+    posts = [child for child, child_kind in zip(children, kinds) if child_kind == kind]
+    days = set()
+    for post in posts:
+        day = _stamp(stats, post)
+        if not day or stats.words[post] - stats.link_words[post] < params.post_min_words:
+            return root
+        days.add(day)
+    if len(days) < 2:
+        return root
+    headline = document.headline
+    return next((post for post in posts if headline >= 0 and stats.contains(post, headline)), posts[0])
+
+
+def _stamp(stats: DomStats, post: int) -> str:
+    """The digits of the first date among the post's first text pieces ("" if none)."""
+    pieces = 0
+    for node in range(post, stats.end[post]):
+        text = stats.texts[node]
+        if text and not text.isspace():
+            found = _STAMP_RE.search(text) if len(text) <= _STAMP_LINE_CHARS else None
+            if found:
+                return found.group().lower()
+            pieces += 1
+            if pieces >= _STAMP_PIECES:
+                break
+    return ""

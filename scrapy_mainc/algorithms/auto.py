@@ -56,7 +56,7 @@ from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
-from ._refine import edge_blocks, story_start, subheadings
+from ._refine import edge_blocks, first_post, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
 
 #: The value of the headline's block: below zero, so that pruning drops it (it is
@@ -150,9 +150,13 @@ def kept_words(stats: DomStats, regions: Regions, selection: Selection) -> tuple
 def refined(
     document: Document, regions: Regions, context: list[int], choice: Choice, params: AutoParams
 ) -> Selection:
-    """The selection of ``choice`` with the refinements of :mod:`._refine`: subheadings
-    kept, edges trimmed, the story's start added before the root."""
+    """The selection of ``choice`` with the refinements of :mod:`._refine`: one post of a
+    run of posts, subheadings kept, edges trimmed, the story's start added before the root."""
     stats, root, excluded = document.stats, choice.root, set(choice.excluded)
+    if params.first_post:
+        first = first_post(document, root, params)
+        if first != root:
+            root, excluded = first, {node for node in excluded if stats.contains(first, node)}
     if params.keep_subheadings:
         excluded -= subheadings(stats, regions, context, choice.values, root, excluded, params)
     if params.trim_edges:
