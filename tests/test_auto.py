@@ -78,6 +78,10 @@ def test_names_weaken_or_cut() -> None:
     assert classify_names("social-media-embed") is NameClass.NONE
     assert classify_names("embedSocial") is NameClass.NONE
     assert classify_names("share-embed") is NameClass.NOT_CONTENT
+    # a call to action (support us, send a tip, subscribe): a promotion, not the story
+    assert classify_names("widget-custom-cta-letter") is NameClass.NOT_CONTENT
+    assert classify_names("ctaBox") is NameClass.NOT_CONTENT
+    assert classify_names("octagon") is NameClass.NONE
     assert classify_names("site-sidebar") is NameClass.BOILERPLATE
     assert classify_names("post-content") is NameClass.CONTENT
     assert classify_names("read-more-box") is NameClass.NOT_CONTENT

@@ -26,11 +26,13 @@ class NameClass(IntEnum):
     NOT_CONTENT = 3  #: named as something that is never article text
 
 
+#: (``cta``: a call to action, the box that asks the reader to subscribe, donate or send
+#: a tip.)
 NOT_CONTENT_TOKENS = frozenset(
     """caption captions credit credits figcaption cookie cookies consent gdpr newsletter
     subscribe subscription share sharing social socials related promo promotion advert
     advertisement advertising sponsor sponsored outbrain taboola breadcrumb breadcrumbs
-    byline dateline timestamp copyright disclaimer bio""".split()
+    byline dateline timestamp copyright disclaimer bio cta""".split()
 )
 BOILERPLATE_TOKENS = frozenset(
     """nav navbar navigation menu footer sidebar side aside ad ads banner tags taglist
