@@ -143,14 +143,14 @@ def test_a_list_of_linked_headlines_with_summaries_cut_short_is_teasers() -> Non
     assert "first words" not in text and text.count("bridge") == 10
     assert extract(page, card_truncated_summary=False).text.count("first words") == 5
     # summaries that end as sentences do: a list of points in the story, each led by a link
-    whole = page.replace("...", ".")
-    assert _blocks.teaser_cards(document(whole).stats, regions, shape) == set()
+    whole = document(page.replace("...", "."))
+    assert _blocks.teaser_cards(whole.stats, _blocks.block_regions(whole.stats), shape) == set()
     # an ellipsis, but no link headline first: a list of quotations trailing off
-    quoted = page.replace("<a href='/s", "<b data-s='").replace("</a>", "</b>")
-    assert (
-        _blocks.teaser_cards(document(quoted).stats, _blocks.block_regions(document(quoted).stats), shape)
-        == set()
-    )
+    quoted = document(page.replace("<a href='/s", "<b data-s='").replace("</a>", "</b>"))
+    assert _blocks.teaser_cards(quoted.stats, _blocks.block_regions(quoted.stats), shape) == set()
+    # an item with a block inside is read as a structured card, or not at all
+    structured = document(page.replace("<span>CITY", "<p>CITY").replace("...</span>", "...</p>"))
+    assert _blocks._truncated_summary(structured.stats, node_at(structured, "//li[1]"), 3) is False
 
 
 def test_an_embedded_social_post_stays_in_the_story() -> None:

@@ -152,6 +152,9 @@ def test_a_blogs_front_page_gives_its_first_post() -> None:
     [
         ["10:45", "10:12", "09:58", "09:30"],  # a live blog: entries stamped with times, one story
         ["2024-05-02 10:45", "2024-05-02 10:12", "2024-05-02 09:58", "2024-05-02 09:30"],  # one day
+        ["March 21, 2019", "Mar 21, 2019", "21 March 2019", "2019-03-21"],  # one day, four spellings
+        ["Summary 3, 2019", "Summary 4, 2019", "Summary 5, 2019", "Summary 6, 2019"],  # no month
+        ["May 1, 2019:", "May 8, 2019:", "May 15, 2019:", "May 22, 2019:"],  # lead-ins of sentences
         DAYS[:2],  # two posts are a pair, not a run
         [DAYS[0], "", DAYS[2], DAYS[3]],  # one post without a stamp
     ],
@@ -170,9 +173,32 @@ def test_a_date_in_a_sentence_is_no_post_stamp() -> None:
     page = f"<html><body><article>{chunks}</article></body></html>"
     doc = document(page)
     root = node_at(doc, "//article")
-    assert _refine.first_post(doc, root, _params()) == root
+    assert _refine.first_post(doc, root, set(), _params()) == root
     assert extract(page).text.count("council met again") == 4
 
 
 def _params() -> AutoParams:
     return AutoParams()
+
+
+def test_entries_under_the_pages_own_headline_are_one_story() -> None:
+    # a timeline article, a live blog over two days, a forum thread: dated entries on
+    # several days, but the page's headline stands above them, outside every entry
+    page = _blog(DAYS).replace("<div id='posts'>", "<div id='posts'><h1>The bridge, day by day</h1>")
+    page = page.replace("<title>My blog</title>", "<title>The bridge, day by day</title>")
+    assert extract(page).text.count("begins") == 4
+
+
+def test_dated_comments_beside_a_post_are_no_run_of_posts() -> None:
+    # one post, then four dated reader comments (each long enough to be a post): the
+    # comments do not make a run, and the post is never given up for the first of them
+    post = _post(0, DAYS[3]).replace("class='post'", "class='entry'")
+    comment = (
+        "<div class='comment'><b>reader{n}</b> <span>March {n}, 2019</span><p>{s} {o}</p><p>{o} {s}</p></div>"
+    )
+    comments = "".join(comment.format(n=n, s=SENTENCE, o=OTHER) for n in (2, 3, 5, 8))
+    page = f"<html><head><title>Blog</title></head><body><div id='main'>{post}{comments}</div></body></html>"
+    doc = document(page)
+    root = node_at(doc, "//div[@id='main']")
+    assert _refine.first_post(doc, root, set(), _params()) == root  # the post is no run's member
+    assert "Post 0 begins" in extract(page).text

@@ -120,13 +120,15 @@ class AutoParams:
     #: link inside a sentence: the paragraphs of an article each wrapped in an alike
     #: container, with a link in the sentence, are not cards.
     card_link_headline: bool = True
-    #: When the root holds a run of posts, each dated on a short line near its start, on
-    #: two days or more (a blog's front page, an archive of full posts), keep one post: the
-    #: one that shows the page's headline, else the first, the newest (``_refine.first_post``;
-    #: the gold of such pages is the first post). Added 2026-11-26: zh_news's two lost
-    #: pages 0.09 and 0.16 -> 1.00 (one blog's front pages), no page of the other sets
-    #: changes; a live blog (entries stamped with times of one day) and an article whose
-    #: paragraphs mention dates are no run (tests/test_refine.py)...
+    #: When the root holds a run of posts, each dated on a line of its own near its start,
+    #: on two days or more (a blog's front page, an archive of full posts), keep one post:
+    #: the one that shows the page's headline, else the first, the newest
+    #: (``_refine.first_post``; the gold of such pages is the first post). No run: entries
+    #: under a headline of the page's own outside them (a live blog, a timeline, a forum
+    #: thread), a post followed by dated comments, one day's stamps, dates in sentences or
+    #: leading them ("May 1, 2019:"); tests/test_refine.py. Added 2026-11-26: zh_news's two
+    #: lost pages 0.09 and 0.16 -> 1.00 (one blog's front pages), no page of the other sets
+    #: changes...
     first_post: bool = True
     #: ...of at least this many alike siblings (same tag and class)...
     post_min_count: int = 3

@@ -96,8 +96,8 @@ class CardShape:
     min_own_words: int = 5
     #: Least share of the list's alike members that must be cards.
     min_card_share: float = 0.6
-    #: An item that opens with a link headline and ends in an ellipsis is a card, whatever
-    #: its structure (see :func:`_truncated_summary`).
+    #: An item in inline markup only that opens with a link headline and ends in an
+    #: ellipsis is a card too (see :func:`_truncated_summary`).
     truncated_summary: bool = True
 
 
@@ -159,13 +159,16 @@ _ELLIPSES = ("...", "\u2026", "[...]", "[\u2026]")
 
 
 def _truncated_summary(stats: DomStats, node: int, min_link_words: int) -> bool:
-    """Whether the item is a linked headline and a summary cut short: it opens with an
-    element all in links, of ``min_link_words`` words or more, and its text ends in an
-    ellipsis ("<li><a>Headline</a><span>The first words of the story...</span></li>")."""
+    """Whether the item is a linked headline and a summary cut short, in inline markup
+    only: it opens with an element all in links, of ``min_link_words`` words or more, and
+    its text ends in an ellipsis ("<li><a>Headline</a><span>The first words of the
+    story...</span></li>")."""
     element = stats.nodes[node]
-    first = node + 1
-    if (element.text or "").strip() or first >= stats.end[node]:
+    first, stop, tags = node + 1, stats.end[node], stats.tags
+    if (element.text or "").strip() or first >= stop:
         return False
+    if any(tags[inner] not in INLINE_TAGS for inner in range(first, stop)):
+        return False  # a structured item is a card only with a link headline block of its own
     if not min_link_words <= stats.link_words[first] == stats.words[first]:
         return False
     return "".join(element.itertext()).rstrip().endswith(_ELLIPSES)

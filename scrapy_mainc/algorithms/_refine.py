@@ -167,35 +167,52 @@ def _prose_line(regions: Regions, node: int, params: AutoParams) -> bool:
     )
 
 
-#: A post's time stamp: a numeric or CJK date, or a day, month name and year.
-_STAMP_RE = re.compile(
-    r"(?:19|20)\d\d\s*[-/.\u5e74]\s*\d{1,2}\s*[-/.\u6708]\s*\d{1,2}"
-    r"|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d"
-    r"|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
-    r"|\d{1,2}\.?\s+(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:19|20)\d\d"
+#: Month names (English) in a post's stamp, full or abbreviated.
+_MONTH_NAMES = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
+_MONTHS = {
+    name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)
+}
+#: A post's date, as (year, month, day) in each of these orders: numeric or CJK
+#: year-month-day, numeric day-month-year (day first), month name day year, day month
+#: name year.
+_YMD_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-/.\u5e74]\s*(\d{1,2})\s*[-/.\u6708]\s*(\d{1,2})(?!\d)")
+_DMY_RE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d\d)(?!\d)")
+_MDY_NAME_RE = re.compile(
+    rf"\b({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE
+)
+_DMY_NAME_RE = re.compile(rf"\b(\d{{1,2}})\.?\s+({_MONTH_NAMES})\.?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 #: Text pieces at the start of a post read for its stamp...
 _STAMP_PIECES = 6
 #: ...which stands on a short line of its own ("2005-03-21 01:20:44", "Posted on March 5,
-#: 2019 by Jane"), not in a sentence of the post (a date the text mentions).
+#: 2019 by Jane"), not in a sentence of the post (a date the text mentions) nor as the
+#: lead-in of one ("May 1, 2019:"): at most this many characters...
 _STAMP_LINE_CHARS = 60
+#: ...and this many words beside the date.
+_STAMP_OTHER_WORDS = 8
 
 
-def first_post(document: Document, root: int, params: AutoParams) -> int:
+def first_post(document: Document, root: int, excluded: set[int], params: AutoParams) -> int:
     """The post to keep when ``root`` holds a run of posts (a blog's front page, an archive
     of full posts): the one that shows the page's headline, else the first (the newest),
     or ``root`` itself when it holds no such run.
 
     A run is at least ``post_min_count`` alike siblings (same tag and class: the
-    container's children, below any chain of single children), each with at least
-    ``post_min_words`` words outside links and a date (a day, month and year) among its
-    first text pieces, on at least two different days: the posts of a live blog are
-    stamped with times of one day, and its entries are one story.
+    container's children outside ``excluded``, below any chain of single children; no
+    other child has as much prose), each with at least ``post_min_words`` words
+    outside links and a date on a short line of its own among its first text pieces, on
+    at least two different days: a live blog's entries, stamped with the times of one day,
+    are one story. A page whose headline stands outside every post (a live blog or a
+    timeline under its own headline) has no run either.
     """
     stats = document.stats
     container = root
     while True:
-        children = [child for child in stats.children_of(container) if stats.words[child]]
+        children = [
+            child for child in stats.children_of(container) if stats.words[child] and child not in excluded
+        ]
         if len(children) != 1:
             break
         container = children[0]
@@ -206,28 +223,55 @@ def first_post(document: Document, root: int, params: AutoParams) -> int:
     if count < params.post_min_count:
         return root
     posts = [child for child, child_kind in zip(children, kinds) if child_kind == kind]
+    members = set(posts)
+    for child in children:  # no other part of the container reads as a post: an article
+        if child not in members and stats.words[child] - stats.link_words[child] >= params.post_min_words:
+            return root  # followed by dated reader comments is no run of posts
     days = set()
     for post in posts:
         day = _stamp(stats, post)
-        if not day or stats.words[post] - stats.link_words[post] < params.post_min_words:
+        if day is None or stats.words[post] - stats.link_words[post] < params.post_min_words:
             return root
         days.add(day)
     if len(days) < 2:
         return root
     headline = document.headline
-    return next((post for post in posts if headline >= 0 and stats.contains(post, headline)), posts[0])
+    if headline < 0:
+        return posts[0]
+    return next((post for post in posts if stats.contains(post, headline)), root)
 
 
-def _stamp(stats: DomStats, post: int) -> str:
-    """The digits of the first date among the post's first text pieces ("" if none)."""
+def _stamp(stats: DomStats, post: int) -> tuple[int, int, int] | None:
+    """The date (year, month, day) on a stamp line among the post's first text pieces."""
     pieces = 0
     for node in range(post, stats.end[post]):
         text = stats.texts[node]
         if text and not text.isspace():
-            found = _STAMP_RE.search(text) if len(text) <= _STAMP_LINE_CHARS else None
-            if found:
-                return found.group().lower()
+            line = text.strip()
+            if len(line) <= _STAMP_LINE_CHARS and not line.endswith((":", "\uff1a")):
+                day = _date_of(line)
+                if day is not None:
+                    return day
             pieces += 1
             if pieces >= _STAMP_PIECES:
                 break
-    return ""
+    return None
+
+
+def _date_of(line: str) -> tuple[int, int, int] | None:
+    """The first date of ``line`` when few other words stand beside it."""
+    for pattern in (_YMD_RE, _DMY_RE, _MDY_NAME_RE, _DMY_NAME_RE):
+        found = pattern.search(line)
+        if found is None:
+            continue
+        if len((line[: found.start()] + " " + line[found.end() :]).split()) > _STAMP_OTHER_WORDS:
+            return None
+        first, second, third = found.groups()
+        if pattern is _YMD_RE:
+            return int(first), int(second), int(third)
+        if pattern is _DMY_RE:
+            return int(third), int(second), int(first)
+        if pattern is _MDY_NAME_RE:
+            return int(third), _MONTHS[first[:3].lower()], int(second)
+        return int(third), _MONTHS[second[:3].lower()], int(first)
+    return None

@@ -154,7 +154,7 @@ def refined(
     run of posts, subheadings kept, edges trimmed, the story's start added before the root."""
     stats, root, excluded = document.stats, choice.root, set(choice.excluded)
     if params.first_post:
-        first = first_post(document, root, params)
+        first = first_post(document, root, excluded, params)
         if first != root:
             root, excluded = first, {node for node in excluded if stats.contains(first, node)}
     if params.keep_subheadings:
