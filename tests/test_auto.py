@@ -82,6 +82,9 @@ def test_names_weaken_or_cut() -> None:
     assert classify_names("widget-custom-cta-letter") is NameClass.NOT_CONTENT
     assert classify_names("ctaBox") is NameClass.NOT_CONTENT
     assert classify_names("octagon") is NameClass.NONE
+    # a BEM modifier of the article body ("article__body--cta") leaves it the body
+    assert classify_names("article__body--cta") is NameClass.CONTENT
+    assert classify_names("share--cta") is NameClass.NOT_CONTENT
     assert classify_names("site-sidebar") is NameClass.BOILERPLATE
     assert classify_names("post-content") is NameClass.CONTENT
     assert classify_names("read-more-box") is NameClass.NOT_CONTENT

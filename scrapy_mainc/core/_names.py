@@ -74,11 +74,18 @@ def classify_name(element: etree._Element) -> NameClass:
     return classify_names(names) if names else NameClass.NONE
 
 
+def _bem_blocks(names: str) -> set[str]:
+    """The names without their BEM modifiers (``article__body--wide`` -> ``articlebody``)."""
+    return {name.split("--")[0].lower().replace("-", "").replace("_", "") for name in names.split()}
+
+
 def classify_names(names: str) -> NameClass:
     """Classify a container by its names (``id`` and ``class`` values joined by spaces)."""
     squeezed = names.lower().replace("-", "").replace("_", "")
     if not CONTENT_NAMES.isdisjoint(squeezed.split()):
         return NameClass.CONTENT
+    if "--" in names and not CONTENT_NAMES.isdisjoint(_bem_blocks(names)):
+        return NameClass.CONTENT  # a modifier of the article body ("article__body--cta")
     words = name_words(names)
     if not EMBED_TOKENS.isdisjoint(words):
         words -= SOCIAL_TOKENS  # an embedded post quoted by the story, not a share bar
