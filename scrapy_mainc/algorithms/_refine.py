@@ -229,8 +229,10 @@ def first_post(document: Document, root: int, excluded: set[int], params: AutoPa
             return root  # followed by dated reader comments is no run of posts
     days = set()
     for post in posts:
+        if stats.words[post] - stats.link_words[post] < params.post_min_words:
+            return root  # the word count first: reading a stamp costs more
         day = _stamp(stats, post)
-        if day is None or stats.words[post] - stats.link_words[post] < params.post_min_words:
+        if day is None:
             return root
         days.add(day)
     if len(days) < 2:
