@@ -42,6 +42,24 @@ def test_regions_fold_inline_text_and_short_lists_into_blocks() -> None:
     assert regions.parent_block[node_at(doc, "//ul[2]/li/p")] == inner_item
 
 
+def test_a_custom_element_is_inline_unless_it_holds_a_block() -> None:
+    # a citation wrapped in a custom element inside a sentence (browsers lay an unknown
+    # element out inline): its link belongs to the paragraph, not to a block of its own
+    # that a link-only block's value would cut
+    cite = "(<source-note kind='journal'><a href='https://example.org/1'>1</a></source-note>)"
+    paragraph = f"<p>{SENTENCE[:-1]} {cite}.</p>"
+    page = f"<body><article>{paragraph * 6}</article></body>"
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    note = node_at(doc, "//p[1]/source-note")
+    assert not regions.is_block[note]
+    assert regions.link_words[node_at(doc, "//p[1]")] == 1
+    assert extract(page).text.count("bridge (1).") == 6
+    # a custom element that holds paragraphs is a block, as a <div> would be
+    wrapped = document(f"<body><story-body>{paragraph}</story-body></body>")
+    assert _blocks.block_regions(wrapped.stats).is_block[node_at(wrapped, "//story-body")]
+
+
 def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
     doc, values, _ = _values(
         f"<body><div><p>{SENTENCE}</p><p>Home <a href='/'>News Sport</a></p><h2>Sub heading</h2></div></body>"
@@ -124,6 +142,28 @@ def test_teaser_cards_are_cut() -> None:
     page = f"<body><div id='page'><div id='story'>{story}</div><div id='more'>{cards}</div></div></body>"
     assert "teaser sentence" not in extract(page).text
     assert extract(page, cut_cards=False).text.count("teaser sentence") == 4
+
+
+def test_teaser_cards_with_two_word_headlines_are_cut() -> None:
+    # "most popular" cards: a thumbnail, a two-word name as the link headline, a teaser
+    card = (
+        "<div class='tile'><div class='pic'><a href='/d{n}'><img src='/d{n}.jpg' alt=''></a></div>"
+        "<div class='name'><a href='/d{n}'>{name} diet</a></div>"
+        "<div class='body'>A popular plan for busy people, which tells readers what it is about in a few words.</div></div>"
+    )
+    names = ("Protein", "Buckwheat", "Cabbage", "Japanese", "Chocolate", "French")
+    page = (
+        f"<body><div id='page'><div id='story'>{f'<p>{SENTENCE}</p>' * 12}</div>"
+        f"<div id='more'>{''.join(card.format(n=n, name=name) for n, name in enumerate(names))}</div></div></body>"
+    )
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    two = _blocks.CardShape(max_words=80, min_link_words=2, max_page_share=0.5)
+    three = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
+    assert len(_blocks.teaser_cards(doc.stats, regions, two)) == 6
+    assert _blocks.teaser_cards(doc.stats, regions, three) == set()
+    assert "popular plan" not in extract(page).text
+    assert extract(page, card_min_link_words=3).text.count("popular plan") == 6
 
 
 def test_a_list_of_linked_headlines_with_summaries_cut_short_is_teasers() -> None:

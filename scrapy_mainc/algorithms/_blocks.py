@@ -1,8 +1,9 @@
 """The block view of a page that ``auto`` scores.
 
 A *block* is an element that starts its own box of text: anything but inline markup,
-and list items or table cells only when they hold blocks themselves (a list of short
-items or a table of figures is one block, as a reader sees it). Each block's *region* is
+and list items, table cells and custom elements (``<source-note>``, laid out inline by
+browsers unless styled) only when they hold blocks themselves (a list of short items or a
+table of figures is one block, as a reader sees it). Each block's *region* is
 its own text plus the text of its inline descendants; regions partition the page's text.
 """
 
@@ -51,12 +52,15 @@ def prose_counts(stats: DomStats, regions: Regions, min_words: int) -> list[int]
 def block_regions(stats: DomStats) -> Regions:
     """Mark blocks and add every node's own counts to its nearest block."""
     tags, parent, end = stats.tags, stats.parent, stats.end
-    structural = [tag not in _NOT_STRUCTURAL for tag in tags]
+    # a custom element (a hyphen in its name) is inline unless styled otherwise, as
+    # browsers lay it out: like an item, it is a block only when it holds one
+    custom = ["-" in tag for tag in tags]
+    structural = [tag not in _NOT_STRUCTURAL and not dash for tag, dash in zip(tags, custom)]
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]
     counts = stats.child_counts
-    for node in [node for node, tag in enumerate(tags) if tag in ITEM_TAGS]:
+    for node in [node for node, tag in enumerate(tags) if tag in ITEM_TAGS or custom[node]]:
         if structural_before[end[node]] > structural_before[node + 1]:
             is_block[node] = True
         elif tags[node] in _CELL_TAGS and counts[parent[node]] == 1 and tags[parent[node]] == "tr":
