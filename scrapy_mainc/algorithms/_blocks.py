@@ -54,13 +54,14 @@ def block_regions(stats: DomStats) -> Regions:
     tags, parent, end = stats.tags, stats.parent, stats.end
     # a custom element (a hyphen in its name) is inline unless styled otherwise, as
     # browsers lay it out: like an item, it is a block only when it holds one
-    custom = ["-" in tag for tag in tags]
-    structural = [tag not in _NOT_STRUCTURAL and not dash for tag, dash in zip(tags, custom)]
+    custom = {tag for tag in set(tags) if "-" in tag}
+    not_structural, items = (_NOT_STRUCTURAL | custom, ITEM_TAGS | custom) if custom else (_NOT_STRUCTURAL, ITEM_TAGS)
+    structural = [tag not in not_structural for tag in tags]
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]
     counts = stats.child_counts
-    for node in [node for node, tag in enumerate(tags) if tag in ITEM_TAGS or custom[node]]:
+    for node in [node for node, tag in enumerate(tags) if tag in items]:
         if structural_before[end[node]] > structural_before[node + 1]:
             is_block[node] = True
         elif tags[node] in _CELL_TAGS and counts[parent[node]] == 1 and tags[parent[node]] == "tr":

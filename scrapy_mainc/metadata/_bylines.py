@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ._cjk_credits import (
@@ -178,6 +179,10 @@ class _Scan:
     under_headline: range = range(0)
 
 
+#: What :func:`_candidate` gives for an element that is no byline (never read further).
+_NO_BYLINE = (0, Credit())
+
+
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
     """The strength and the credit of ``node`` as a byline (0 when it is none)."""
     stats, context, named = scan.stats, scan.context, scan.named
@@ -195,7 +200,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
                 if credit.persons or credit.organisations:
                     return AUTHOR_LABEL, credit
     if not short:
-        return 0, Credit()
+        return _NO_BYLINE
     if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
         text = _hinted_text(scan, node, own, tail)
         strength, credit = han_credit(text, context) if text else (0, Credit())
@@ -213,7 +218,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         credit = read_credit(own, context)
         if len(credit.persons) == 1 and not credit.unread:
             return POSTER_CREDIT, credit
-    return 0, Credit()
+    return _NO_BYLINE
 
 
 def _name_beside_date(stats: DomStats, node: int) -> bool:
@@ -305,7 +310,12 @@ def _named_byline(element: etree._Element) -> bool:
         return True
     if element.tag == "a" and _AUTHOR_PAGE_RE.search(element.get("href", "")):
         return True
-    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return _byline_name(f"{element.get('class', '')} {element.get('id', '')}")
+
+
+@lru_cache(maxsize=4096)
+def _byline_name(name: str) -> bool:
+    """Whether a class and id name a byline (cached: the names of a site's pages repeat)."""
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from heapq import nlargest
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -166,10 +167,16 @@ def _text_block(document: Document) -> int:
 def _skipped(element: etree._Element) -> bool:
     """Whether a container holds comments or other stories, by its class or id."""
     name = element.get("class")
-    if name and _SKIP_RE.search(name):
+    if name and _skip_name(name):
         return True
     name = element.get("id")
-    return bool(name and _SKIP_RE.search(name))
+    return bool(name) and _skip_name(name)
+
+
+@lru_cache(maxsize=4096)
+def _skip_name(name: str) -> bool:
+    """:data:`_SKIP_RE` in a class or id (cached: the names of a site's pages repeat)."""
+    return _SKIP_RE.search(name) is not None
 
 
 def _time_label(element: object) -> str:
