@@ -101,7 +101,8 @@ def test_safe_styles(style: str) -> None:
     [
         ('<a href="javascript:alert(1)">x</a>', "<div><a>x</a></div>"),
         ('<a href="/a" onclick="x()" onmouseover="y()">x</a>', '<div><a href="/a">x</a></div>'),
-        ('<img src="javascript:x" srcset="a.png 1x, javascript:x 2x">', "<div><img></div>"),
+        # an image with nothing safe to show is removed, its tail kept
+        ('<img src="javascript:x" srcset="a.png 1x, javascript:x 2x">after', "<div>after</div>"),
         ('<img srcset="a.png 1x, b.png 2x">', '<div><img srcset="a.png 1x, b.png 2x"></div>'),
         ('<img srcset="a.png 640w,b.png tps://x 2x, c.png">', '<div><img srcset="a.png 640w, c.png"></div>'),
         ('<a href="/a" ping="/p javascript:x">x</a>', '<div><a href="/a">x</a></div>'),
@@ -132,6 +133,34 @@ def test_relative_urls_are_made_absolute() -> None:
         '<img src="https://cdn.example/i.png" srcset="https://news.example/2024/s.png 2x"></div>'
     )
     assert sanitized('<a href="/a">a</a>', "not a url") == '<div><a href="/a">a</a></div>'
+
+
+def test_lazily_loaded_images_get_their_address_and_empty_ones_go() -> None:
+    base = "https://news.example/2024/story.html"
+    placeholder = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
+    # lazysizes: a data: placeholder in src, the picture in data-src and data-srcset
+    assert sanitized(
+        f'<img src="{placeholder}" data-src="/i.jpg" data-srcset="/i.jpg 1x, /j.jpg 2x" alt="A">', base
+    ) == (
+        '<div><img src="https://news.example/i.jpg" alt="A" '
+        'srcset="https://news.example/i.jpg 1x, https://news.example/j.jpg 2x"></div>'
+    )
+    # no src at all, the address in data-original; an own src is never replaced
+    assert sanitized('<img data-original="k.png">', base) == '<div><img src="https://news.example/2024/k.png"></div>'
+    assert sanitized('<img src="/own.png" data-src="/other.png">') == '<div><img src="/own.png"></div>'
+    # a lazy address is judged like any URL
+    assert sanitized('<img data-src="javascript:alert(1)">x') == "<div>x</div>"
+    # an AMP sizer (a data: SVG, no address elsewhere) shows nothing: removed, tail kept
+    assert sanitized(f'<p>a<img aria-hidden="true" src="{placeholder}">b</p>') == "<div><p>ab</p></div>"
+
+
+def test_markdown_shows_a_lazily_loaded_image() -> None:
+    paragraph = "<p>The council met on Monday, and it agreed on the plan for the new bridge.</p>"
+    pictured = paragraph.replace("<p>", "<p><img src='data:,' data-src='/bridge.jpg' alt='Bridge'> ")
+    page = f"<body><article>{paragraph * 4}{pictured}</article></body>"
+    result = extract(page, url="https://news.example/a.html", markdown=True)
+    assert "![Bridge](https://news.example/bridge.jpg)" in result.markdown
+    assert 'src="https://news.example/bridge.jpg"' in result.html
 
 
 def test_extract_resolves_against_the_page_url_and_its_base() -> None:

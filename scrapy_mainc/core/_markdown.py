@@ -35,7 +35,7 @@ from ._markup import (
     plain,
     table_lines,
 )
-from ._sanitize import safe_url
+from ._sanitize import image_source, safe_url
 from ._stats import DomStats
 from ._tables import data_tables
 from ._tags import BLOCK_TAGS, HEADING_TAGS
@@ -162,7 +162,7 @@ class _Writer:
             self.marked = True
 
     def _open_link(self, position: int) -> None:
-        url = self._url(position, "href") if self.options.links and not self.code else None
+        url = self._url(self.stats.nodes[position].get("href")) if self.options.links and not self.code else None
         self.links.append((len(self.inline), self.blocks, url) if url else None)
 
     def _close_link(self) -> None:
@@ -184,13 +184,12 @@ class _Writer:
     def _image(self, position: int) -> None:
         if not self.options.images or self.code:
             return
-        url = self._url(position, "src")
+        url = self._url(image_source(self.stats.nodes[position]))
         if url:
             alt = " ".join(plain(self.stats.nodes[position].get("alt") or "").split())
             self.inline.append(markup(f"![{escape(alt)}]({url})"))
 
-    def _url(self, position: int, attribute: str) -> str | None:
-        value = self.stats.nodes[position].get(attribute)
+    def _url(self, value: str | None) -> str | None:
         emitted = safe_url(value, self.base_url) if value and value.strip() else None
         return markdown_url(emitted) if emitted else None
 

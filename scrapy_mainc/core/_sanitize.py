@@ -25,7 +25,11 @@ makes the fragment stand on its own:
   Unicode spaces that ``str.strip`` takes away (``\u00a0javascript:``) or zero-width
   characters;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
-  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first).
+  ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
+* an image loaded lazily (no ``src``, or a ``data:`` placeholder, and its address in
+  ``data-src`` or another attribute of :data:`LAZY_SOURCES`) gets that address as its
+  ``src`` (and ``data-srcset`` as its ``srcset``), judged like any URL; an image left
+  with neither is removed: it shows nothing (an AMP sizer, a placeholder, an unsafe URL).
 """
 
 from __future__ import annotations
@@ -54,6 +58,14 @@ OUTPUT_ATTRIBUTES = URL_ATTRIBUTES | frozenset(
     about resource vocab prefix datatype content""".split()
 )
 _ARIA_RE = re.compile(r"aria-[a-z]+\Z")
+#: Where lazy-loading scripts (lazysizes, jQuery Lazy Load, WordPress plugins) keep an
+#: image's address until it scrolls into view; read when ``src`` is missing or a
+#: ``data:`` placeholder, in this order.
+LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazyload")
+#: The same for ``srcset``, read when there is none.
+LAZY_SRCSETS = ("data-srcset", "data-lazy-srcset")
+#: Where images that show nothing are renamed to, until they are removed in one pass.
+_DROPPED = "mainc-dropped"
 #: Where unwrapped elements are renamed to, until they are stripped in one pass (a page's
 #: own element of this name is not allowed either).
 _UNWRAPPED = "mainc-unwrapped"
@@ -93,9 +105,38 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
                 continue
             element.tag = renamed or "div"
         attributes = element.attrib
+        if element.tag == "img":
+            _use_lazy_source(element)
         if attributes:
             _keep_safe_attributes(attributes, base)
+        if element.tag == "img" and element is not root and not (attributes.get("src") or attributes.get("srcset")):
+            element.tag = _DROPPED
+    etree.strip_elements(root, _DROPPED, with_tail=False)
     etree.strip_tags(root, _UNWRAPPED)
+
+
+def image_source(element: etree._Element) -> str:
+    """An image's address: its ``src``, or where a lazy loader keeps it when ``src`` is
+    missing or a ``data:`` placeholder (:data:`LAZY_SOURCES`); ``""`` when none."""
+    src = (element.get("src") or "").strip()
+    if src and src[:5].lower() != "data:":
+        return src
+    for name in LAZY_SOURCES:
+        lazy = (element.get(name) or "").strip()
+        if lazy:
+            return lazy
+    return src
+
+
+def _use_lazy_source(image: etree._Element) -> None:
+    """Give a lazily loaded image its address as ``src`` (and ``srcset``)."""
+    source = image_source(image)
+    if source and source != (image.get("src") or "").strip():
+        image.set("src", source)
+    if not (image.get("srcset") or "").strip():
+        srcset = next((value for name in LAZY_SRCSETS if (value := (image.get(name) or "").strip())), "")
+        if srcset:
+            image.set("srcset", srcset)
 
 
 def _keep_safe_attributes(attributes: etree._Attrib, base: str | None) -> None:
