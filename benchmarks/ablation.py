@@ -52,6 +52,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no teaser-card cut": {"cut_cards": False},
     "teaser cards without a link-headline block": {"card_link_headline": False},
     "no truncated-summary teaser items": {"card_truncated_summary": False},
+    "no two-word card headlines with a teaser's marks": {"card_short_link_words": 3},
     "no nested-<article> cut": {"cut_nested_articles": False},
     "no headline removal (NCE title search)": {"drop_headline": False},
     "no edge trimming": {"trim_edges": False},

@@ -42,7 +42,7 @@ def test_regions_fold_inline_text_and_short_lists_into_blocks() -> None:
     assert regions.parent_block[node_at(doc, "//ul[2]/li/p")] == inner_item
 
 
-def test_a_custom_element_is_inline_unless_it_holds_a_block() -> None:
+def test_a_custom_element_in_running_text_is_inline_unless_it_holds_a_block() -> None:
     # a citation wrapped in a custom element inside a sentence (browsers lay an unknown
     # element out inline): its link belongs to the paragraph, not to a block of its own
     # that a link-only block's value would cut
@@ -51,13 +51,36 @@ def test_a_custom_element_is_inline_unless_it_holds_a_block() -> None:
     page = f"<body><article>{paragraph * 6}</article></body>"
     doc = document(page)
     regions = _blocks.block_regions(doc.stats)
-    note = node_at(doc, "//p[1]/source-note")
-    assert not regions.is_block[note]
+    assert not regions.is_block[node_at(doc, "//p[1]/source-note")]
     assert regions.link_words[node_at(doc, "//p[1]")] == 1
     assert extract(page).text.count("bridge (1).") == 6
+    # words right before or after it put it in running text outside a paragraph too
+    loose = document("<body><div>See <x-ref><a href='/n'>note</a></x-ref> below.</div></body>")
+    assert not _blocks.block_regions(loose.stats).is_block[node_at(loose, "//x-ref")]
     # a custom element that holds paragraphs is a block, as a <div> would be
-    wrapped = document(f"<body><story-body>{paragraph}</story-body></body>")
+    wrapped = document(f"<body><div>Intro words<story-body>{paragraph}</story-body></div></body>")
     assert _blocks.block_regions(wrapped.stats).is_block[node_at(wrapped, "//story-body")]
+
+
+def test_a_custom_element_between_blocks_is_a_box() -> None:
+    # web components style themselves as boxes: a share bar between the headline and the
+    # story, a newsletter box named by its class, stay blocks of their own
+    share = "<share-bar><a href='/fb'>Share on Facebook</a> <a href='/tw'>Share on Twitter</a></share-bar>"
+    body = "<article-body>" + "<br><br>".join([SENTENCE] * 4) + "</article-body>"
+    page = f"<body><main><h1>Bridge plan agreed</h1>{share}{body}</main></body>"
+    doc = document(page)
+    assert _blocks.block_regions(doc.stats).is_block[node_at(doc, "//share-bar")]
+    text = extract(page).text
+    assert "Share on" not in text and text.count("bridge.") == 4
+    box = (
+        "<signup-box class='newsletter-signup'>Get our local news in your inbox every morning, "
+        "free. <a href='/nl'>Sign up now</a></signup-box>"
+    )
+    paragraphs = f"<p>{SENTENCE}</p>" * 4
+    assert (
+        "inbox"
+        not in extract(f"<body><article><h1>Bridge</h1>{paragraphs}{box}{paragraphs}</article></body>").text
+    )
 
 
 def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
@@ -144,26 +167,47 @@ def test_teaser_cards_are_cut() -> None:
     assert extract(page, cut_cards=False).text.count("teaser sentence") == 4
 
 
-def test_teaser_cards_with_two_word_headlines_are_cut() -> None:
-    # "most popular" cards: a thumbnail, a two-word name as the link headline, a teaser
-    card = (
-        "<div class='tile'><div class='pic'><a href='/d{n}'><img src='/d{n}.jpg' alt=''></a></div>"
-        "<div class='name'><a href='/d{n}'>{name} diet</a></div>"
-        "<div class='body'>A popular plan for busy people, which tells readers what it is about in a few words.</div></div>"
-    )
+def _diet_cards(picture: bool, read_more: bool) -> str:
+    """A page: a story, then six cards, each a two-word name linked, and a teaser."""
     names = ("Protein", "Buckwheat", "Cabbage", "Japanese", "Chocolate", "French")
-    page = (
-        f"<body><div id='page'><div id='story'>{f'<p>{SENTENCE}</p>' * 12}</div>"
-        f"<div id='more'>{''.join(card.format(n=n, name=name) for n, name in enumerate(names))}</div></div></body>"
+    thumbnail = "<div class='pic'><a href='/d{n}'><img src='/d{n}.jpg' alt=''></a></div>" if picture else ""
+    more = " <a href='/more/{n}'>Read more...</a>" if read_more else ""
+    card = (
+        f"<div class='tile'>{thumbnail}<div class='name'><a href='/d{{n}}'>{{name}} diet</a></div>"
+        "<div class='body'>A popular plan for busy people, which tells readers what it is about"
+        f" in a few words.{more}</div></div>"
     )
+    cards = "".join(card.format(n=n, name=name) for n, name in enumerate(names))
+    story = f"<p>{SENTENCE}</p>" * 12
+    return f"<body><div id='page'><div id='story'>{story}</div><div id='more'>{cards}</div></div></body>"
+
+
+def test_teaser_cards_with_two_word_headlines_need_a_teasers_marks() -> None:
+    short = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5, short_link_words=2)
+    three = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
+    # "most popular" cards: a thumbnail and a two-word name linked to the same address
+    page = _diet_cards(picture=True, read_more=False)
     doc = document(page)
     regions = _blocks.block_regions(doc.stats)
-    two = _blocks.CardShape(max_words=80, min_link_words=2, max_page_share=0.5)
-    three = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
-    assert len(_blocks.teaser_cards(doc.stats, regions, two)) == 6
+    assert len(_blocks.teaser_cards(doc.stats, regions, short)) == 6
     assert _blocks.teaser_cards(doc.stats, regions, three) == set()
     assert "popular plan" not in extract(page).text
-    assert extract(page, card_min_link_words=3).text.count("popular plan") == 6
+    assert extract(page, card_short_link_words=3).text.count("popular plan") == 6
+    # no thumbnail: a "read more..." link marks a teaser too; with neither, no card
+    for read_more, found in ((True, 6), (False, 0)):
+        cards = document(_diet_cards(picture=False, read_more=read_more))
+        assert len(_blocks.teaser_cards(cards.stats, _blocks.block_regions(cards.stats), short)) == found
+    # the people a story names, each a linked two-word name and a sentence: no teasers
+    people = "".join(
+        f"<div class='person'><h3><a href='/p/{n}'>{name} Smith</a></h3><p>{name} Smith leads the "
+        "council's work on the bridge, and speaks for it.</p></div>"
+        for n, name in enumerate(("Ann", "Bob", "Cem", "Dana", "Eve"))
+    )
+    paragraphs = f"<p>{SENTENCE}</p>" * 8
+    story = f"<body><article><h1>Bridge</h1>{paragraphs}<div class='people'>{people}</div></article></body>"
+    listed = document(story)
+    assert _blocks.teaser_cards(listed.stats, _blocks.block_regions(listed.stats), short) == set()
+    assert extract(story).text.count("speaks for it") == 5
 
 
 def test_a_list_of_linked_headlines_with_summaries_cut_short_is_teasers() -> None:

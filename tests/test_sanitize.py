@@ -145,13 +145,27 @@ def test_lazily_loaded_images_get_their_address_and_empty_ones_go() -> None:
         '<div><img src="https://news.example/i.jpg" alt="A" '
         'srcset="https://news.example/i.jpg 1x, https://news.example/j.jpg 2x"></div>'
     )
-    # no src at all, the address in data-original; an own src is never replaced
-    assert sanitized('<img data-original="k.png">', base) == '<div><img src="https://news.example/2024/k.png"></div>'
-    assert sanitized('<img src="/own.png" data-src="/other.png">') == '<div><img src="/own.png"></div>'
-    # a lazy address is judged like any URL
+    # no src at all, the address in data-original; jQuery Lazy Load's grey pixel in src
+    assert (
+        sanitized('<img data-original="k.png">', base)
+        == '<div><img src="https://news.example/2024/k.png"></div>'
+    )
+    assert sanitized('<img src="/grey.gif" data-original="/real.jpg">') == '<div><img src="/real.jpg"></div>'
+    # a lazy address is judged like any URL: the first safe one is taken, or none
+    assert sanitized('<img src="data:," data-src="javascript:0" data-original="/real.jpg">') == (
+        '<div><img src="/real.jpg"></div>'
+    )
     assert sanitized('<img data-src="javascript:alert(1)">x') == "<div>x</div>"
-    # an AMP sizer (a data: SVG, no address elsewhere) shows nothing: removed, tail kept
+    # a script's settings in data-src are no address: the image keeps its own
+    settings = '{"default":"//img.example/a.jpg"}'
+    assert sanitized(f"<img src='/a.gif' data-src='{settings}'>") == '<div><img src="/a.gif"></div>'
+    # a control character in a lazy address is replaced, as in any attribute (no error)
+    assert sanitized('<img data-src="/a\x01b.jpg">') == '<div><img src="/a%20b.jpg"></div>'
+    # placeholders (an AMP sizer's data: SVG, an empty src, about:blank) show nothing:
+    # removed, tail kept; an image without an address but with alt text shows the text
     assert sanitized(f'<p>a<img aria-hidden="true" src="{placeholder}">b</p>') == "<div><p>ab</p></div>"
+    assert sanitized('<img src="">c<img src="about:blank">d', base) == "<div>cd</div>"
+    assert sanitized('<img alt="Revenue up 20%">') == '<div><img alt="Revenue up 20%"></div>'
 
 
 def test_markdown_shows_a_lazily_loaded_image() -> None:

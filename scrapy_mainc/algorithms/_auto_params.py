@@ -114,11 +114,16 @@ class AutoParams:
     cut_cards: bool = True
     #: A teaser card has at most this many words (a headline and a sentence or two)...
     card_max_words: int = 80
-    #: ...and a link headline of at least this many words (a name: "Protein diet"). Swept
-    #: over 1, 2 and 3: 2 gains a scrapinghub page 0.91 -> 1.00 and a trafilatura_eval
-    #: page 0.86 -> 1.00 (cards under two-word names) and changes no other development
-    #: page; 1 loses two trafilatura_eval pages 1.00 -> 0.00 and 0.80 (one-word links).
-    card_min_link_words: int = 2
+    #: ...and a link headline of at least this many words...
+    card_min_link_words: int = 3
+    #: ...or of this many, with more evidence of a teaser: a picture linked to the address
+    #: another link of the card has (a thumbnail beside its headline), or a text cut short
+    #: by an ellipsis ("Read more..."). On the four sets: a scrapinghub page 0.91 -> 1.00
+    #: ("most popular" cards under two-word names), a trafilatura_eval page 0.86 -> 1.00
+    #: (cards ending in a two-word "read more..." link); no other page changes. Two words
+    #: without the evidence also cut a story's list of people, each a linked name and a
+    #: sentence, and a table of contents (review); 3 turns it off.
+    card_short_link_words: int = 2
     #: ...that is a block of its own (no more words outside links than in them), not a
     #: link inside a sentence: the paragraphs of an article each wrapped in an alike
     #: container, with a link in the sentence, are not cards.

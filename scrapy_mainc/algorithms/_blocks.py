@@ -1,9 +1,10 @@
 """The block view of a page that ``auto`` scores.
 
 A *block* is an element that starts its own box of text: anything but inline markup,
-and list items, table cells and custom elements (``<source-note>``, laid out inline by
-browsers unless styled) only when they hold blocks themselves (a list of short items or a
-table of figures is one block, as a reader sees it). Each block's *region* is
+and list items or table cells only when they hold blocks themselves (a list of short
+items or a table of figures is one block, as a reader sees it). A custom element
+(``<source-note>``) is a block too (web components style themselves as boxes), except in
+running text, where it is inline like ``<span>``: a block only when it holds one. Each block's *region* is
 its own text plus the text of its inline descendants; regions partition the page's text.
 """
 
@@ -12,9 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from ..core._stats import DomStats
 from ..core._tags import INLINE_TAGS
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 #: List items and table parts: blocks only when they contain blocks.
 ITEM_TAGS = frozenset("li td th tr dt dd tbody thead tfoot".split())
@@ -52,16 +57,20 @@ def prose_counts(stats: DomStats, regions: Regions, min_words: int) -> list[int]
 def block_regions(stats: DomStats) -> Regions:
     """Mark blocks and add every node's own counts to its nearest block."""
     tags, parent, end = stats.tags, stats.parent, stats.end
-    # a custom element (a hyphen in its name) is inline unless styled otherwise, as
-    # browsers lay it out: like an item, it is a block only when it holds one
+    structural = [tag not in _NOT_STRUCTURAL for tag in tags]
+    items = [node for node, tag in enumerate(tags) if tag in ITEM_TAGS]
     custom = {tag for tag in set(tags) if "-" in tag}
-    not_structural, items = (_NOT_STRUCTURAL | custom, ITEM_TAGS | custom) if custom else (_NOT_STRUCTURAL, ITEM_TAGS)
-    structural = [tag not in not_structural for tag in tags]
+    if custom:  # a custom element in running text is inline: like an item, a block only when it holds one
+        for node in [
+            node for node, tag in enumerate(tags) if tag in custom and _in_running_text(stats, node)
+        ]:
+            structural[node] = False
+            items.append(node)
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]
     counts = stats.child_counts
-    for node in [node for node, tag in enumerate(tags) if tag in items]:
+    for node in items:
         if structural_before[end[node]] > structural_before[node + 1]:
             is_block[node] = True
         elif tags[node] in _CELL_TAGS and counts[parent[node]] == 1 and tags[parent[node]] == "tr":
@@ -85,6 +94,18 @@ def block_regions(stats: DomStats) -> Regions:
     return Regions(is_block, parent_block, words, link_words, punct, with_text)
 
 
+def _in_running_text(stats: DomStats, node: int) -> bool:
+    """Whether the element sits in running text: inside a paragraph or inline markup, or
+    with words right before or after it ("... the States (<source-note>1</source-note>)")."""
+    up = stats.parent[node]
+    if up >= 0 and (stats.tags[up] == "p" or stats.tags[up] in INLINE_TAGS):
+        return True
+    element = stats.nodes[node]
+    previous = element.getprevious()
+    before = previous.tail if previous is not None else element.getparent().text
+    return bool((before or "").strip() or (element.tail or "").strip())
+
+
 @dataclass(frozen=True, slots=True)
 class CardShape:
     """What a teaser card looks like (see :func:`teaser_cards`)."""
@@ -104,6 +125,9 @@ class CardShape:
     #: An item in inline markup only that opens with a link headline and ends in an
     #: ellipsis is a card too (see :func:`_truncated_summary`).
     truncated_summary: bool = True
+    #: A link headline of this many words (fewer than ``min_link_words``) makes a card
+    #: only with more evidence of a teaser (:func:`_teaser_evidence`); 0: never.
+    short_link_words: int = 0
 
 
 def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
@@ -116,7 +140,8 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
     found: set[int] = set()
     tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
-    needed_link_words = shape.min_alike * shape.min_link_words
+    fewest_link_words = min(shape.min_link_words, shape.short_link_words or shape.min_link_words)
+    needed_link_words = shape.min_alike * fewest_link_words
     parents = [
         parent
         for parent, count in enumerate(stats.child_counts)
@@ -129,7 +154,7 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
         card_like = [
             node
             for node in siblings
-            if shape.min_link_words <= link_words[node]
+            if fewest_link_words <= link_words[node]
             and words[node] <= shape.max_words
             and words[node] - link_words[node] >= shape.min_own_words
         ]
@@ -147,9 +172,7 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
             if node in card_like_set
             and (
                 any(tags[inner] not in INLINE_TAGS for inner in range(node + 1, end[node]))
-                and (
-                    not shape.link_headline or _link_headline(regions, node, end[node], shape.min_link_words)
-                )
+                and (not shape.link_headline or _headline_card(stats, regions, node, shape))
                 or shape.truncated_summary
                 and _truncated_summary(stats, node, shape.min_link_words)
             )
@@ -177,6 +200,29 @@ def _truncated_summary(stats: DomStats, node: int, min_link_words: int) -> bool:
     if not min_link_words <= stats.link_words[first] == stats.words[first]:
         return False
     return "".join(element.itertext()).rstrip().endswith(_ELLIPSES)
+
+
+def _headline_card(stats: DomStats, regions: Regions, node: int, shape: CardShape) -> bool:
+    """Whether the structured item ``node`` has a link headline of ``min_link_words``, or
+    of ``short_link_words`` with more evidence of a teaser (:func:`_teaser_evidence`)."""
+    stop = stats.end[node]
+    if _link_headline(regions, node, stop, shape.min_link_words):
+        return True
+    return bool(shape.short_link_words) and (
+        _link_headline(regions, node, stop, shape.short_link_words) and _teaser_evidence(stats.nodes[node])
+    )
+
+
+def _teaser_evidence(element: etree._Element) -> bool:
+    """Whether a card shows a teaser's marks beside a short link headline: a picture linked
+    to the address another of its links has (a thumbnail and its headline), or a text cut
+    short by an ellipsis ("Read more...")."""
+    addresses = [(link.get("href"), link.find(".//img") is not None) for link in element.iter("a")]
+    pictured = {href for href, picture in addresses if href and picture}
+    if pictured and sum(href in pictured for href, _ in addresses) > len(pictured):
+        return True
+    text = "".join(element.itertext())
+    return any(mark in text for mark in _ELLIPSES)
 
 
 def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:

@@ -95,6 +95,7 @@ def _cut_boxes_and_cards(
             params.max_boilerplate_share,
             params.card_link_headline,
             truncated_summary=params.card_truncated_summary,
+            short_link_words=params.card_short_link_words,
         )
         for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)

@@ -162,7 +162,11 @@ class _Writer:
             self.marked = True
 
     def _open_link(self, position: int) -> None:
-        url = self._url(self.stats.nodes[position].get("href")) if self.options.links and not self.code else None
+        url = (
+            self._url(self.stats.nodes[position].get("href"))
+            if self.options.links and not self.code
+            else None
+        )
         self.links.append((len(self.inline), self.blocks, url) if url else None)
 
     def _close_link(self) -> None:

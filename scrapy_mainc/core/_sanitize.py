@@ -26,10 +26,12 @@ makes the fragment stand on its own:
   characters;
 * ``style`` attributes with ``expression()``, ``behavior``, ``-moz-binding`` or a
   ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
-* an image loaded lazily (no ``src``, or a ``data:`` placeholder, and its address in
-  ``data-src`` or another attribute of :data:`LAZY_SOURCES`) gets that address as its
-  ``src`` (and ``data-srcset`` as its ``srcset``), judged like any URL; an image left
-  with neither is removed: it shows nothing (an AMP sizer, a placeholder, an unsafe URL).
+* an image loaded lazily (its address in ``data-src`` or another attribute of
+  :data:`LAZY_SOURCES`) gets that address as its ``src``, judged like any URL, and a
+  lazy ``srcset`` (:data:`LAZY_SRCSETS`) when it has none; a placeholder ``src`` (empty,
+  ``#``, ``about:blank``, ``data:``) is no address. An image left with no ``src``, no
+  ``srcset`` and no ``alt`` text shows nothing (an AMP sizer, a script-filled placeholder,
+  an unsafe URL) and is removed, its tail kept.
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ OUTPUT_ATTRIBUTES = URL_ATTRIBUTES | frozenset(
 )
 _ARIA_RE = re.compile(r"aria-[a-z]+\Z")
 #: Where lazy-loading scripts (lazysizes, jQuery Lazy Load, WordPress plugins) keep an
-#: image's address until it scrolls into view; read when ``src`` is missing or a
-#: ``data:`` placeholder, in this order.
+#: image's address until it scrolls into view, then move it to ``src``; in this order.
 LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-lazyload")
+#: What a lazy address looks like: one URL, not a script's settings (``{"default": ...}``).
+_LAZY_URL_RE = re.compile(r"[^\s\"'{}\[\]<>]+")
 #: The same for ``srcset``, read when there is none.
 LAZY_SRCSETS = ("data-srcset", "data-lazy-srcset")
 #: Where images that show nothing are renamed to, until they are removed in one pass.
@@ -109,34 +112,48 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
             _use_lazy_source(element)
         if attributes:
             _keep_safe_attributes(attributes, base)
-        if element.tag == "img" and element is not root and not (attributes.get("src") or attributes.get("srcset")):
+        if element.tag == "img" and element is not root and not _shows_something(attributes):
             element.tag = _DROPPED
     etree.strip_elements(root, _DROPPED, with_tail=False)
     etree.strip_tags(root, _UNWRAPPED)
 
 
 def image_source(element: etree._Element) -> str:
-    """An image's address: its ``src``, or where a lazy loader keeps it when ``src`` is
-    missing or a ``data:`` placeholder (:data:`LAZY_SOURCES`); ``""`` when none."""
-    src = (element.get("src") or "").strip()
-    if src and src[:5].lower() != "data:":
-        return src
+    """An image's address: where a lazy loader keeps it (the first value of
+    :data:`LAZY_SOURCES` that is one safe URL, which the loader would put in ``src``), else
+    its ``src`` unless that is a placeholder (:func:`_placeholder`); ``""`` when none."""
     for name in LAZY_SOURCES:
         lazy = (element.get(name) or "").strip()
-        if lazy:
+        if lazy and _LAZY_URL_RE.fullmatch(lazy) and is_safe_url(lazy):
             return lazy
-    return src
+    src = (element.get("src") or "").strip()
+    return "" if _placeholder(src) else src
+
+
+def _shows_something(attributes: etree._Attrib) -> bool:
+    """Whether an image, its attributes made safe, shows a picture or its ``alt`` text."""
+    return bool(attributes.get("src") or attributes.get("srcset") or (attributes.get("alt") or "").strip())
+
+
+def _placeholder(src: str) -> bool:
+    """Whether an image's ``src`` shows no picture of its own: empty, a fragment,
+    ``about:blank`` or a ``data:`` URL (a grey pixel a script replaces)."""
+    return not src or src[0] == "#" or src[:6].lower().startswith(("data:", "about:"))
 
 
 def _use_lazy_source(image: etree._Element) -> None:
-    """Give a lazily loaded image its address as ``src`` (and ``srcset``)."""
-    source = image_source(image)
-    if source and source != (image.get("src") or "").strip():
-        image.set("src", source)
-    if not (image.get("srcset") or "").strip():
-        srcset = next((value for name in LAZY_SRCSETS if (value := (image.get(name) or "").strip())), "")
-        if srcset:
-            image.set("srcset", srcset)
+    """Give an image its address (:func:`image_source`) as ``src``, or none when it has
+    only a placeholder, and a lazy ``srcset`` when it has none of its own."""
+    source, src = image_source(image), (image.get("src") or "").strip()
+    if source and source != src:
+        image.set("src", xml_safe(source))
+    elif not source and "src" in image.attrib:
+        del image.attrib["src"]
+    srcset = (image.get("srcset") or "").strip()
+    if not srcset or srcset[:5].lower() == "data:":
+        lazy = next((value for name in LAZY_SRCSETS if (value := (image.get(name) or "").strip())), "")
+        if lazy:
+            image.set("srcset", xml_safe(lazy))
 
 
 def _keep_safe_attributes(attributes: etree._Attrib, base: str | None) -> None:

@@ -41,6 +41,7 @@ from ._cjk_credits import (
 )
 from ._datetext import find_text_dates
 from ._names import Context, Credit, read_credit
+from ._windows import MAX_CACHED_NAME
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -179,10 +180,6 @@ class _Scan:
     under_headline: range = range(0)
 
 
-#: What :func:`_candidate` gives for an element that is no byline (never read further).
-_NO_BYLINE = (0, Credit())
-
-
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
     """The strength and the credit of ``node`` as a byline (0 when it is none)."""
     stats, context, named = scan.stats, scan.context, scan.named
@@ -200,7 +197,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
                 if credit.persons or credit.organisations:
                     return AUTHOR_LABEL, credit
     if not short:
-        return _NO_BYLINE
+        return 0, Credit()
     if stats.own_cjk[node] or up >= 0 and stats.own_cjk[up]:
         text = _hinted_text(scan, node, own, tail)
         strength, credit = han_credit(text, context) if text else (0, Credit())
@@ -218,7 +215,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         credit = read_credit(own, context)
         if len(credit.persons) == 1 and not credit.unread:
             return POSTER_CREDIT, credit
-    return _NO_BYLINE
+    return 0, Credit()
 
 
 def _name_beside_date(stats: DomStats, node: int) -> bool:
@@ -310,13 +307,17 @@ def _named_byline(element: etree._Element) -> bool:
         return True
     if element.tag == "a" and _AUTHOR_PAGE_RE.search(element.get("href", "")):
         return True
-    return _byline_name(f"{element.get('class', '')} {element.get('id', '')}")
+    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return _byline_name(name) if len(name) <= MAX_CACHED_NAME else _names_byline(name)
 
 
-@lru_cache(maxsize=4096)
-def _byline_name(name: str) -> bool:
-    """Whether a class and id name a byline (cached: the names of a site's pages repeat)."""
+def _names_byline(name: str) -> bool:
+    """Whether a class and id name a byline."""
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
+
+
+#: The same, cached for the names of ordinary length (a site's pages repeat them).
+_byline_name = lru_cache(maxsize=4096)(_names_byline)
 
 
 def _full_name(name: str) -> bool:
