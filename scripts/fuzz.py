@@ -77,6 +77,7 @@ URL_TEMPLATES = (
     '<a href="/ok" ping="{c}vbscript:x">ping</a>',
     '<p style="background: url({c}javascript:x)">styled text, here.</p>',
     "<base href='{c}https://evil.example/'>",
+    '<img src="data:," data-src="{c}javascript:alert(1)" data-srcset="{c}javascript:x 1x">',
 )
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _DOCUMENT_TAG_RE = re.compile(r"<(html|body)\b", re.I)
@@ -87,6 +88,7 @@ NASTY_SNIPPETS = (
     "<a href='javascript&colon;alert(1)'>x</a>",
     '<a href=" jav&#x09;ascript:alert(1)">x</a>',
     '<img src="data:text/html,<script>alert(1)</script>" srcset="a.png 1x, vbscript:x 2x">',
+    '<img data-original="jav&#x09;ascript:alert(1)" data-lazy-src="/a\x01b.jpg" alt="lazy">',
     '<p style="width: expression(alert(1)); background: url(javascript:x)">styled text, here.</p>',
     '<p style="background: url(\\6a avascript:x)">escaped css.</p>',
     "<form action='javascript:x'><p>Form text, long enough to count as a sentence here.</p></form>",
