@@ -54,20 +54,3 @@ def test_text_of_nothing_but_dates_reads_a_bounded_number_of_them() -> None:
     assert result.metadata.published == "2023-12-22"
     assert result.text.count("The minister said") == 12
 
-
-def test_long_class_names_are_read_but_not_kept() -> None:
-    # the verdicts on class and id names are cached for names of ordinary length only: a
-    # hostile page's megabyte-long class is judged each time, never held after the page
-    from lxml import html as lxml_html
-
-    from scrapy_mainc.metadata import _bylines, _windows
-
-    huge = "x" * (_windows.MAX_CACHED_NAME + 1)
-    skips, bylines = _windows._cached_skip_name.cache_info(), _bylines._byline_name.cache_info()
-    assert _windows._skip_name(f"{huge} comments") and not _windows._skip_name(huge)
-    assert _bylines._named_byline(lxml_html.fromstring(f"<span class='{huge} byline'>By Jane Doe</span>"))
-    assert _windows._cached_skip_name.cache_info().currsize == skips.currsize
-    assert _bylines._byline_name.cache_info().currsize == bylines.currsize
-    # an ordinary name is cached
-    assert _bylines._named_byline(lxml_html.fromstring("<span class='story-byline-x1'>By Jane Doe</span>"))
-    assert _bylines._byline_name.cache_info().currsize == bylines.currsize + 1

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ._cjk_credits import (
@@ -41,7 +40,6 @@ from ._cjk_credits import (
 )
 from ._datetext import find_text_dates
 from ._names import Context, Credit, read_credit
-from ._windows import MAX_CACHED_NAME
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -308,16 +306,7 @@ def _named_byline(element: etree._Element) -> bool:
     if element.tag == "a" and _AUTHOR_PAGE_RE.search(element.get("href", "")):
         return True
     name = f"{element.get('class', '')} {element.get('id', '')}"
-    return _byline_name(name) if len(name) <= MAX_CACHED_NAME else _names_byline(name)
-
-
-def _names_byline(name: str) -> bool:
-    """Whether a class and id name a byline."""
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
-
-
-#: The same, cached for the names of ordinary length (a site's pages repeat them).
-_byline_name = lru_cache(maxsize=4096)(_names_byline)
 
 
 def _full_name(name: str) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from heapq import nlargest
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -47,8 +46,6 @@ LIST_DAYS = 5
 BLOCK_LIST_DAYS = 3
 #: Containers whose class or id name a comment thread or other stories: not read.
 _SKIP_RE = re.compile(r"comment|related|recommend|popular|most-?read", re.IGNORECASE)
-#: The longest class or id whose verdict is cached (longer ones are read each time).
-MAX_CACHED_NAME = 200
 _CONTAINER_TAGS = frozenset(
     {"div", "section", "aside", "ul", "ol", "li", "article", "footer", "nav", "dl", "table"}
 )
@@ -169,21 +166,10 @@ def _text_block(document: Document) -> int:
 def _skipped(element: etree._Element) -> bool:
     """Whether a container holds comments or other stories, by its class or id."""
     name = element.get("class")
-    if name and _skip_name(name):
+    if name and _SKIP_RE.search(name):
         return True
     name = element.get("id")
-    return bool(name) and _skip_name(name)
-
-
-def _skip_name(name: str) -> bool:
-    """:data:`_SKIP_RE` in a class or id (cached for names of ordinary length: a site's
-    pages repeat them; a hostile page's megabyte of class is read, not kept)."""
-    return _cached_skip_name(name) if len(name) <= MAX_CACHED_NAME else _SKIP_RE.search(name) is not None
-
-
-@lru_cache(maxsize=4096)
-def _cached_skip_name(name: str) -> bool:
-    return _SKIP_RE.search(name) is not None
+    return bool(name and _SKIP_RE.search(name))
 
 
 def _time_label(element: object) -> str:
