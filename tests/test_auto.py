@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from lxml import html as lxml_html
 
 from helpers import document, node_at
-from scrapy_mainc import extract
+from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.algorithms import _blocks, _context, auto
 from scrapy_mainc.core import _article as article_module
 from scrapy_mainc.core._article import headline_links, is_listing, teaser_count
@@ -54,12 +55,19 @@ def test_a_custom_element_in_running_text_is_inline_unless_it_holds_a_block() ->
     assert not regions.is_block[node_at(doc, "//p[1]/source-note")]
     assert regions.link_words[node_at(doc, "//p[1]")] == 1
     assert extract(page).text.count("bridge (1).") == 6
-    # words right before or after it put it in running text outside a paragraph too
-    loose = document("<body><div>See <x-ref><a href='/n'>note</a></x-ref> below.</div></body>")
-    assert not _blocks.block_regions(loose.stats).is_block[node_at(loose, "//x-ref")]
+    # outside a paragraph, right after inline markup, nested in another custom element
+    loose = document(
+        "<body><div>In <b>May</b><x-cite><ref-link><a href='/n'>[1]</a></ref-link></x-cite>, "
+        "the council met.</div></body>"
+    )
+    loose_regions = _blocks.block_regions(loose.stats)
+    assert not loose_regions.is_block[node_at(loose, "//x-cite")]
+    assert not loose_regions.is_block[node_at(loose, "//ref-link")]
     # a custom element that holds paragraphs is a block, as a <div> would be
-    wrapped = document(f"<body><div>Intro words<story-body>{paragraph}</story-body></div></body>")
+    wrapped = document(f"<body><div>Intro words<story-body>{paragraph}</story-body> and more</div></body>")
     assert _blocks.block_regions(wrapped.stats).is_block[node_at(wrapped, "//story-body")]
+    # a caller's tree whose root is a custom element
+    assert extract_tree(lxml_html.fragment_fromstring(f"<my-app>{paragraph}{paragraph}</my-app>")).text
 
 
 def test_a_custom_element_between_blocks_is_a_box() -> None:
@@ -81,6 +89,14 @@ def test_a_custom_element_between_blocks_is_a_box() -> None:
         "inbox"
         not in extract(f"<body><article><h1>Bridge</h1>{paragraphs}{box}{paragraphs}</article></body>").text
     )
+    # a bar of links inside a paragraph, or words only on one side of a kicker: boxes too
+    for inner in (
+        f"<p>{SENTENCE}{share}</p>",
+        f"<div><x-kicker>Exclusive</x-kicker>{SENTENCE}</div>",
+    ):
+        widget = document(f"<body>{inner}</body>")
+        custom = next(node for node, tag in enumerate(widget.stats.tags) if "-" in tag)
+        assert _blocks.block_regions(widget.stats).is_block[custom]
 
 
 def test_block_value_is_words_minus_links_minus_unpunctuated_penalty() -> None:
@@ -185,29 +201,31 @@ def _diet_cards(picture: bool, read_more: bool) -> str:
 def test_teaser_cards_with_two_word_headlines_need_a_teasers_marks() -> None:
     short = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5, short_link_words=2)
     three = _blocks.CardShape(max_words=80, min_link_words=3, max_page_share=0.5)
-    # "most popular" cards: a thumbnail and a two-word name linked to the same address
-    page = _diet_cards(picture=True, read_more=False)
+    # cards of a two-word name linked and a teaser ending in a "read more..." link
+    page = _diet_cards(picture=False, read_more=True)
     doc = document(page)
     regions = _blocks.block_regions(doc.stats)
     assert len(_blocks.teaser_cards(doc.stats, regions, short)) == 6
     assert _blocks.teaser_cards(doc.stats, regions, three) == set()
     assert "popular plan" not in extract(page).text
     assert extract(page, card_short_link_words=3).text.count("popular plan") == 6
-    # no thumbnail: a "read more..." link marks a teaser too; with neither, no card
-    for read_more, found in ((True, 6), (False, 0)):
-        cards = document(_diet_cards(picture=False, read_more=read_more))
-        assert len(_blocks.teaser_cards(cards.stats, _blocks.block_regions(cards.stats), short)) == found
-    # the people a story names, each a linked two-word name and a sentence: no teasers
+    # no ellipsis: no teaser's mark, even with a thumbnail linked to the name's address
+    # (a story's people with their portraits look the same)
+    for picture in (False, True):
+        cards = document(_diet_cards(picture=picture, read_more=False))
+        assert _blocks.teaser_cards(cards.stats, _blocks.block_regions(cards.stats), short) == set()
+    # the people a story names, each a linked two-word name and a sentence, one of them
+    # quoting words that trail off inside it: no teasers
     people = "".join(
         f"<div class='person'><h3><a href='/p/{n}'>{name} Smith</a></h3><p>{name} Smith leads the "
-        "council's work on the bridge, and speaks for it.</p></div>"
+        'council\'s work on the bridge, and said: "We will build it... and soon."</p></div>'
         for n, name in enumerate(("Ann", "Bob", "Cem", "Dana", "Eve"))
     )
     paragraphs = f"<p>{SENTENCE}</p>" * 8
     story = f"<body><article><h1>Bridge</h1>{paragraphs}<div class='people'>{people}</div></article></body>"
     listed = document(story)
     assert _blocks.teaser_cards(listed.stats, _blocks.block_regions(listed.stats), short) == set()
-    assert extract(story).text.count("speaks for it") == 5
+    assert extract(story).text.count("and soon") == 5
 
 
 def test_a_list_of_linked_headlines_with_summaries_cut_short_is_teasers() -> None:

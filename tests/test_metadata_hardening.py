@@ -53,4 +53,3 @@ def test_text_of_nothing_but_dates_reads_a_bounded_number_of_them() -> None:
     result = extract(_page("", "<p>" + text + "</p>"))
     assert result.metadata.published == "2023-12-22"
     assert result.text.count("The minister said") == 12
-

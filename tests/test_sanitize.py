@@ -156,6 +156,11 @@ def test_lazily_loaded_images_get_their_address_and_empty_ones_go() -> None:
         '<div><img src="/real.jpg"></div>'
     )
     assert sanitized('<img data-src="javascript:alert(1)">x') == "<div>x</div>"
+    # a loader's flag or a placeholder in a lazy attribute is no address either
+    assert (
+        sanitized('<img src="/real.jpg" data-lazyload="true" data-src="#">')
+        == '<div><img src="/real.jpg"></div>'
+    )
     # a script's settings in data-src are no address: the image keeps its own
     settings = '{"default":"//img.example/a.jpg"}'
     assert sanitized(f"<img src='/a.gif' data-src='{settings}'>") == '<div><img src="/a.gif"></div>'
@@ -175,6 +180,16 @@ def test_markdown_shows_a_lazily_loaded_image() -> None:
     result = extract(page, url="https://news.example/a.html", markdown=True)
     assert "![Bridge](https://news.example/bridge.jpg)" in result.markdown
     assert 'src="https://news.example/bridge.jpg"' in result.html
+    # lazysizes with a srcset only: the Markdown shows its first candidate, as the HTML
+    # keeps the srcset; none when the srcset is unsafe, as the HTML drops it
+    srcset_only = page.replace("data-src='/bridge.jpg'", "data-srcset='/b-640.jpg 640w, /b-1280.jpg 1280w'")
+    result = extract(srcset_only, url="https://news.example/a.html", markdown=True)
+    assert "![Bridge](https://news.example/b-640.jpg)" in result.markdown
+    assert (
+        'srcset="https://news.example/b-640.jpg 640w, https://news.example/b-1280.jpg 1280w"' in result.html
+    )
+    unsafe = srcset_only.replace("/b-1280.jpg", "javascript:x")
+    assert "![Bridge]" not in extract(unsafe, markdown=True).markdown
 
 
 def test_extract_resolves_against_the_page_url_and_its_base() -> None:

@@ -116,13 +116,13 @@ class AutoParams:
     card_max_words: int = 80
     #: ...and a link headline of at least this many words...
     card_min_link_words: int = 3
-    #: ...or of this many, with more evidence of a teaser: a picture linked to the address
-    #: another link of the card has (a thumbnail beside its headline), or a text cut short
-    #: by an ellipsis ("Read more..."). On the four sets: a scrapinghub page 0.91 -> 1.00
-    #: ("most popular" cards under two-word names), a trafilatura_eval page 0.86 -> 1.00
-    #: (cards ending in a two-word "read more..." link); no other page changes. Two words
-    #: without the evidence also cut a story's list of people, each a linked name and a
-    #: sentence, and a table of contents (review); 3 turns it off.
+    #: ...or of this many when the card's text, or a link's, is cut short by an ellipsis
+    #: ("... <a>Read more...</a>"). On the four sets it moves one trafilatura_eval page
+    #: 0.86 -> 1.00 (cards ending in a two-word "read more..." link) and no other. Two words
+    #: alone also cut a story's list of people, each a linked name and a sentence, and a
+    #: table of contents; a thumbnail linked to the name's address as evidence too (one
+    #: scrapinghub page 0.91 -> 1.00) cut the same list of people with portraits (review).
+    #: 3 turns it off.
     card_short_link_words: int = 2
     #: ...that is a block of its own (no more words outside links than in them), not a
     #: link inside a sentence: the paragraphs of an article each wrapped in an alike

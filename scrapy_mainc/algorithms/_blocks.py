@@ -3,9 +3,10 @@
 A *block* is an element that starts its own box of text: anything but inline markup,
 and list items or table cells only when they hold blocks themselves (a list of short
 items or a table of figures is one block, as a reader sees it). A custom element
-(``<source-note>``) is a block too (web components style themselves as boxes), except in
-running text, where it is inline like ``<span>``: a block only when it holds one. Each block's *region* is
-its own text plus the text of its inline descendants; regions partition the page's text.
+(``<source-note>``) is a block too (web components style themselves as boxes), except a
+small one in running text, which is inline like ``<span>``: a block only when it holds one.
+Each block's *region* is its own text plus the text of its inline descendants; regions
+partition the page's text.
 """
 
 from __future__ import annotations
@@ -60,12 +61,13 @@ def block_regions(stats: DomStats) -> Regions:
     structural = [tag not in _NOT_STRUCTURAL for tag in tags]
     items = [node for node, tag in enumerate(tags) if tag in ITEM_TAGS]
     custom = {tag for tag in set(tags) if "-" in tag}
-    if custom:  # a custom element in running text is inline: like an item, a block only when it holds one
-        for node in [
-            node for node, tag in enumerate(tags) if tag in custom and _in_running_text(stats, node)
-        ]:
-            structural[node] = False
-            items.append(node)
+    if custom:  # a small custom element in running text is inline, as a <span> is
+        inline_custom: set[int] = set()
+        for node in [node for node, tag in enumerate(tags) if tag in custom]:  # parents first
+            if parent[node] in inline_custom or _in_running_text(stats, node):
+                inline_custom.add(node)
+                structural[node] = False
+                items.append(node)
     is_block = list(structural)
     # an item holds a block when a structural element lies strictly inside its subtree
     structural_before = [0, *accumulate(structural)]
@@ -94,16 +96,34 @@ def block_regions(stats: DomStats) -> Regions:
     return Regions(is_block, parent_block, words, link_words, punct, with_text)
 
 
+#: Most words of a custom element that running text makes inline: a citation, a note's
+#: mark, a term; a bar of share or related links is a box even inside a sentence.
+RUNNING_TEXT_MAX_WORDS = 4
+
+
 def _in_running_text(stats: DomStats, node: int) -> bool:
-    """Whether the element sits in running text: inside a paragraph or inline markup, or
-    with words right before or after it ("... the States (<source-note>1</source-note>)")."""
-    up = stats.parent[node]
-    if up >= 0 and (stats.tags[up] == "p" or stats.tags[up] in INLINE_TAGS):
-        return True
+    """Whether a custom element sits in running text: of at most
+    :data:`RUNNING_TEXT_MAX_WORDS` words, with text on both sides of it (words, or inline
+    markup holding words: "the States (<source-note>1</source-note>).", "in
+    <b>May</b><x-cite>[1]</x-cite>, the"). At the start or the end of a box (a kicker, a
+    byline, a footnote's mark after the last sentence) it stays a box of its own."""
+    if stats.parent[node] < 0 or stats.words[node] > RUNNING_TEXT_MAX_WORDS:
+        return False  # the analysis root (a caller's tree), or a widget
     element = stats.nodes[node]
-    previous = element.getprevious()
-    before = previous.tail if previous is not None else element.getparent().text
-    return bool((before or "").strip() or (element.tail or "").strip())
+    previous, following = element.getprevious(), element.getnext()
+    container = element.getparent()
+    before = previous.tail if previous is not None else container.text if container is not None else ""
+    return _has_text(stats, before, previous) and _has_text(stats, element.tail, following)
+
+
+def _has_text(stats: DomStats, text: str | None, sibling: etree._Element | None) -> bool:
+    """Whether ``text`` has words, or else ``sibling`` is inline markup holding some."""
+    if text and not text.isspace():
+        return True
+    if sibling is None or sibling.tag not in INLINE_TAGS:
+        return False
+    position = stats.positions.get(sibling)
+    return position is not None and stats.words[position] > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,15 +234,11 @@ def _headline_card(stats: DomStats, regions: Regions, node: int, shape: CardShap
 
 
 def _teaser_evidence(element: etree._Element) -> bool:
-    """Whether a card shows a teaser's marks beside a short link headline: a picture linked
-    to the address another of its links has (a thumbnail and its headline), or a text cut
-    short by an ellipsis ("Read more...")."""
-    addresses = [(link.get("href"), link.find(".//img") is not None) for link in element.iter("a")]
-    pictured = {href for href, picture in addresses if href and picture}
-    if pictured and sum(href in pictured for href, _ in addresses) > len(pictured):
+    """Whether a card shows a teaser's mark beside a short link headline: its text, or the
+    text of one of its links, cut short by an ellipsis ("... <a>Read more...</a>")."""
+    if "".join(element.itertext()).rstrip().endswith(_ELLIPSES):
         return True
-    text = "".join(element.itertext())
-    return any(mark in text for mark in _ELLIPSES)
+    return any("".join(link.itertext()).rstrip().endswith(_ELLIPSES) for link in element.iter("a"))
 
 
 def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:

@@ -35,7 +35,7 @@ from ._markup import (
     plain,
     table_lines,
 )
-from ._sanitize import image_source, safe_url
+from ._sanitize import image_source, image_srcset, safe_srcset, safe_url
 from ._stats import DomStats
 from ._tables import data_tables
 from ._tags import BLOCK_TAGS, HEADING_TAGS
@@ -188,9 +188,13 @@ class _Writer:
     def _image(self, position: int) -> None:
         if not self.options.images or self.code:
             return
-        url = self._url(image_source(self.stats.nodes[position]))
+        element = self.stats.nodes[position]
+        url = self._url(image_source(element))
+        if not url:  # only a srcset: its first candidate, when the HTML keeps the srcset
+            first = _first_candidate(safe_srcset(image_srcset(element), self.base_url) or "")
+            url = markdown_url(first) if first else None
         if url:
-            alt = " ".join(plain(self.stats.nodes[position].get("alt") or "").split())
+            alt = " ".join(plain(element.get("alt") or "").split())
             self.inline.append(markup(f"![{escape(alt)}]({url})"))
 
     def _url(self, value: str | None) -> str | None:
@@ -370,3 +374,8 @@ def _close(writer: _Writer, node: int, root: int, tags: list[str], tails: list[s
         writer.inline.append(" " if tail.isspace() else plain(tail))
     else:
         writer.text(tail)
+
+
+def _first_candidate(srcset: str) -> str:
+    """The URL of a ``srcset``'s first candidate (an image with no ``src``), or ``""``."""
+    return (srcset.split(",", 1)[0].split() or [""])[0]

@@ -28,9 +28,9 @@ makes the fragment stand on its own:
   ``url()`` of a scheme not allowed are removed (CSS comments and escapes decoded first);
 * an image loaded lazily (its address in ``data-src`` or another attribute of
   :data:`LAZY_SOURCES`) gets that address as its ``src``, judged like any URL, and a
-  lazy ``srcset`` (:data:`LAZY_SRCSETS`) when it has none; a placeholder ``src`` (empty,
-  ``#``, ``about:blank``, ``data:``) is no address. An image left with no ``src``, no
-  ``srcset`` and no ``alt`` text shows nothing (an AMP sizer, a script-filled placeholder,
+  lazy ``srcset`` (:data:`LAZY_SRCSETS`) when it has none or a ``data:`` one; a
+  placeholder ``src`` (empty, ``#``, ``about:blank``, ``data:``) is no address. An image
+  left with no ``src``, no ``srcset`` and no ``alt`` text shows nothing (an AMP sizer, a script-filled placeholder,
   an unsafe URL) and is removed, its tail kept.
 """
 
@@ -120,14 +120,36 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
 
 def image_source(element: etree._Element) -> str:
     """An image's address: where a lazy loader keeps it (the first value of
-    :data:`LAZY_SOURCES` that is one safe URL, which the loader would put in ``src``), else
-    its ``src`` unless that is a placeholder (:func:`_placeholder`); ``""`` when none."""
+    :data:`LAZY_SOURCES` that is an address, :func:`_lazy_address`, which the loader would
+    put in ``src``), else its ``src`` unless that is a placeholder (:func:`_placeholder`);
+    ``""`` when none."""
     for name in LAZY_SOURCES:
         lazy = (element.get(name) or "").strip()
-        if lazy and _LAZY_URL_RE.fullmatch(lazy) and is_safe_url(lazy):
+        if _lazy_address(lazy):
             return lazy
     src = (element.get("src") or "").strip()
     return "" if _placeholder(src) else src
+
+
+def image_srcset(element: etree._Element) -> str:
+    """An image's ``srcset``, or where a lazy loader keeps one (:data:`LAZY_SRCSETS`) when
+    it has none or a ``data:`` one; ``""`` when none."""
+    srcset = (element.get("srcset") or "").strip()
+    if srcset and srcset[:5].lower() != "data:":
+        return srcset
+    return next((value for name in LAZY_SRCSETS if (value := (element.get(name) or "").strip())), srcset)
+
+
+def _lazy_address(value: str) -> bool:
+    """Whether a lazy attribute's value is an image's address: one safe URL with a path
+    (a "/" or a "."), not a loader's flag ("true"), a placeholder or its settings (JSON)."""
+    return (
+        bool(value)
+        and ("/" in value or "." in value)
+        and not _placeholder(value)
+        and _LAZY_URL_RE.fullmatch(value) is not None
+        and is_safe_url(value)
+    )
 
 
 def _shows_something(attributes: etree._Attrib) -> bool:
@@ -143,17 +165,15 @@ def _placeholder(src: str) -> bool:
 
 def _use_lazy_source(image: etree._Element) -> None:
     """Give an image its address (:func:`image_source`) as ``src``, or none when it has
-    only a placeholder, and a lazy ``srcset`` when it has none of its own."""
+    only a placeholder, and its :func:`image_srcset` as ``srcset``."""
     source, src = image_source(image), (image.get("src") or "").strip()
     if source and source != src:
         image.set("src", xml_safe(source))
     elif not source and "src" in image.attrib:
         del image.attrib["src"]
-    srcset = (image.get("srcset") or "").strip()
-    if not srcset or srcset[:5].lower() == "data:":
-        lazy = next((value for name in LAZY_SRCSETS if (value := (image.get(name) or "").strip())), "")
-        if lazy:
-            image.set("srcset", xml_safe(lazy))
+    srcset = image_srcset(image)
+    if srcset and srcset != (image.get("srcset") or "").strip():
+        image.set("srcset", xml_safe(srcset))
 
 
 def _keep_safe_attributes(attributes: etree._Attrib, base: str | None) -> None:
@@ -183,7 +203,7 @@ def _safe_value(name: str, value: str, base: str | None) -> str | None:
     if name == "style":
         return value if is_safe_style(value) else None
     if name == "srcset":
-        return _safe_srcset(value, base)
+        return safe_srcset(value, base)
     return safe_url(value, base)
 
 
@@ -240,7 +260,7 @@ def safe_url(value: str, base: str | None) -> str | None:
     return emitted if is_safe_url(emitted) else None
 
 
-def _safe_srcset(value: str, base: str | None) -> str | None:
+def safe_srcset(value: str, base: str | None) -> str | None:
     """The candidates of a ``srcset`` with safe URLs and valid descriptors ("2x", "640w"),
     or None (the attribute is dropped) when a URL is unsafe."""
     candidates = []
