@@ -30,8 +30,8 @@ makes the fragment stand on its own:
   :data:`LAZY_SOURCES`) gets that address as its ``src``, judged like any URL, and a
   lazy ``srcset`` (:data:`LAZY_SRCSETS`) when it has none or a ``data:`` one; a
   placeholder ``src`` (empty, ``#``, ``about:blank``, ``data:``) is no address. An image
-  left with no ``src``, no ``srcset`` and no ``alt`` text shows nothing (an AMP sizer, a script-filled placeholder,
-  an unsafe URL) and is removed, its tail kept.
+  left with no ``src``, no ``srcset`` and no ``alt`` text shows nothing (an AMP sizer, a
+  script-filled placeholder, an unsafe URL) and is removed, its tail kept.
 """
 
 from __future__ import annotations
