@@ -53,7 +53,15 @@ def _serialized(fragment: str) -> str:
         # raw text browsers do not show: removed
         ("<p>a<noembed><b>x</b></noembed>b<noframes>y</noframes>c</p>", "<p>abc</p>"),
         # anything else outside the list: unwrapped, text kept
-        ("<p>a <x-widget config='{}'>b</x-widget> <amp-img src='/i.png'></amp-img></p>", "<p>a b </p>"),
+        (
+            "<p>a <x-widget config='{}'>b</x-widget> <amp-carousel type='slides'>c</amp-carousel></p>",
+            "<p>a b c</p>",
+        ),
+        # AMP's images: images (their sizer and fallback children dropped)
+        (
+            "<p>a <amp-img src='/i.png' layout='fill'><i-amphtml-sizer></i-amphtml-sizer></amp-img></p>",
+            "<p>a <img src='/i.png'></p>",
+        ),
         ("<dialog open><p>over the page</p></dialog>", "<p>over the page</p>"),
         ("<p>a<fb:comments href='/c'>b</fb:comments>c<b\x01i title='t'>d</b\x01i></p>", "<p>abcd</p>"),
         ("<form action='/s'><fieldset><legend>L</legend>text</fieldset></form>", "<legend>L</legend>text"),

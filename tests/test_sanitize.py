@@ -173,6 +173,28 @@ def test_lazily_loaded_images_get_their_address_and_empty_ones_go() -> None:
     assert sanitized('<img alt="Revenue up 20%">') == '<div><img alt="Revenue up 20%"></div>'
 
 
+def test_amp_images_become_images() -> None:
+    amp = (
+        '<amp-img src="/a.jpg" alt="A" width="600" height="400" layout="responsive">'
+        '<i-amphtml-sizer><img aria-hidden="true" src="data:image/svg+xml;base64,PHN2Zz4="></i-amphtml-sizer>'
+        '<noscript><img src="/a.jpg"></noscript></amp-img>after'
+    )
+    assert sanitized(amp) == '<div><img src="/a.jpg" alt="A" width="600" height="400">after</div>'
+    # judged like any image: no address, no alt text, nothing shown
+    assert (
+        sanitized('<amp-anim src="javascript:x"><i-amphtml-sizer></i-amphtml-sizer></amp-anim>x')
+        == "<div>x</div>"
+    )
+    paragraph = "<p>The council met on Monday, and it agreed on the plan for the new bridge.</p>"
+    pictured = paragraph.replace(
+        "<p>", "<p><amp-img src='/bridge.jpg' alt='Bridge' layout='fill'></amp-img> "
+    )
+    result = extract(f"<body><article>{paragraph * 4}{pictured}</article></body>", markdown=True)
+    assert (
+        "![Bridge](/bridge.jpg)" in result.markdown and '<img src="/bridge.jpg" alt="Bridge">' in result.html
+    )
+
+
 def test_markdown_shows_a_lazily_loaded_image() -> None:
     paragraph = "<p>The council met on Monday, and it agreed on the plan for the new bridge.</p>"
     pictured = paragraph.replace("<p>", "<p><img src='data:,' data-src='/bridge.jpg' alt='Bridge'> ")

@@ -38,7 +38,7 @@ from ._markup import (
 from ._sanitize import image_source, image_srcset, safe_srcset, safe_url
 from ._stats import DomStats
 from ._tables import data_tables
-from ._tags import BLOCK_TAGS, HEADING_TAGS
+from ._tags import AMP_IMAGE_TAGS, BLOCK_TAGS, HEADING_TAGS
 from ._types import OutputOptions
 
 _EMPHASIS_OF = {"strong": STRONG, "b": STRONG, "em": EMPHASIS, "i": EMPHASIS, "cite": EMPHASIS,
@@ -49,7 +49,7 @@ _LIST_TAGS = frozenset({"ul", "ol", "menu", "dir"})
 #: (markdown-it reads 20 levels of nesting; CommonMark readers limit it).
 MAX_NESTING = 16
 #: The elements the writer has something to do with; the walk passes the others by.
-_HANDLED = BLOCK_TAGS | set(_EMPHASIS_OF) | _CODE_TAGS | {"a", "img", "br"}
+_HANDLED = BLOCK_TAGS | set(_EMPHASIS_OF) | _CODE_TAGS | AMP_IMAGE_TAGS | {"a", "img", "br"}
 #: Blocks that only end a paragraph where they start and end (outside tables and ``<pre>``).
 _PLAIN_BLOCKS = BLOCK_TAGS - HEADING_TAGS - _LIST_TAGS - {
     "blockquote", "li", "pre", "table", "caption", "tbody", "thead", "tfoot", "tr", "td", "th", "hr", "br"
@@ -122,7 +122,7 @@ class _Writer:
             self.code.append(
                 (len(self.inline), self.blocks) if self.options.formatting and not self.code else None
             )
-        elif tag == "img":
+        elif tag == "img" or tag in AMP_IMAGE_TAGS:
             self._image(position)
         elif tag == "br":
             self.inline.append(" " if self.heading or self.cell is not None else HARD_BREAK)

@@ -8,9 +8,10 @@ makes the fragment stand on its own:
   structure, lists, tables, images...); raw text a browser does not show and what loads
   or runs something (``noembed``, ``noframes``, ``portal``...: ``DROPPED_IN_OUTPUT``) is
   removed with its content; what browsers show as preformatted text (``plaintext``,
-  ``xmp``, ``listing``) becomes a ``<pre>``; any other element (custom elements,
-  ``dialog``, ``form``, a name with a control character) is unwrapped, its text kept. A
-  chosen root outside the list becomes a ``<div>`` (``<body>``, ``<form>``);
+  ``xmp``, ``listing``) becomes a ``<pre>``, and AMP's ``<amp-img>`` an ``<img>``; any
+  other element (custom elements, ``dialog``, ``form``, a name with a control character)
+  is unwrapped, its text kept. A chosen root outside the list becomes a ``<div>``
+  (``<body>``, ``<form>``);
 * attributes are kept only when they are on an allow-list (``OUTPUT_ATTRIBUTES``, and
   ``aria-*``): no event handler, no framework directive (``x-data``, ``@click``,
   ``v-html``, ``data-hx-on``: no ``data-*`` at all), no name a browser would read as
@@ -43,7 +44,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from ._tags import DROPPED_IN_OUTPUT, OUTPUT_TAGS, RENAMED_IN_OUTPUT
+from ._tags import AMP_IMAGE_TAGS, DROPPED_IN_OUTPUT, OUTPUT_TAGS, RENAMED_IN_OUTPUT
 
 #: Attributes holding one URL (checked, and made absolute).
 URL_ATTRIBUTES = frozenset({"href", "src", "cite", "background", "longdesc", "usemap"})
@@ -100,12 +101,15 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
     """
     etree.strip_elements(root, *DROPPED_IN_OUTPUT, with_tail=False)
     base = base_url if base_url and _ABSOLUTE_RE.match(base_url) else None
+    amp_images = []
     for element in root.iter(etree.Element):  # cheaper than an XPath over attribute names
         if element.tag not in OUTPUT_TAGS:
             renamed = RENAMED_IN_OUTPUT.get(element.tag)
             if renamed is None and element is not root:
                 element.tag = _UNWRAPPED
                 continue
+            if element.tag in AMP_IMAGE_TAGS and len(element):
+                amp_images.append(element)
             element.tag = renamed or "div"
         attributes = element.attrib
         if element.tag == "img":
@@ -114,6 +118,8 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
             _keep_safe_attributes(attributes, base)
         if element.tag == "img" and element is not root and not _shows_something(attributes):
             element.tag = _DROPPED
+    for image in amp_images:
+        del image[:]  # an <img> holds nothing
     etree.strip_elements(root, _DROPPED, with_tail=False)
     etree.strip_tags(root, _UNWRAPPED)
 

@@ -42,9 +42,14 @@ OUTPUT_TAGS = frozenset(
     picture pre q rb rp rt rtc ruby s samp section small span strike strong sub summary sup
     table tbody td tfoot th thead time tr tt u ul var wbr""".split()
 )
+#: AMP's images: an ``<img>`` in the output (their children, a sizer and a fallback, go).
+AMP_IMAGE_TAGS = frozenset({"amp-img", "amp-anim"})
 #: Elements the output renames: what browsers show as preformatted text becomes a ``<pre>``
-#: (``<plaintext>`` would turn the rest of a page embedding the fragment into text).
-RENAMED_IN_OUTPUT = MappingProxyType({"xmp": "pre", "listing": "pre", "plaintext": "pre"})
+#: (``<plaintext>`` would turn the rest of a page embedding the fragment into text), AMP's
+#: images become ``<img>``.
+RENAMED_IN_OUTPUT = MappingProxyType(
+    {"xmp": "pre", "listing": "pre", "plaintext": "pre", **dict.fromkeys(AMP_IMAGE_TAGS, "img")}
+)
 #: Elements removed from the output with their content: raw text a browser does not show
 #: (``noembed``, ``noframes``, ``script``, ``style``...) and what loads, embeds, submits
 #: or runs something. Preparation removed most of them from the analysis tree already;
