@@ -171,6 +171,11 @@ def test_lazily_loaded_images_get_their_address_and_empty_ones_go() -> None:
     assert sanitized(f'<p>a<img aria-hidden="true" src="{placeholder}">b</p>') == "<div><p>ab</p></div>"
     assert sanitized('<img src="">c<img src="about:blank">d', base) == "<div>cd</div>"
     assert sanitized('<img alt="Revenue up 20%">') == '<div><img alt="Revenue up 20%"></div>'
+    # a link or a picture around nothing but such an image goes with it; one with text stays
+    assert sanitized('a<a href="/g"><img src="data:,"></a>b<picture><img src="">c</picture>') == (
+        "<div>ab<picture>c</picture></div>"
+    )
+    assert sanitized('<a href="/g"><img src="data:,"> Gallery</a>') == '<div><a href="/g"> Gallery</a></div>'
 
 
 def test_amp_images_become_images() -> None:

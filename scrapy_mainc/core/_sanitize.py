@@ -118,10 +118,26 @@ def sanitize(root: etree._Element, base_url: str | None = None) -> None:
             _keep_safe_attributes(attributes, base)
         if element.tag == "img" and element is not root and not _shows_something(attributes):
             element.tag = _DROPPED
+            _drop_if_only_image(element, root)
     for image in amp_images:
         del image[:]  # an <img> holds nothing
     etree.strip_elements(root, _DROPPED, with_tail=False)
     etree.strip_tags(root, _UNWRAPPED)
+
+
+def _drop_if_only_image(image: etree._Element, root: etree._Element) -> None:
+    """Drop the link or ``<picture>`` around an image that shows nothing when the image is
+    all it holds: an empty link or picture would be left (a gallery's linked placeholder)."""
+    holder = image.getparent()
+    if (
+        holder is not None
+        and holder is not root
+        and holder.tag in ("a", "picture")
+        and len(holder) == 1
+        and not (holder.text or "").strip()
+        and not (image.tail or "").strip()
+    ):
+        holder.tag = _DROPPED
 
 
 def image_source(element: etree._Element) -> str:
