@@ -219,7 +219,7 @@ def _truncated_summary(stats: DomStats, node: int, min_link_words: int) -> bool:
         return False  # a structured item is a card only with a link headline block of its own
     if not min_link_words <= stats.link_words[first] == stats.words[first]:
         return False
-    return "".join(element.itertext()).rstrip().endswith(_ELLIPSES)
+    return _cut_short(element)
 
 
 def _headline_card(stats: DomStats, regions: Regions, node: int, shape: CardShape) -> bool:
@@ -236,9 +236,12 @@ def _headline_card(stats: DomStats, regions: Regions, node: int, shape: CardShap
 def _teaser_evidence(element: etree._Element) -> bool:
     """Whether a card shows a teaser's mark beside a short link headline: its text, or the
     text of one of its links, cut short by an ellipsis ("... <a>Read more...</a>")."""
-    if "".join(element.itertext()).rstrip().endswith(_ELLIPSES):
-        return True
-    return any("".join(link.itertext()).rstrip().endswith(_ELLIPSES) for link in element.iter("a"))
+    return _cut_short(element) or any(_cut_short(link) for link in element.iter("a"))
+
+
+def _cut_short(element: etree._Element) -> bool:
+    """Whether the text of ``element`` ends in an ellipsis."""
+    return "".join(element.itertext()).rstrip().endswith(_ELLIPSES)
 
 
 def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int) -> bool:
