@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/profiling.py cprofile --sort tottime --top 40
     .venv/bin/python benchmarks/profiling.py instructions           # callgrind: instructions per page
     .venv/bin/python benchmarks/profiling.py instructions --parse-only  # the same for the bare parse
+    .venv/bin/python benchmarks/profiling.py floor --sets scrapinghub --limit 120  # against trafilatura fast
 
 ``stages`` runs ``extract`` (bytes in, ``url=`` as a crawl passes it) on the first
 ``--limit`` pages of each set in ``--sets``, ``--repeat`` passes, and times each stage
@@ -24,6 +25,14 @@ so a change's effect shows in one run of each, before and after (a step of 1% is
 visible; ``--parse-only`` counts the bare lxml parse of the same bytes, the floor).
 ``--callgrind-out FILE`` keeps the full run's profile for
 ``callgrind_annotate`` (and the run over no pages as ``FILE.empty``).
+
+``floor`` puts the floors of any extraction in this design beside the whole of it and
+beside trafilatura's ``fast=True`` extraction (``peers`` extra), page by page in turns, in
+this thread's CPU time, each page keeping the faster of ``--repeat`` passes: decoding and
+parsing the bytes; the same plus the one statistics pass every algorithm reads (the tree
+walked once, each node's text measured); and ``extract`` with its defaults. The medians
+and their ratios to trafilatura fast's median say how much of issue 20's budget (0.33 of
+trafilatura fast) the parse and a single walk over the tree already take.
 """
 
 from __future__ import annotations
@@ -39,7 +48,8 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from time import process_time
+from statistics import median
+from time import process_time, thread_time
 from typing import Any
 
 from lxml import etree
@@ -51,6 +61,8 @@ import scrapy_mainc._extract as extract_module  # noqa: E402
 from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
 from scrapy_mainc.algorithms import auto  # noqa: E402
 from scrapy_mainc.core import _stats  # noqa: E402
+from scrapy_mainc.core._decode import decode_html  # noqa: E402
+from scrapy_mainc.core._dom import parse_html  # noqa: E402
 from scrapy_mainc.metadata import _stage  # noqa: E402
 
 SHARED = next(
@@ -222,6 +234,51 @@ def run_plain(pages: list[Page], metadata: bool, parse_only: bool = False) -> No
             extract(html, url=url, metadata=metadata)
 
 
+def run_floor(pages: list[Page], repeat: int) -> str:
+    """Median CPU ms of the floors, of ``extract`` and of trafilatura fast, and the ratios."""
+
+    def parse(html: bytes, url: str | None) -> None:
+        parse_html(decode_html(html).text, None)
+
+    def walk(html: bytes, url: str | None) -> None:
+        _stats.DomStats(parse_html(decode_html(html).text, None)).release()
+
+    def whole(html: bytes, url: str | None) -> None:
+        extract(html, url=url)
+
+    runs: dict[str, Callable[[bytes, str | None], None]] = {
+        "decode and parse": parse,
+        "decode, parse and the statistics pass": walk,
+        "extract (auto, metadata on)": whole,
+    }
+    try:
+        import trafilatura  # noqa: PLC0415 (the peers extra)
+    except ImportError:
+        trafilatura = None
+    else:
+
+        def peer(html: bytes, url: str | None) -> None:
+            trafilatura.extract(decode_html(html).text, fast=True, include_comments=False)
+
+        runs["trafilatura fast"] = peer
+    for run in runs.values():
+        run(*pages[0])  # imports and caches
+    best = {name: [float("inf")] * len(pages) for name in runs}
+    for _ in range(repeat):
+        for index, (html, url) in enumerate(pages):
+            for name, run in runs.items():
+                started = thread_time()
+                run(html, url)
+                best[name][index] = min(best[name][index], (thread_time() - started) * 1000)
+    medians = {name: median(times) for name, times in best.items()}
+    peer_median = medians.get("trafilatura fast")
+    lines = ["| | median CPU ms | ratio to trafilatura fast |", "|---|---:|---:|"]
+    for name, value in medians.items():
+        ratio = f"{value / peer_median:.3f}" if peer_median else "(peers extra not installed)"
+        lines.append(f"| {name} | {value:.2f} | {ratio} |")
+    return "\n".join(lines) + f"\n\n{len(pages)} pages, fastest of {repeat} passes each."
+
+
 _TOTAL_RE = re.compile(r"(?:summary|totals):\s*([\d,]+)")
 
 
@@ -263,10 +320,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("mode", choices=("stages", "cprofile", "instructions", "plain"))
+    parser.add_argument("mode", choices=("stages", "cprofile", "instructions", "plain", "floor"))
     parser.add_argument("--sets", nargs="+", default=["scrapinghub", "zh_news"])
     parser.add_argument("--limit", type=int, default=60, help="pages of each set (first by id)")
-    parser.add_argument("--repeat", type=int, default=3, help="stages: passes (fastest counts)")
+    parser.add_argument("--repeat", type=int, default=3, help="stages, floor: passes (fastest counts)")
     parser.add_argument("--no-metadata", action="store_true", help="metadata=False")
     parser.add_argument("--parse-only", action="store_true", help="instructions: the bare lxml parse")
     parser.add_argument("--sort", default="cumulative", help="cprofile: pstats sort key")
@@ -281,6 +338,8 @@ def main() -> int:
         run_cprofile(pages, metadata, args.sort, args.top)
     elif args.mode == "plain":
         run_plain(pages, metadata, args.parse_only)
+    elif args.mode == "floor":
+        print(run_floor(pages, args.repeat))
     else:
         run_instructions(args, len(pages))
     return 0
