@@ -86,3 +86,30 @@ def test_og_title_keeps_a_part_that_is_a_headline_itself() -> None:
         f"<body><div>{STORY}</div></body></html>"
     )
     assert _titles(page)[0] == f"{first} - {second}"
+
+
+def test_a_tag_in_brackets_after_the_headline_is_left_out_when_the_title_states_it_without() -> None:
+    # the heading's quotes are curly, <title>'s straight: the same words all the same
+    quoted = "‘Bigger Houses’ wins the vote on the new bridge"
+    page = _page(
+        f"<h1>{quoted} [Watch]</h1>",
+        og_title=f"WATCH: {quoted}",
+        title="'Bigger Houses' wins the vote on the new bridge",
+    )
+    assert _titles(page) == (quoted, f"{quoted} [Watch]")
+    result = extract(page)
+    assert result.title == quoted
+    assert "Watch" not in result.text and result.text.startswith("The council voted")
+    assert _titles(_page(f"<h1>{HEADLINE} (VIDEO)</h1>"))[0] == HEADLINE
+
+
+def test_a_tag_in_brackets_stays_when_the_metadata_has_it_or_it_is_part_of_the_headline() -> None:
+    # og:title and <title> carry the tag too: nothing says it is not the headline's
+    tagged = f"{HEADLINE} [Watch]"
+    assert _titles(_page(f"<h1>{tagged}</h1>", og_title=tagged, title=tagged))[0] == tagged
+    # words in brackets the metadata states as part of the headline
+    aside = f"{HEADLINE} (and the old one closes)"
+    assert _titles(_page(f"<h1>{aside}</h1>", og_title=aside, title=aside))[0] == aside
+    # brackets longer than a kicker are the headline's own, whatever the metadata says
+    long_aside = f"{HEADLINE} (after a long wait)"
+    assert _titles(_page(f"<h1>{long_aside}</h1>"))[0] == long_aside

@@ -48,6 +48,9 @@ _MAX_HEADINGS = {"h1": 5, "h2": 10}
 KICKER_MAX_WORDS = 2
 #: " | " sets a kicker off from the headline, in a heading and in ``og:title``.
 _KICKER_SEPARATOR_RE = re.compile(r"\s+\|\s+")
+#: A tag in brackets at a heading's end, after the headline ("... Finale [Watch]",
+#: "... (VIDEO)"): a medium or a label, as short as a kicker.
+_TRAILING_TAG_RE = re.compile(r"\s+[\[(]([^\[\]()]+)[\])]$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +146,7 @@ def find_titles(
     site_tokens = {token for name in page.site_names for token in _tokens(name)}
     heading = _agreeing_heading(headings, references, site_tokens)
     if heading is not None:
-        shown, title = heading[0], _without_kicker(*heading, references)
+        shown, title = heading[0], _without_trailing_tag(_without_kicker(*heading, references), references)
     else:
         title = _fallback(page, headings, references, site_tokens)
         shown = title
@@ -241,6 +244,19 @@ def _without_kicker(text: str, element: etree._Element, references: list[str]) -
         if reference == rest or _KICKER_SEPARATOR_RE.split(reference, maxsplit=1) == [kicker, rest]:
             return rest
     return text
+
+
+def _without_trailing_tag(text: str, references: list[str]) -> str:
+    """The heading ``text`` without the tag in brackets it shows after the headline (at
+    most ``KICKER_MAX_WORDS`` words: "[Watch]", "(VIDEO)"), when the metadata states the
+    headline without it, word for word (its quotes may be straight where the heading's are
+    curly); else ``text`` as it is."""
+    match = _TRAILING_TAG_RE.search(text)
+    if match is None or len(match.group(1).split()) > KICKER_MAX_WORDS:
+        return text
+    rest = text[: match.start()]
+    wanted = _tokens(rest)
+    return rest if wanted and any(_tokens(reference) == wanted for reference in references) else text
 
 
 def _kicker(text: str, element: etree._Element) -> str:
