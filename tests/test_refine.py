@@ -64,6 +64,34 @@ def test_a_subheading_needs_prose_on_both_sides() -> None:
     assert extract(page).text == f"{SENTENCE}\n{OTHER}"
 
 
+@pytest.mark.parametrize(
+    "line",
+    ["<p><em>Eat an hour before</em></p>", "<p>The costs in short:</p>"],
+)
+def test_a_short_line_under_a_heading_before_a_paragraph_is_kept(line: str) -> None:
+    # a section's lead-in (an italic note, a line that introduces what follows) between
+    # the section's heading and its first paragraph: pruned for its value, kept as text
+    page = _article(f"<h3>Before the workout</h3>{line}")
+    lines = extract(page).text.splitlines()
+    assert lines[1] == "Before the workout" and len(lines) == 4
+    assert lines[2] in {"Eat an hour before", "The costs in short:"}
+    assert len(extract(page, keep_subheadings=False).text.splitlines()) == 3
+
+
+def test_a_short_line_before_a_heading_or_under_one_before_no_paragraph_stays_pruned() -> None:
+    # a source line after a section and before the next heading is the section's credit
+    credit = _article("<p><em>Source: the state government</em></p><h3>Next steps</h3>")
+    assert "Source" not in extract(credit).text
+    # under a heading, a line followed by a line of links (a product box) is not a lead-in
+    box = _article(
+        "<h3>The drink</h3><p><em>Take it before you train</em></p><p><a href='/shop'>Energy mix</a></p>"
+    )
+    assert "Take it" not in extract(box).text
+    # a heading with a link is a teaser's, not the section's
+    teaser = _article("<h3><a href='/s'>The drink</a></h3><p><em>Take it before you train</em></p>")
+    assert "Take it" not in extract(teaser).text
+
+
 def test_a_leading_heading_is_kept_a_trailing_one_trimmed() -> None:
     page = (
         "<html><body><article><h2>Background</h2>"

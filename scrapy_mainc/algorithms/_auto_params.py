@@ -201,7 +201,8 @@ class AutoParams:
     edge_long_words: int = 40
     #: ...except a leading heading without links: the title of the story's first section.
     keep_leading_headings: bool = True
-    #: Keep a short line between two kept sentence-like blocks that pruning dropped (its
+    #: Keep a short line between two kept sentence-like blocks, or between a kept heading
+    #: and a kept sentence-like block (a section's lead-in), that pruning dropped (its
     #: value is negative: no punctuation) when it is written as a subheading: all of it
     #: bold or italic, or ending with a colon or a question mark...
     keep_subheadings: bool = True

@@ -5,7 +5,8 @@ the blocks in document order then adjust what is kept:
 
 * leading and trailing blocks that are not sentence-like are trimmed (a byline, a
   dateline, a credit line), except a leading heading: the title of the first section;
-* a short line that pruning dropped between two kept sentence-like blocks, written as a
+* a short line that pruning dropped between two kept sentence-like blocks, or between a
+  kept heading and a kept sentence-like block (a section's lead-in), written as a
   subheading (bold or italic, or ending with a colon or a question mark), is kept: a
   subheading has no punctuation and so scores below zero, but it belongs to the text;
 * a root that holds a run of dated posts (a blog's front page) gives way to one post: the
@@ -88,9 +89,12 @@ def subheadings(
     params: AutoParams,
 ) -> set[int]:
     """Pruned parts of ``root`` (not cut by the markup) that are subheadings between two
-    kept prose blocks: at most ``subheading_max_words`` words, no links, and written as a
-    subheading (:func:`reads_as_subheading`)."""
-    sequence: list[tuple[int, int]] = []  # (node, 1 prose kept / 0 a subheading / -1 other)
+    kept prose blocks, or between a kept heading without links and a kept prose block (a
+    section's lead-in; not a line after prose before a heading: a section's credit): at
+    most ``subheading_max_words`` words, no links, and written as a subheading
+    (:func:`reads_as_subheading`)."""
+    # (node, 1 prose kept / 2 a heading kept / 0 a subheading / -1 other)
+    sequence: list[tuple[int, int]] = []
     node, stop = root + 1, stats.end[root]
     while node < stop:
         if node in excluded:
@@ -101,12 +105,12 @@ def subheadings(
             continue
         if regions.is_block[node] and (regions.words[node] or regions.link_words[node]):
             prose = values[node] > 0 and is_prose(regions, node, params.sentence_min_words)
-            sequence.append((node, 1 if prose else -1))
+            sequence.append((node, 1 if prose else 2 if _plain_heading(stats, node) else -1))
         node += 1
     return {
         sequence[place][0]
         for place in range(1, len(sequence) - 1)
-        if sequence[place][1] == 0 and sequence[place - 1][1] == sequence[place + 1][1] == 1
+        if sequence[place][1] == 0 and sequence[place - 1][1] in (1, 2) and sequence[place + 1][1] == 1
     }
 
 
