@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import html as lxml_html
 
 from scrapy_mainc import extract
-from scrapy_mainc.core._dom import flatten_deep_nesting, parse_html
+from scrapy_mainc.core._dom import close_void_element, flatten_deep_nesting, parse_html, prepare
 
 
 def test_flattening_drops_only_the_tags_below_the_limit() -> None:
@@ -93,3 +94,88 @@ def test_a_script_template_in_the_marked_article_body_is_the_post() -> None:
     assert found and found[0].get("itemprop") == "articleBody"
     # a template elsewhere is a script's, not the page's text
     assert "of the post" not in extract(_templated_post(marked=False), metadata=False).text
+
+
+# --- Void elements of HTML5 that libxml2 does not know ----------------------------------
+# lxml nests what follows an unclosed <embed>, <source>, <track>, <wbr> or <keygen> inside
+# it; preparation moves it back out, where browsers put it, before removing the element.
+
+STORY = "".join(
+    f"<p>The council voted on part {n} of the ferry plan, and the pier opens in the spring.</p>"
+    for n in range(3)
+)
+LAST = "<p>The last paragraph of the story says what happens next, in words of its own.</p>"
+
+
+def test_what_an_unclosed_embed_held_moves_out_after_it() -> None:
+    root = parse_html(
+        "<html><body><div><p>a</p><embed src='x.swf'>held<p>b</p>tail</div><p>c</p></body></html>"
+    )
+    embed = root.find(".//embed")
+    assert [child.tag for child in embed] == ["p"]  # the parser's nesting, the tree before preparation
+    body, _ = prepare(root)
+    div = body.find("div")
+    assert div.find("embed") is None and [child.tag for child in div] == ["p", "p"]
+    assert "".join(div.itertext()) == "aheldbtail"  # the element's text, its content, its tail, in order
+
+
+def test_close_void_element_keeps_the_order_of_text_children_and_tail() -> None:
+    div = lxml_html.fragment_fromstring("<div>x<wbr>one<b>two</b>three</div>")
+    wbr = div.find("wbr")
+    wbr.tail = " after"  # as if the parser had closed it before this
+    close_void_element(wbr)
+    assert wbr.text is None and len(wbr) == 0 and wbr.tail == "one"
+    assert [child.tag for child in div] == ["wbr", "b"] and div.find("b").tail == "three after"
+    assert "".join(div.itertext()) == "xonetwothree after"
+    empty = lxml_html.fragment_fromstring("<div><track>words</track> end</div>").find("track")
+    close_void_element(empty)
+    assert empty.text is None and empty.tail == "words end"
+
+
+@pytest.mark.parametrize(
+    "tag", ["embed src='clip.swf'", "source src='clip.mp4'", "track src='a.vtt'", "keygen"]
+)
+@pytest.mark.parametrize("algorithm", ["auto", "nce", "corex", "cetd-ds"])
+def test_the_story_after_an_unclosed_void_element_is_kept(tag: str, algorithm: str) -> None:
+    page = f"<html><body><div id='main'>{STORY}<{tag}>{STORY}{LAST}</div></body></html>"
+    result = extract(page, url="https://example.com/a", algorithm=algorithm, markdown=True)
+    for output in (result.text, result.html, result.markdown):
+        assert output.count("ferry plan") == 6 and "last paragraph" in output
+
+
+def test_a_picture_keeps_its_image_behind_its_sources() -> None:
+    picture = (
+        "<picture><source srcset='/a.webp' type='image/webp'><source srcset='/a.avif'>"
+        "<img src='/a.jpg' alt='The pier at dusk'></picture>"
+    )
+    sentence = "The pier was built in two years, and it cost less than planned."
+    page = f"<html><body><div id='main'>{STORY}<p>{picture} {sentence}</p>{STORY}</div></body></html>"
+    result = extract(page, url="https://example.com/a", markdown=True)
+    assert '<picture><img src="https://example.com/a.jpg" alt="The pier at dusk"></picture>' in result.html
+    assert "![The pier at dusk](https://example.com/a.jpg)" in result.markdown
+    assert "<source" not in result.html
+
+
+def test_a_word_break_keeps_the_rest_of_its_paragraph_outside_it() -> None:
+    line = "<p>A long word, ferry<wbr>plan, is still one.</p>"
+    page = f"<html><body><div id='main'>{STORY}{line}{STORY}</div></body></html>"
+    result = extract(page, url="https://example.com/a")
+    assert "A long word, ferryplan, is still one." in result.text
+    assert "<wbr></wbr>plan, is still one.</p>" in result.html
+
+
+def test_a_picture_whose_image_has_no_address_shows_its_first_source() -> None:
+    sentence = "The pier was built in two years, and it cost less than planned."
+    for image, expected in (
+        ("<img alt='The pier'>", 'srcset="https://example.com/a.webp 1x"'),
+        ("<img src='' alt='The pier'>", 'srcset="https://example.com/a.webp 1x"'),  # a placeholder
+        ("<img src='/own.jpg' alt='The pier'>", 'src="https://example.com/own.jpg"'),  # its own stays
+    ):
+        picture = f"<picture><source media='(min-width: 800px)'><source srcset='/a.webp 1x'>{image}</picture>"
+        page = f"<html><body><div id='main'>{STORY}<p>{picture} {sentence}</p>{STORY}</div></body></html>"
+        html = extract(page, url="https://example.com/a").html
+        shown = html.split("<picture>", 1)[1].split("</picture>", 1)[0]
+        assert shown.startswith("<img ") and expected in shown and "<source" not in html
+    lazy = "<picture><source data-srcset='/lazy.webp'><img class='lazyload' alt='x'></picture>"
+    page = f"<html><body><div id='main'>{STORY}<p>{lazy} {sentence}</p>{STORY}</div></body></html>"
+    assert 'srcset="https://example.com/lazy.webp"' in extract(page, url="https://example.com/a").html

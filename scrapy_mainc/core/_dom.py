@@ -1,12 +1,17 @@
 """Parsing and preparation: from text (or a caller's tree) to a private analysis tree.
 
 Preparation renders the script templates inside the marked article body (a blog platform
-sends the post there for a script to render), removes what no algorithm reads (scripts,
-styles, form controls, comments; tails are kept), empties hidden elements in place (but a
+sends the post there for a script to render), moves what the parser nested in a void
+element of HTML5 it does not know (``<source>``, ``<embed>``, ``<wbr>``...) out after it,
+where browsers put it (:func:`close_void_element`), gives a ``<picture>``'s image without
+an address its first source's files, removes what no algorithm reads (scripts, styles,
+form controls, comments; tails are kept), empties hidden elements in place (but a
 paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
 page marks as its article body.
 Hidden elements are emptied rather than removed so that element positions, and therefore
-the XPaths reported for the chosen nodes, stay valid for the caller's own parse of the page.
+the XPaths reported for the chosen nodes, stay valid for the caller's own parse of the
+page. (Where a void element held what followed it, the positions after it are the
+browsers', not those of lxml's parse, which has it inside.)
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import re
 
 from lxml import etree
 
-from ._tags import NON_CONTENT_TAGS
+from ._sanitize import image_source, image_srcset
+from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
 #: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
@@ -121,6 +127,11 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     body = analysis_root(root)
     for template in body_templates(body):
         render_template(template)
+    for element in list(body.iter("picture", *HOLDING_VOID_TAGS)):  # one walk for both
+        if element.tag == "picture":
+            give_sources_to_image(element)
+        elif holds_content(element):  # what followed it, out after it as browsers build the page
+            close_void_element(element)
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
@@ -135,6 +146,49 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     for element in hidden_to_empty(hidden):
         element.clear(keep_tail=True)
     return body, tuple(itemprops)
+
+
+def holds_content(element: etree._Element) -> bool:
+    """Whether a void element (:data:`HOLDING_VOID_TAGS`) holds what followed it."""
+    return bool(len(element) or (element.text and not element.text.isspace()))
+
+
+def close_void_element(element: etree._Element) -> None:
+    """Move what the parser nested in a void element after it, into its parent, as the
+    page meant it (the element's text becomes its tail)."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    children, text, tail = list(element), element.text, element.tail
+    element.text = None
+    if not children:
+        element.tail = (text or "") + (tail or "") or None
+        return
+    element.tail = text
+    position = parent.index(element)
+    for offset, child in enumerate(children, start=1):
+        parent.insert(position + offset, child)
+    children[-1].tail = (children[-1].tail or "") + (tail or "") or None
+
+
+#: The attributes of a ``<source>`` that list a picture's files, read for its ``<img>``.
+_SOURCE_SETS = ("srcset", "data-srcset")
+
+
+def give_sources_to_image(picture: etree._Element) -> None:
+    """Give a ``<picture>``'s ``<img>`` without an address of its own (a placeholder such as
+    ``src=""`` is none; a lazy loader's ``data-src`` is one) the file list of the
+    picture's first ``<source>`` that has one (``srcset``, or a lazy loader's
+    ``data-srcset``): the ``<source>`` elements are removed with the other media, and the
+    picture would show nothing."""
+    image = next(picture.iter("img"), None)
+    if image is None or image_source(image) or image_srcset(image):  # it has an address, lazy or not
+        return
+    for source in picture.iter("source"):
+        for name in _SOURCE_SETS:
+            if source.get(name):
+                image.set(name, source.get(name))
+                return
 
 
 #: The tag of a rendered script template (a custom element name: it has a hyphen).

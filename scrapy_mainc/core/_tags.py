@@ -17,6 +17,12 @@ NON_CONTENT_TAGS = frozenset(
     }
 )  # fmt: skip
 
+#: Void elements of HTML5 that libxml2's HTML parser (written for HTML 4) does not know as
+#: void: it nests whatever follows an unclosed one inside it, up to its parent's end
+#: (``<picture><source srcset=...><img src=...></picture>`` puts the image inside the
+#: ``<source>``; an unclosed ``<embed>`` takes the rest of the article).
+HOLDING_VOID_TAGS = ("embed", "source", "track", "wbr", "keygen")
+
 #: Tags whose boundaries break a line when rendering plain text.
 BLOCK_TAGS = frozenset(
     {
@@ -63,10 +69,12 @@ DROPPED_IN_OUTPUT = frozenset(
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
-#: Inline markup: its text belongs to the nearest enclosing block.
+#: Inline markup: its text belongs to the nearest enclosing block. (``<picture>`` is an
+#: image, as ``<img>`` is: phrasing content in HTML, not a box of its own.)
 INLINE_TAGS = frozenset(
     """a abbr acronym b bdi bdo big br cite code data del dfn em font i img ins kbd label
-    mark nobr q rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split()
+    mark nobr picture q rp rt ruby s samp small span strike strong sub sup time tt u var
+    wbr""".split()
 )
 
 #: Phrasing markup that ``formatting=False`` unwraps in the HTML output (and leaves out of
