@@ -59,7 +59,8 @@ import unicodedata
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
+from email.utils import format_datetime
 from time import perf_counter, thread_time
 from typing import Any
 
@@ -92,13 +93,13 @@ class Found:
 
 
 #: From page bytes and URL to what the extractor found.
-Extractor = Callable[[bytes, str], Found]
+Extractor = Callable[..., Found]  # (html, url), and scrapy_mainc's fetched=
 #: Clocks for the stage's time: the wall clock, or this thread's CPU time.
 CLOCKS: dict[str, Callable[[], float]] = {"wall": perf_counter, "cpu": thread_time}
 
 
-def _ours(html: bytes, url: str) -> Found:
-    result = extract(html, url=url or None)
+def _ours(html: bytes, url: str, fetched: str | None = None) -> Found:
+    result = extract(html, url=url or None, fetched=fetched)
     metadata = result.metadata
     return Found(result.title, metadata.authors, metadata.published, getattr(metadata, "published_from", ""))
 
@@ -352,7 +353,27 @@ def provenance(scores: list[PageScore]) -> str:
 Results = dict[str, tuple[list[PageScore], list[float]]]
 
 
-def run_set(pages: list[GoldPage], runs: dict[str, Extractor], repeat: int, misses: bool) -> Results:
+#: ``--fetched``: when scrapy_mainc is told the page was fetched (the HTTP ``Date`` header a
+#: crawl passes, which dates "3 hours ago" and days without a year): never (as a library
+#: call without one), the day after the gold day (a crawl of fresh news), or one moment
+#: years after every page (a crawl of an archive).
+FETCHED_MODES = ("none", "fresh", "archive")
+ARCHIVE_CRAWL = "Thu, 26 Nov 2026 12:00:00 GMT"
+
+
+def fetch_time(page: GoldPage, mode: str) -> str | None:
+    """The ``Date`` header a crawl in ``mode`` would have passed for ``page``."""
+    if mode == "archive":
+        return ARCHIVE_CRAWL
+    if mode == "fresh" and page.gold.published:
+        day = date.fromisoformat(page.gold.published[:10]) + timedelta(days=1)
+        return format_datetime(datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc), usegmt=True)
+    return None
+
+
+def run_set(
+    pages: list[GoldPage], runs: dict[str, Extractor], repeat: int, misses: bool, fetched: str = "none"
+) -> Results:
     results: Results = {}
     for extractor, run in runs.items():
         run(pages[0].html, pages[0].url)  # imports and caches before timing
@@ -361,8 +382,9 @@ def run_set(pages: list[GoldPage], runs: dict[str, Extractor], repeat: int, miss
         for attempt in range(repeat):
             for index, page in enumerate(pages):
                 started = perf_counter()
+                told = fetch_time(page, fetched) if extractor == "scrapy_mainc" else None
                 try:
-                    found = run(page.html, page.url)
+                    found = run(page.html, page.url, told) if told else run(page.html, page.url)
                 except Exception as exc:  # a crash is a finding, scored as nothing found
                     print(f"{extractor} {page.page_id}: {exc!r}", file=sys.stderr)
                     found = Found()
@@ -471,6 +493,12 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print scrapy_mainc's wrong pages")
     parser.add_argument("--no-stage-time", action="store_true")
     parser.add_argument(
+        "--fetched",
+        choices=FETCHED_MODES,
+        default="none",
+        help="the fetch time scrapy_mainc is told: none, the day after the gold day, or 2026-11-26",
+    )
+    parser.add_argument(
         "--clock", choices=sorted(CLOCKS), default="wall", help="clock of the stage time (cpu: this thread's)"
     )
     args = parser.parse_args()
@@ -482,7 +510,7 @@ def main() -> int:
     for name in args.datasets:
         pages = load_set(name)
         rules = any(page.rules is not None for page in pages)
-        results = run_set(pages, runs, args.repeat, args.misses)
+        results = run_set(pages, runs, args.repeat, args.misses, args.fetched)
         print(f"### {name} ({len(pages)} pages)\n\n{header(rules)}")
         for extractor, (scores, times) in results.items():
             print(row(extractor, scores, times, rules))

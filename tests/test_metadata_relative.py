@@ -105,3 +105,60 @@ def test_a_text_of_nothing_but_relative_dates_is_read_up_to_the_cap() -> None:
     assert moment is not None
     found = find_relative_dates("1 day ago, " * 5000, moment, [])
     assert len(found) == MAX_TEXT_DATES and found[0].value == "2019-11-18"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "<p>他在4年后的今天回到了这座城市。</p>",  # "four years later, today, he came back"
+        "<p>今天是他的生日，全家人都来了。</p>",  # "today is his birthday"
+        "<p>记者昨天从市政府获悉，新大桥将于明年通车。</p>",  # "the reporter learnt yesterday"
+    ],
+)
+def test_a_chinese_relative_date_in_a_sentence_is_no_dateline(sentence: str) -> None:
+    # Chinese has no lower-case words to show a sentence: Han characters run into the date
+    assert published(page(body=sentence, lang="zh")) == ("", "")
+
+
+def test_a_chinese_day_without_a_year_opening_a_sentence_is_no_dateline() -> None:
+    # "On 5 March, we came to his farm...": the sentence's comma, then its words
+    assert published(page(body="<p>3月 5日，我们来到他的农庄采访。</p>", lang="zh")) == ("", "")
+    # a labelled one, or one set apart by a space, still is
+    assert (
+        published(page(body="<p class='meta'>发布时间：11月18日 08:19</p>", lang="zh"))[0]
+        == "2019-11-18T08:19:00"
+    )
+
+
+# --- A date read against the fetch time is the last resort ------------------------------
+# Every crawl passes the response's Date header; a date read against it ("2 days ago", a
+# day without a year) must not displace a date the page states in full.
+
+
+def test_a_relative_text_in_a_time_element_keeps_its_datetime() -> None:
+    html = page(body="<p class='meta'><time datetime='2019-11-12T10:00:00'>2 days ago</time></p>")
+    assert published(html) == ("2019-11-12T10:00:00", "dateline")
+    assert published(html, fetched=None) == ("2019-11-12T10:00:00", "dateline")
+
+
+def test_the_markup_date_is_not_contradicted_by_a_relative_dateline() -> None:
+    # "Today" read on the day after the UTC time of the markup: not a day the page shows
+    head = "<meta property='article:published_time' content='2019-11-18T21:10:29+00:00'>"
+    html = page(head=head, body="<p class='meta'>Today</p>")
+    assert published(html, fetched="Tue, 19 Nov 2019 12:00:00 GMT") == ("2019-11-18T21:10:29+00:00", "meta")
+    # a day shown in full still counts in the page's own time zone
+    shown = page(head=head, body="<p class='meta'>November 19, 2019</p>")
+    assert published(shown, fetched="Tue, 19 Nov 2019 12:00:00 GMT") == ("2019-11-19", "dateline")
+
+
+def test_a_full_date_further_on_wins_over_a_relative_one() -> None:
+    # the first window shows only a day without a year; the next one the date in full
+    body = "<p class='meta'>Aug 13</p>" + "<p>A line between the two, to keep them apart.</p>" * 3
+    html = page(body=body + "<p class='meta'>August 13, 2018 8:04</p>")
+    assert published(html, fetched="Thu, 26 Nov 2026 12:00:00 GMT")[0].startswith("2018-08-13")
+
+
+def test_a_day_without_a_year_beside_a_full_update_date_gives_way_to_it() -> None:
+    body = "<p class='meta'>Aug 13 · <time datetime='2018-08-13T08:04:08+00:00'>Updated 8:04 AM</time></p>"
+    metadata = extract(page(body=body), fetched="Thu, 26 Nov 2026 12:00:00 GMT").metadata
+    assert metadata.published.startswith("2018-08-13")

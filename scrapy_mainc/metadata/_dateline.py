@@ -87,6 +87,9 @@ class PageDates(NamedTuple):
     modified: str = ""
     #: Every day the window's datelines show (not the dates in its prose).
     days: frozenset[str] = frozenset()
+    #: ``published`` is read against the fetch time ("3 hours ago", a day without a year):
+    #: the window shows no full date of publication.
+    relative: bool = False
 
 
 def page_dates(
@@ -102,20 +105,41 @@ def page_dates(
     (when the page was fetched) relative dates and days without a year are read too
     (:mod:`._relative`)."""
     day_first = _day_first(document)
+    fallback = PageDates()  # the first window that shows only dates read against the fetch
     for window in islice(dateline_windows(document, shown), tries):
         text = window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
-        for rank, value, label in _candidates(text, day_first, document.stats, fetched, window.anchor):
+        relative: list[tuple[int, str, str]] = []
+        for rank, value, label, weak in _candidates(text, day_first, document.stats, fetched, window.anchor):
             if label != "copyright" and plausible(value):
-                (modified if label == "modified" else published).append((rank, value))
-        days = _days(published)
-        if window.list_days and len(days) >= window.list_days:
-            continue  # a list (a home or section page: teasers, each dated)
-        if published or modified:
-            best = min(published, key=_rank)[1] if published else ""  # the first of equals
-            return PageDates(best, min(modified, key=_rank)[1] if modified else "", days)
-    return PageDates()
+                if weak:
+                    relative.append((rank, value, label))
+                else:
+                    (modified if label == "modified" else published).append((rank, value))
+        weak_published = [(rank, value) for rank, value, label in relative if label != "modified"]
+        weak_modified = [(rank, value) for rank, value, label in relative if label == "modified"]
+        if not published and not modified:  # read against the fetch time where no full date is
+            if not fallback.published and not fallback.modified:  # shown, here or further on
+                fallback = _dated(weak_published, weak_modified, window.list_days, relative=True)
+            continue
+        found = _dated(published, modified or weak_modified, window.list_days)
+        if found.published or found.modified:
+            return found
+    return fallback
+
+
+def _dated(
+    published: list[tuple[int, str]], modified: list[tuple[int, str]], list_days: int, relative: bool = False
+) -> PageDates:
+    """The dates of a window from its candidates (rank, value): none for a list of teasers,
+    each dated (a home or section page), where its publication dates show ``list_days``
+    days or more."""
+    days = _days(published)
+    if list_days and len(days) >= list_days:
+        return PageDates()
+    best = min(published, key=_rank)[1] if published else ""  # the first of equals
+    return PageDates(best, min(modified, key=_rank)[1] if modified else "", days, relative and bool(best))
 
 
 def _rank(candidate: tuple[int, str]) -> int:
@@ -129,14 +153,15 @@ def _days(published: list[tuple[int, str]]) -> frozenset[str]:
 
 def _candidates(
     text: WindowText, day_first: bool, stats: DomStats, fetched: datetime | None = None, anchor: int = -1
-) -> list[tuple[int, str, str]]:
-    """(rank, ISO value, label) of every date in the window; lower ranks are better.
+) -> list[tuple[int, str, str, bool]]:
+    """(rank, ISO value, label, read against the fetch time) of every date in the window;
+    lower ranks are better.
 
     A ``<time>`` element counts once, with its ``datetime``, unless its text shows
     another day: the reader sees that one (``datetime`` in UTC, the text local time).
     Dates in a sentence, relative dates that do not stand alone, and the dates of a list
     of teasers are none."""
-    found: list[tuple[int, str, str, int]] = []  # and the element showing the date
+    found: list[tuple[int, str, str, int, bool]] = []  # and the element showing the date, weak
     shown_in_time: dict[int, str] = {}
     dates = find_text_dates(text.text, day_first)
     weak: set[int] = set()
@@ -147,7 +172,8 @@ def _candidates(
     for date in dates:
         time = next((start for start, end, _, _, _ in text.times if start <= date.start < end), -1)
         if time >= 0:
-            shown_in_time.setdefault(time, date.value)
+            if date.start not in weak:  # "2 days ago" in a <time>: its datetime says when
+                shown_in_time.setdefault(time, date.value)
             continue
         piece = bisect_right(text.piece_starts, date.start) - 1
         label = _label(text.text[max(0, date.start - LABEL_CHARS) : date.start])
@@ -155,15 +181,19 @@ def _candidates(
             continue
         rank = _distance(text, date.start, date.end)
         rank = rank - _LABEL_BONUS if label == "published" else rank
-        found.append((rank, date.value, label, text.piece_nodes[piece]))
+        found.append((rank, date.value, label, text.piece_nodes[piece], date.start in weak))
     for start, end, value, label, node in text.times:
         shown = shown_in_time.get(start, value)
         value = value if shown[:10] == value[:10] else shown
         label = label or _label(text.text[max(0, start - LABEL_CHARS) : start])
         rank = _distance(text, start, end)
-        found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label, node))
-    teasers = in_teaser_list(stats, [holder for _, _, _, holder in found], anchor)
-    return [(rank, value, label) for (rank, value, label, _), teaser in zip(found, teasers) if not teaser]
+        found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label, node, False))
+    teasers = in_teaser_list(stats, [holder for _, _, _, holder, _ in found], anchor)
+    return [
+        (rank, value, label, relative)
+        for (rank, value, label, _, relative), teaser in zip(found, teasers)
+        if not teaser
+    ]
 
 
 def _talked_about(text: WindowText, piece: int, date: TextDate, relative: bool) -> bool:
@@ -220,6 +250,12 @@ _CLAUSE_END_RE = re.compile(r"[!?|•·—–:;()\[\]。，！？：；、（）
 _LOWER_WORD_RE = re.compile(r"(?<![^\W\d_])[^\W\d_]+")
 #: Han characters right before the date, run into it ("该公司于2023年12月22日").
 _HAN_LEAD_RE = re.compile(r"[\u3400-\u9fff]{4}$")
+#: Two Han characters run into a relative date or a day without a year, before it or
+#: after it, or set off only by a sentence's comma: the words of a sentence ("4年后的今天",
+#: "今天是他的生日", "3月5日，我们来到..."), which a dateline keeps apart ("昨天 08:30",
+#: "发布时间：11月18日").
+_HAN_TOUCHING_RE = re.compile(r"[\u3400-\u9fff]{2}[，、]?$")
+_HAN_FOLLOWING_RE = re.compile(r"[，、]?[\u3400-\u9fff]{2}")
 #: Lower-case words of its own clause before a date that put the date inside a sentence.
 PROSE_WORDS = 3
 #: Characters besides the date (whitespace at its ends left out) from which its text
@@ -263,7 +299,13 @@ def _lower_words(text: str, enough: int) -> int:
 def _stands_alone(text: str, piece_start: int, date: TextDate, piece_end: int) -> bool:
     """Whether a relative date or a day without a year stands alone in its clause: no
     lower-case word before it or after it ("3 hours ago", "By Ann Lee, yesterday 10:30",
-    "Nov 18, 8:19 PM • 4 min read"; not "Order by Dec 20 for delivery", "Today's deals")."""
+    "Nov 18, 8:19 PM • 4 min read"; not "Order by Dec 20 for delivery", "Today's deals"),
+    and, in scripts without case, no Han characters run into it ("昨天 08:30", not
+    "4年后的今天" or "今天是他的生日")."""
+    if _HAN_TOUCHING_RE.search(text, max(piece_start, date.start - 3), date.start) or _HAN_FOLLOWING_RE.match(
+        text, date.end, min(piece_end, date.end + 3)
+    ):
+        return False
     before = _CLAUSE_END_RE.split(text[max(piece_start, date.start - 200) : date.start])[-1]
     after = _CLAUSE_END_RE.split(text[date.end : min(piece_end, date.end + 200)], maxsplit=1)[0]
     return not any(word[0].islower() for word in _LOWER_WORD_RE.findall(before + " " + after))

@@ -140,11 +140,14 @@ def find_dates(
     if generic or _needs_page(published, modified):
         tries = NEAR_WINDOWS if published else 6
         page = page_dates(document, plausible, tries, shown, fetched)
-    visible: Claim = (page.published, "dateline")
-    if not page.published:
+    # a date read against the fetch time dates a page whose markup gives none, and never
+    # contradicts the markup (its day is the fetch's, not one the page shows)
+    visible: Claim = ("", "dateline") if page.relative and published else (page.published, "dateline")
+    if not visible[0]:
         urls = _page_urls(document, evidence)
         visible = (next(iter(_parsed([url_date(url) for url in urls], plausible)), ""), "url")
-    chosen = visible if generic and page.published else _reconcile(published, visible, page.days)
+    dateline = visible[0] and visible[1] == "dateline"
+    chosen = visible if generic and dateline else _reconcile(published, visible, page.days)
     if not chosen[0] and page.modified:
         chosen = (page.modified, "dateline")  # the page shows nothing but its update
     last = modified[0] if modified else (page.modified, "dateline")
