@@ -177,6 +177,16 @@ def test_english_german_russian_bylines(byline: str, expected: tuple[str, ...]) 
     assert _authors(_page(body=byline)) == expected
 
 
+def test_a_name_ending_in_a_job_word_is_not_cut_to_its_first_word() -> None:
+    # "Writer", "Guest" as surnames read like a job title: no author rather than a half name
+    # (a forum poster and their rank, "zboygirl Senior Member", still gives the user name)
+    assert _authors(_page(body="<p class='byline'>By Jane Writer</p>")) == ()
+    assert _authors(_page(body="<p class='byline'>By Christopher Guest</p>")) == ()
+    forum = Context(accounts_are_people=True)
+    for credit in ("zboygirl Senior Member", "zboygirl Member", "bigcat 版主"):
+        assert read_credit(credit, forum).persons == [credit.split()[0]]
+
+
 def test_visible_byline_wins_over_markup_and_lists_everyone() -> None:
     head = _jsonld({"@type": "NewsArticle", "author": {"@type": "Person", "name": "Stefan Becket"}})
     body = "<p class='content__meta'>By Stefan Becket, Kathryn Watson, Grace Segers</p>"

@@ -174,7 +174,7 @@ def read_credit(raw: str, context: Context) -> Credit:
         head = _AFFILIATION_RE.split(part, 1)[0]
         if head != part and classify(head, context) == "person":
             part, kind = head, "person"  # "Jane Doe For Dailymail.com": the writer, then for whom
-        if not kind and first and context.accounts_are_people and " " in part:
+        if not kind and first and context.accounts_are_people and _poster_first(part):
             part = part.split()[0]  # a poster and what the forum says about them
             kind = classify(part, context)
         if kind == "person" and not first and " " not in part and part.isascii():
@@ -187,6 +187,16 @@ def read_credit(raw: str, context: Context) -> Credit:
         else:
             credit.unread += 1
     return credit
+
+
+def _poster_first(part: str) -> bool:
+    """Whether ``part`` may be a forum poster's user name followed by what the forum says
+    of them ("cjy52191 Senior Member", "lanzhou 版主"), not a given name and one word that
+    makes a name no person's ("Jane Writer": no author rather than "Jane")."""
+    head, _, rest = part.partition(" ")
+    if not rest:
+        return False
+    return " " in rest.strip() or not (head[:1].isupper() and head[1:].islower() and rest[:1].isupper())
 
 
 def _clean(raw: str) -> str:
