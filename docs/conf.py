@@ -1,21 +1,16 @@
 """Sphinx configuration of the scrapy_mainc documentation.
 
 Build it with ``python3 scripts/dev.py docs`` (warnings are errors, as in CI); the pages are
-Markdown (MyST) and reStructuredText, the API pages come from the docstrings (autodoc), the
-settings reference from the settings registry (``_ext/mainc_settings.py``). No napoleon: the
-docstrings have no Google or NumPy sections, and it read the ``#:`` comment of a field whose
-first line holds a colon ("Script guess: zh, ja...") as a type and a description.
+Markdown (MyST) and reStructuredText, the API pages come from the docstrings (autodoc); the
+settings tables are written into the pages from the settings registry
+(``scripts/settings_docs.py``). No napoleon: the docstrings have no Google or NumPy
+sections, and it read the ``#:`` comment of a field whose first line holds a colon ("Script
+guess: zh, ja...") as a type and a description.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "_ext"))
-
-import scrapy_mainc  # noqa: E402
+import scrapy_mainc
 
 project = "scrapy_mainc"
 author = "the scrapy_mainc developers"
@@ -27,7 +22,6 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.intersphinx",
-    "mainc_settings",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_enable_extensions = ["colon_fence", "deflist"]

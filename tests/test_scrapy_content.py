@@ -122,5 +122,15 @@ def test_languages_without_the_identifier_stop_the_crawl(
         MaincPipeline(crawler)
     assert [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR] == [
         "mainc: MAINC_LANGUAGES needs the language identifier, pycld2, which is not installed: "
-        "pip install 'scrapy-mainc[lang]'"
+        "pip install pycld2 (or the package's 'lang' extra, scrapy-mainc[lang])"
     ]
+
+
+def test_the_summed_extraction_time_is_kept_to_the_microsecond() -> None:
+    crawler = get_crawler(settings_dict={"MAINC_WORKER_MODE": "inline"})
+    pipeline = MaincPipeline(crawler)
+    for milliseconds in (0.1, 0.2, 2.0004):  # as floats, 0.1 + 0.2 is 0.30000000000000004
+        pipeline._add_milliseconds("mainc/ms/total", milliseconds)
+    assert crawler.stats is not None and crawler.stats.get_value("mainc/ms/total") == 2.3
+    _, _, stats = run_pipeline([BRIDGE, "/en/school-gardens.html"])
+    assert stats["mainc/ms/total"] == round(stats["mainc/ms/total"], 3) > 0

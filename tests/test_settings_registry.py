@@ -4,7 +4,9 @@ configuration objects take their defaults from it."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scrapy.settings import Settings
@@ -33,6 +35,30 @@ def test_names_are_unique_and_documented() -> None:
         assert setting.name.startswith("MAINC_") and setting.kind and setting.meaning
         assert setting.group in {"extraction", "output", "filters", "fields", "workers", "dedup"}
         assert setting.group == "dedup" if setting.name.startswith("MAINC_DEDUP_") else True
+
+
+def _settings_docs() -> Any:
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        import settings_docs  # noqa: PLC0415 (scripts/, on sys.path above)
+    finally:
+        sys.path.remove(str(scripts))
+    return settings_docs
+
+
+def test_the_settings_tables_of_the_documentation_are_the_registrys() -> None:
+    # plain Markdown tables (readable where the pages are not built), written from the
+    # registry by scripts/settings_docs.py: run it after changing a setting
+    settings_docs = _settings_docs()
+    assert settings_docs.main(["--check"]) == 0
+    page = (Path(__file__).resolve().parents[1] / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert '| `MAINC_ALGORITHM` | str | `"auto"` |' in page
+    assert settings_docs.groups_in(page) == ["extraction", "output", "filters", "fields", "workers", "dedup"]
+    stale = page.replace('| `MAINC_ALGORITHM` | str | `"auto"` |', '| `MAINC_ALGORITHM` | str | `"nce"` |')
+    assert settings_docs.rendered(stale) == page  # a stale row is written back from the registry
+    with pytest.raises(ValueError, match="no settings in group 'nope'"):
+        settings_docs.table("nope")
 
 
 def test_the_config_objects_default_to_the_registry() -> None:

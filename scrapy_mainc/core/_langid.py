@@ -50,7 +50,7 @@ def missing_identifier_message(needed_by: str) -> str:
     """What to say when ``needed_by`` (a setting, an option) needs the identifier."""
     return (
         f"{needed_by} needs the language identifier, {LANG_PACKAGE}, which is not installed: "
-        f"pip install '{LANG_EXTRA}'"
+        f"pip install {LANG_PACKAGE} (or the package's 'lang' extra, {LANG_EXTRA})"
     )
 
 

@@ -17,5 +17,8 @@ def open_index(params: IndexParams) -> ClusterIndex:
     try:
         from ._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
     except ImportError as exc:
-        raise ImportError("a Redis index needs redis-py: pip install 'scrapy-mainc[redis]'") from exc
+        raise ImportError(
+            "a Redis index needs redis-py: pip install redis (or the package's 'redis' extra, "
+            "scrapy-mainc[redis])"
+        ) from exc
     return RedisIndex(params)

@@ -198,13 +198,16 @@ def _domain_algorithms(value: Mapping[Any, Any]) -> tuple[tuple[str, str], ...]:
 
 
 def _positive(kind: type, value: object, name: str) -> Any:
+    """``value`` as a positive ``kind`` (int or float); an int setting takes no fraction
+    (``2.5`` workers is an error, not 2)."""
+    wanted = "a positive integer" if kind is int else "a positive number"
     try:
-        number = kind(value)
+        number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number; got {value!r}") from None
-    if number <= 0:
-        raise ValueError(f"{name} must be a positive number; got {value!r}")
-    return number
+        raise ValueError(f"{name} must be {wanted}; got {value!r}") from None
+    if number <= 0 or (kind is int and not number.is_integer()) or isinstance(value, bool):
+        raise ValueError(f"{name} must be {wanted}; got {value!r}")
+    return kind(number)
 
 
 def _field(value: object) -> str:

@@ -192,11 +192,12 @@ class ItemFields:
         return self.policy.verdict(type(item)).skipped
 
     def page_in(self, adapter: ItemAdapter) -> str | bytes | None:
-        """The page HTML a spider put in the item's page field, if any."""
+        """The page HTML a spider put in the item's page field, if any (``""`` when it put
+        an empty one: an empty document, not a missing field)."""
         if not self.names.page:
             return None
         value = adapter.get(self.names.page)
-        return value if isinstance(value, (str, bytes)) and value else None
+        return value if isinstance(value, (str, bytes)) else None
 
     def attach(self, adapter: ItemAdapter, extraction: Extraction, info: dict[str, Any]) -> tuple[str, ...]:
         """Write the extraction's fields; the title and the metadata only where the item's

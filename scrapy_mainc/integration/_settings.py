@@ -2,8 +2,9 @@
 
 The registry is the single source of the defaults (``MaincConfig`` and ``DedupConfig`` read
 them from here, the add-on writes them at ``"addon"`` priority) and of the settings
-reference in the documentation, which is generated from it (``docs/_ext/mainc_settings.py``),
-so code and documentation cannot disagree. The defaults of the clustering parameters are
+reference in the documentation, whose tables are written from it
+(``scripts/settings_docs.py``; a test fails while one is out of date), so code and
+documentation cannot disagree. The defaults of the clustering parameters are
 those of :class:`~scrapy_mainc.dedup.FingerprintParams` and
 :class:`~scrapy_mainc.dedup.IndexParams`, which say where each value comes from. A test
 checks that every ``MAINC_`` name the package reads is registered. This module imports
@@ -106,7 +107,7 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         "list of str",
         '``["en", "de"]``: drop items whose text is in another language (``DropItem``, counted in '
         "``mainc/dropped/language``, said once per language at INFO); items whose language is "
-        "unknown are kept. Needs the language identifier: ``pip install 'scrapy-mainc[lang]'``",
+        "unknown are kept. Needs the language identifier: ``pip install pycld2`` (the ``lang`` extra)",
         "filters",
     ),
     Setting(

@@ -119,7 +119,8 @@ class MaincPipeline:
             self.book.bind(trail, item)  # converted to a dict: the dict is the item now
         adapter = ItemAdapter(item)
         in_item = self.fields.page_in(adapter)
-        page = in_item if in_item is not None else _page_of(attached)
+        page = in_item if in_item else _page_of(attached)  # an empty field: the response's page
+        page = in_item if page is None else page  # else an empty document, said as such
         url = attached.url if attached else _item_url(adapter)
         fetched = attached.fetched if attached else None
         outcome = await self._extract(page, url, self.fields.takes_metadata(item), fetched)
@@ -224,7 +225,7 @@ class MaincPipeline:
         else:
             self._inc("mainc/extracted" if extraction.text else "mainc/empty")
             self._inc(f"mainc/algorithm/{extraction.algorithm}")
-            self._inc("mainc/ms/total", round(extraction.milliseconds, 3))
+            self._add_milliseconds("mainc/ms/total", extraction.milliseconds)
         if not logger.isEnabledFor(logging.DEBUG):
             return
         logger.debug(
@@ -245,9 +246,16 @@ class MaincPipeline:
             self.told_undeclared.add(type(item))
             logger.info("%s", undeclared_metadata_message(type(item), skipped))
 
-    def _inc(self, key: str, count: float = 1) -> None:
+    def _inc(self, key: str, count: int = 1) -> None:
         if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(key, count)  # type: ignore[arg-type]  # sums ms too
+            self.crawler.stats.inc_value(key, count)
+
+    def _add_milliseconds(self, key: str, milliseconds: float) -> None:
+        """Add to a sum of milliseconds, kept to the microsecond (a float sum would show
+        its rounding: 385.17699999999996)."""
+        stats = self.crawler.stats
+        if stats is not None:
+            stats.set_value(key, round(stats.get_value(key, 0) + milliseconds, 3))
 
 
 def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
