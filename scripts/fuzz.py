@@ -89,6 +89,10 @@ NASTY_SNIPPETS = (
     '<a href=" jav&#x09;ascript:alert(1)">x</a>',
     '<img src="data:text/html,<script>alert(1)</script>" srcset="a.png 1x, vbscript:x 2x">',
     '<img data-original="jav&#x09;ascript:alert(1)" data-lazy-src="/a\x01b.jpg" alt="lazy">',
+    # void elements lxml's parser nests what follows in when they are left open
+    '<embed src="javascript:alert(1)"><p>After the embed, a sentence of the story.</p>',
+    '<picture><source srcset="jav&#x09;ascript:x 1x"><source srcset="/b.webp"><img alt="pic"></picture>',
+    "<source src='x.mp4'><track src='x.vtt'><keygen>text after them<wbr>and a word",
     '<p style="width: expression(alert(1)); background: url(javascript:x)">styled text, here.</p>',
     '<p style="background: url(\\6a avascript:x)">escaped css.</p>',
     "<form action='javascript:x'><p>Form text, long enough to count as a sentence here.</p></form>",
