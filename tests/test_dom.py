@@ -179,3 +179,14 @@ def test_a_picture_whose_image_has_no_address_shows_its_first_source() -> None:
     lazy = "<picture><source data-srcset='/lazy.webp'><img class='lazyload' alt='x'></picture>"
     page = f"<html><body><div id='main'>{STORY}<p>{lazy} {sentence}</p>{STORY}</div></body></html>"
     assert 'srcset="https://example.com/lazy.webp"' in extract(page, url="https://example.com/a").html
+
+
+def test_thousands_of_unclosed_void_elements_do_not_hide_the_rest_of_the_page() -> None:
+    # each nests in the one before, deeper than the parser goes; the fallback parse writes
+    # them closed, so the story after them is still there
+    for tag in ("wbr", "source"):
+        breaks = "".join(f"w{n}<{tag}>" for n in range(5_000))
+        page = f"<html><body><div id='main'><p>{breaks}</p>{STORY}{LAST}</div></body></html>"
+        text = extract(page).text
+        assert text.count("ferry plan") == 3 and "last paragraph" in text
+    assert flatten_deep_nesting("<p>a<wbr>b<source src=x>c</p>") == "<p>a<wbr />b<source src=x />c</p>"

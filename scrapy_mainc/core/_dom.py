@@ -92,7 +92,9 @@ def flatten_deep_nesting(text: str, limit: int = MAX_NESTING) -> str:
     """``text`` without the start and end tags nested deeper than ``limit`` (text kept).
 
     Depth is counted naively (every non-void start tag opens, every end tag closes), which
-    is enough for the pathological pages that reach the parser's limit.
+    is enough for the pathological pages that reach the parser's limit. The void elements
+    lxml's parser does not know (:data:`HOLDING_VOID_TAGS`) are written closed
+    (``<wbr />``): left open, thousands of them nest deeper than the parser goes.
     """
     depth = 0
 
@@ -101,7 +103,10 @@ def flatten_deep_nesting(text: str, limit: int = MAX_NESTING) -> str:
         if tag.group(1):
             depth = max(depth - 1, 0)
             return tag.group() if depth < limit else ""
-        if tag.group(2).lower() in _VOID_TAGS or tag.group().endswith("/>"):
+        name = tag.group(2).lower()
+        if name in HOLDING_VOID_TAGS and not tag.group().endswith("/>"):
+            return tag.group()[:-1] + " />" if depth < limit else ""  # else lxml nests what follows
+        if name in _VOID_TAGS or tag.group().endswith("/>"):
             return tag.group() if depth < limit else ""
         depth += 1
         return tag.group() if depth <= limit else ""
