@@ -151,14 +151,44 @@ def test_the_markup_date_is_not_contradicted_by_a_relative_dateline() -> None:
     assert published(shown, fetched="Tue, 19 Nov 2019 12:00:00 GMT") == ("2019-11-19", "dateline")
 
 
-def test_a_full_date_further_on_wins_over_a_relative_one() -> None:
-    # the first window shows only a day without a year; the next one the date in full
-    body = "<p class='meta'>Aug 13</p>" + "<p>A line between the two, to keep them apart.</p>" * 3
-    html = page(body=body + "<p class='meta'>August 13, 2018 8:04</p>")
-    assert published(html, fetched="Thu, 26 Nov 2026 12:00:00 GMT")[0].startswith("2018-08-13")
+def test_a_relative_dateline_still_wins_over_a_full_date_further_down() -> None:
+    # an embedded post's or a caption's full date in the article is no dateline
+    tweet = "<blockquote><p>The ferry is back. — City Hall (@cityhall) November 2, 2019</p></blockquote>"
+    assert published(page(body=f"<p class='meta'>3 hours ago</p>{tweet}")) == (
+        "2019-11-19T05:12:31+00:00",
+        "dateline",
+    )
+    caption = "<figure><figcaption>The old bridge, March 3, 2017</figcaption></figure>"
+    html = page(body=f"<p class='meta'>Posted Nov 18, 8:19 PM</p>{caption}")
+    assert published(html) == ("2019-11-18T20:19:00", "dateline")
+    both = page(body="<p class='meta'>Posted 3 hours ago · Updated November 19, 2019 07:50</p>")
+    metadata = extract(both, fetched=HEADER).metadata
+    assert (metadata.published, metadata.modified) == ("2019-11-19T05:12:31+00:00", "2019-11-19T07:50:00")
 
 
-def test_a_day_without_a_year_beside_a_full_update_date_gives_way_to_it() -> None:
-    body = "<p class='meta'>Aug 13 · <time datetime='2018-08-13T08:04:08+00:00'>Updated 8:04 AM</time></p>"
-    metadata = extract(page(body=body), fetched="Thu, 26 Nov 2026 12:00:00 GMT").metadata
-    assert metadata.published.startswith("2018-08-13")
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("昨天 08:30 来源：新华网", "2019-11-18T08:30:00"),
+        ("11月18日 08:19 来源：新华网", "2019-11-18T08:19:00"),
+        ("今天 08:00 阅读 1234", "2019-11-19T08:00:00"),
+        ("来源：新华社，今天 08:00", "2019-11-19T08:00:00"),
+    ],
+)
+def test_a_chinese_dateline_with_its_source_or_counter_is_read(line: str, expected: str) -> None:
+    assert published(page(body=f"<p class='meta'>{line}</p>", lang="zh")) == (expected, "dateline")
+
+
+def test_a_day_word_ending_a_name_is_no_date() -> None:
+    # a newspaper's or a magazine's name, not "today"
+    for byline in ("By Kevin Johnson USA TODAY", "Psychology Today"):
+        assert published(page(body=f"<p class='meta'>{byline}</p>")) == ("", "")
+        html = page(body=f"<p class='meta'>{byline}</p><p>More.</p><p class='meta'>November 15, 2019</p>")
+        assert published(html) == ("2019-11-15", "dateline")
+    assert published(page(body="<p class='meta'>Updated Today, 9:05</p>"))[0] == "2019-11-19T09:05:00"
+
+
+def test_a_labelled_chinese_day_run_into_a_headline_is_no_dateline() -> None:
+    # a "latest" list after a credit line: the label is the credit's, the day a teaser's
+    html = page(body="<p>素材来源 官方发布 | 最新 11月14日冬奥看点 谷爱凌再度出战</p>", lang="zh")
+    assert published(html) == ("", "")

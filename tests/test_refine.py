@@ -78,6 +78,22 @@ def test_a_short_line_under_a_heading_before_a_paragraph_is_kept(line: str) -> N
     assert len(extract(page, keep_subheadings=False).text.splitlines()) == 3
 
 
+@pytest.mark.parametrize(
+    "label",
+    [
+        "<p><strong>Advertisement</strong></p>",
+        "<p>Share this:</p>",
+        "<p><i>Sponsored content</i></p>",
+        "<p><em>Story continues below</em></p>",
+    ],
+)
+def test_a_label_under_a_heading_is_no_lead_in(label: str) -> None:
+    # a page's labels there have one to three words (lead_in_min_words: 4)
+    page = _article(f"<h3>Before the workout</h3>{label}")
+    assert extract(page).text.splitlines() == [SENTENCE, "Before the workout", OTHER]
+    assert len(extract(page, lead_in_min_words=1).text.splitlines()) == 4
+
+
 def test_a_short_line_before_a_heading_or_under_one_before_no_paragraph_stays_pruned() -> None:
     # a source line after a section and before the next heading is the section's credit
     credit = _article("<p><em>Source: the state government</em></p><h3>Next steps</h3>")

@@ -107,10 +107,16 @@ def subheadings(
             prose = values[node] > 0 and is_prose(regions, node, params.sentence_min_words)
             sequence.append((node, 1 if prose else 2 if _plain_heading(stats, node) else -1))
         node += 1
+    words = stats.words
     return {
-        sequence[place][0]
-        for place in range(1, len(sequence) - 1)
-        if sequence[place][1] == 0 and sequence[place - 1][1] in (1, 2) and sequence[place + 1][1] == 1
+        node
+        for place, (node, kind) in enumerate(sequence[1:-1], start=1)
+        if kind == 0
+        and sequence[place + 1][1] == 1
+        and (
+            sequence[place - 1][1] == 1
+            or (sequence[place - 1][1] == 2 and words[node] >= params.lead_in_min_words)
+        )
     }
 
 

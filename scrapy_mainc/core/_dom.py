@@ -170,9 +170,10 @@ def close_void_element(element: etree._Element) -> None:
         element.tail = (text or "") + (tail or "") or None
         return
     element.tail = text
-    position = parent.index(element)
-    for offset, child in enumerate(children, start=1):
-        parent.insert(position + offset, child)
+    previous = element
+    for child in children:  # each after the one before: no walk over the siblings
+        previous.addnext(child)
+        previous = child
     children[-1].tail = (children[-1].tail or "") + (tail or "") or None
 
 

@@ -87,8 +87,7 @@ class PageDates(NamedTuple):
     modified: str = ""
     #: Every day the window's datelines show (not the dates in its prose).
     days: frozenset[str] = frozenset()
-    #: ``published`` is read against the fetch time ("3 hours ago", a day without a year):
-    #: the window shows no full date of publication.
+    #: ``published`` is read against the fetch time ("3 hours ago", a day without a year).
     relative: bool = False
 
 
@@ -105,41 +104,25 @@ def page_dates(
     (when the page was fetched) relative dates and days without a year are read too
     (:mod:`._relative`)."""
     day_first = _day_first(document)
-    fallback = PageDates()  # the first window that shows only dates read against the fetch
     for window in islice(dateline_windows(document, shown), tries):
         text = window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
-        relative: list[tuple[int, str, str]] = []
-        for rank, value, label, weak in _candidates(text, day_first, document.stats, fetched, window.anchor):
+        weak: set[str] = set()  # the values read against the fetch time
+        for rank, value, label, relative in _candidates(
+            text, day_first, document.stats, fetched, window.anchor
+        ):
             if label != "copyright" and plausible(value):
-                if weak:
-                    relative.append((rank, value, label))
-                else:
-                    (modified if label == "modified" else published).append((rank, value))
-        weak_published = [(rank, value) for rank, value, label in relative if label != "modified"]
-        weak_modified = [(rank, value) for rank, value, label in relative if label == "modified"]
-        if not published and not modified:  # read against the fetch time where no full date is
-            if not fallback.published and not fallback.modified:  # shown, here or further on
-                fallback = _dated(weak_published, weak_modified, window.list_days, relative=True)
-            continue
-        found = _dated(published, modified or weak_modified, window.list_days)
-        if found.published or found.modified:
-            return found
-    return fallback
-
-
-def _dated(
-    published: list[tuple[int, str]], modified: list[tuple[int, str]], list_days: int, relative: bool = False
-) -> PageDates:
-    """The dates of a window from its candidates (rank, value): none for a list of teasers,
-    each dated (a home or section page), where its publication dates show ``list_days``
-    days or more."""
-    days = _days(published)
-    if list_days and len(days) >= list_days:
-        return PageDates()
-    best = min(published, key=_rank)[1] if published else ""  # the first of equals
-    return PageDates(best, min(modified, key=_rank)[1] if modified else "", days, relative and bool(best))
+                (modified if label == "modified" else published).append((rank, value))
+                if relative:
+                    weak.add(value)
+        days = _days(published)
+        if window.list_days and len(days) >= window.list_days:
+            continue  # a list (a home or section page: teasers, each dated)
+        if published or modified:
+            best = min(published, key=_rank)[1] if published else ""  # the first of equals
+            return PageDates(best, min(modified, key=_rank)[1] if modified else "", days, best in weak)
+    return PageDates()
 
 
 def _rank(candidate: tuple[int, str]) -> int:
@@ -177,11 +160,14 @@ def _candidates(
             continue
         piece = bisect_right(text.piece_starts, date.start) - 1
         label = _label(text.text[max(0, date.start - LABEL_CHARS) : date.start])
-        if not label and _talked_about(text, piece, date, date.start in weak):
+        is_weak = date.start in weak
+        if is_weak and _in_han_sentence(text, piece, date):
+            continue  # a label before it ("官方发布 | 最新 2月14日冬奥看点") does not make it a dateline
+        if not label and _talked_about(text, piece, date, is_weak):
             continue
         rank = _distance(text, date.start, date.end)
         rank = rank - _LABEL_BONUS if label == "published" else rank
-        found.append((rank, date.value, label, text.piece_nodes[piece], date.start in weak))
+        found.append((rank, date.value, label, text.piece_nodes[piece], is_weak))
     for start, end, value, label, node in text.times:
         shown = shown_in_time.get(start, value)
         value = value if shown[:10] == value[:10] else shown
@@ -250,12 +236,16 @@ _CLAUSE_END_RE = re.compile(r"[!?|•·—–:;()\[\]。，！？：；、（）
 _LOWER_WORD_RE = re.compile(r"(?<![^\W\d_])[^\W\d_]+")
 #: Han characters right before the date, run into it ("该公司于2023年12月22日").
 _HAN_LEAD_RE = re.compile(r"[\u3400-\u9fff]{4}$")
-#: Two Han characters run into a relative date or a day without a year, before it or
-#: after it, or set off only by a sentence's comma: the words of a sentence ("4年后的今天",
-#: "今天是他的生日", "3月5日，我们来到..."), which a dateline keeps apart ("昨天 08:30",
-#: "发布时间：11月18日").
-_HAN_TOUCHING_RE = re.compile(r"[\u3400-\u9fff]{2}[，、]?$")
+#: Two Han characters run into a relative date or a day without a year, right before it,
+#: or right after it or after a sentence's comma that follows it: the words of a sentence
+#: ("4年后的今天", "今天是他的生日", "3月5日，我们来到..."), which a dateline keeps apart
+#: ("昨天 08:30 来源：新华网", "发布时间：11月18日", "来源：新华社，今天 08:00").
+_HAN_TOUCHING_RE = re.compile(r"[\u3400-\u9fff]{2}$")
 _HAN_FOLLOWING_RE = re.compile(r"[，、]?[\u3400-\u9fff]{2}")
+#: A capitalised word right before "today"/"yesterday": the day word ends a name ("USA
+#: TODAY", "Psychology Today", "India Today"), unless a label precedes it ("Updated Today").
+_NAMED_DAY_RE = re.compile(r"(?<![^\W\d_])[A-Z][\w&.'’-]*[^\W_] +$")
+_DAY_WORD_START_RE = re.compile(r"(?i)today|yesterday|heute|gestern|hoy|ayer|oggi|ieri|aujourd")
 #: Lower-case words of its own clause before a date that put the date inside a sentence.
 PROSE_WORDS = 3
 #: Characters besides the date (whitespace at its ends left out) from which its text
@@ -300,15 +290,27 @@ def _stands_alone(text: str, piece_start: int, date: TextDate, piece_end: int) -
     """Whether a relative date or a day without a year stands alone in its clause: no
     lower-case word before it or after it ("3 hours ago", "By Ann Lee, yesterday 10:30",
     "Nov 18, 8:19 PM • 4 min read"; not "Order by Dec 20 for delivery", "Today's deals"),
-    and, in scripts without case, no Han characters run into it ("昨天 08:30", not
-    "4年后的今天" or "今天是他的生日")."""
-    if _HAN_TOUCHING_RE.search(text, max(piece_start, date.start - 3), date.start) or _HAN_FOLLOWING_RE.match(
-        text, date.end, min(piece_end, date.end + 3)
-    ):
+    and not a day word that ends a name ("USA TODAY", "Psychology Today"). (In Chinese,
+    which has no case: :func:`_in_han_sentence`.)"""
+    named = _NAMED_DAY_RE.search(text, max(piece_start, date.start - 40), date.start)
+    if named and _DAY_WORD_START_RE.match(text, date.start):
         return False
     before = _CLAUSE_END_RE.split(text[max(piece_start, date.start - 200) : date.start])[-1]
     after = _CLAUSE_END_RE.split(text[date.end : min(piece_end, date.end + 200)], maxsplit=1)[0]
     return not any(word[0].islower() for word in _LOWER_WORD_RE.findall(before + " " + after))
+
+
+def _in_han_sentence(text: WindowText, piece: int, date: TextDate) -> bool:
+    """Whether a relative date or a day without a year is run into Chinese text (two Han
+    characters right before it, or right after it or after a sentence's comma that
+    follows it): a sentence's words, not a dateline."""
+    whole, start = text.text, text.piece_starts[piece]
+    end = text.piece_starts[piece + 1] - 1 if piece + 1 < len(text.piece_starts) else len(whole)
+    touching = not whole[date.end - 1 : date.end].isspace()  # a match may end with a space
+    return bool(
+        _HAN_TOUCHING_RE.search(whole, max(start, date.start - 2), date.start)
+        or (touching and _HAN_FOLLOWING_RE.match(whole, date.end, min(end, date.end + 3)))
+    )
 
 
 def _host(url: str) -> str:
