@@ -199,3 +199,21 @@ def test_closing_a_void_element_that_holds_many_elements_is_linear() -> None:
     body, _ = prepare(root)
     div = body.find("div")
     assert len(div) == 50_000 and div.find("embed") is None
+
+
+def test_a_space_a_void_element_held_stays_between_the_words() -> None:
+    line = "<p>The new <b>ferry<embed src=x.swf> </b>pier opens soon, the council says.</p>"
+    page = f"<html><body><div id='main'>{STORY}{line}{STORY}</div></body></html>"
+    assert "The new ferry pier opens soon" in extract(page).text
+
+
+def test_a_picture_takes_the_first_safe_source() -> None:
+    sentence = "The pier was built in two years, and it cost less than planned."
+    picture = (
+        "<picture><source srcset='jav&#x09;ascript:x 1x'><source srcset='/b.webp 1x'><img alt='x'></picture>"
+    )
+    page = f"<html><body><div id='main'>{STORY}<p>{picture} {sentence}</p>{STORY}</div></body></html>"
+    assert (
+        '<picture><img alt="x" srcset="https://example.com/b.webp 1x"></picture>'
+        in extract(page, url="https://example.com/a").html
+    )

@@ -21,7 +21,7 @@ import re
 
 from lxml import etree
 
-from ._sanitize import image_source, image_srcset
+from ._sanitize import image_source, image_srcset, safe_srcset
 from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
@@ -154,8 +154,9 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
 
 
 def holds_content(element: etree._Element) -> bool:
-    """Whether a void element (:data:`HOLDING_VOID_TAGS`) holds what followed it."""
-    return bool(len(element) or (element.text and not element.text.isspace()))
+    """Whether a void element (:data:`HOLDING_VOID_TAGS`) holds what followed it (a space
+    too: removed with the element, it would join the words on either side)."""
+    return bool(len(element) or element.text)
 
 
 def close_void_element(element: etree._Element) -> None:
@@ -184,7 +185,7 @@ _SOURCE_SETS = ("srcset", "data-srcset")
 def give_sources_to_image(picture: etree._Element) -> None:
     """Give a ``<picture>``'s ``<img>`` without an address of its own (a placeholder such as
     ``src=""`` is none; a lazy loader's ``data-src`` is one) the file list of the
-    picture's first ``<source>`` that has one (``srcset``, or a lazy loader's
+    picture's first ``<source>`` that has a safe one (``srcset``, or a lazy loader's
     ``data-srcset``): the ``<source>`` elements are removed with the other media, and the
     picture would show nothing."""
     image = next(picture.iter("img"), None)
@@ -192,8 +193,9 @@ def give_sources_to_image(picture: etree._Element) -> None:
         return
     for source in picture.iter("source"):
         for name in _SOURCE_SETS:
-            if source.get(name):
-                image.set(name, source.get(name))
+            files = source.get(name)
+            if files and safe_srcset(files, None):  # an unsafe list gives way to the next
+                image.set(name, files)
                 return
 
 

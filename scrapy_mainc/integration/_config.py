@@ -8,6 +8,7 @@ Scrapy: it only calls the ``get*`` methods of the settings object it is given.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -201,13 +202,21 @@ def _positive(kind: type, value: object, name: str) -> Any:
     """``value`` as a positive ``kind`` (int or float); an int setting takes no fraction
     (``2.5`` workers is an error, not 2)."""
     wanted = "a positive integer" if kind is int else "a positive number"
+    number: float | int
     try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, int) or (isinstance(value, str) and value.strip().lstrip("+").isdigit()):
+            number = int(value)  # exact, however large
+        else:
+            number = float(value)  # type: ignore[arg-type]
+            if not math.isfinite(number) or (kind is int and not number.is_integer()):
+                raise ValueError
+        if number <= 0:
+            raise ValueError
+        return kind(number)
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be {wanted}; got {value!r}") from None
-    if number <= 0 or (kind is int and not number.is_integer()) or isinstance(value, bool):
-        raise ValueError(f"{name} must be {wanted}; got {value!r}")
-    return kind(number)
 
 
 def _field(value: object) -> str:
