@@ -62,6 +62,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no narrowing to the only <article>": {"use_article_element": False},
     "no recheck without the punctuation penalty": {"penalty_recheck_words": 0},
     "no subheadings kept between paragraphs": {"keep_subheadings": False},
+    "no lead-ins kept under headings": {"lead_in_min_words": 1_000},
     "leading headings trimmed": {"keep_leading_headings": False},
     "no story start before the root": {"story_start": False},
     "no story check (another story beside or instead of the page's)": {"check_story": False},
