@@ -191,7 +191,7 @@ def read_credit(raw: str, context: Context) -> Credit:
 
 def _poster_first(part: str) -> bool:
     """Whether ``part`` may be a forum poster's user name followed by what the forum says
-    of them ("cjy52191 Senior Member", "lanzhou 版主"), not a given name and one word that
+    of them ("zboygirl Senior Member", "lanzhou 版主"), not a given name and one word that
     makes a name no person's ("Jane Writer": no author rather than "Jane")."""
     head, _, rest = part.partition(" ")
     if not rest:
