@@ -192,3 +192,56 @@ def test_a_labelled_chinese_day_run_into_a_headline_is_no_dateline() -> None:
     # a "latest" list after a credit line: the label is the credit's, the day a teaser's
     html = page(body="<p>素材来源 官方发布 | 最新 11月14日冬奥看点 谷爱凌再度出战</p>", lang="zh")
     assert published(html) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("发布于3小时前", "2019-11-19T05:12:31+00:00"),  # the Han before it are its label's
+        ("发表于昨天 08:30", "2019-11-18T08:30:00"),
+        ("11月18日 08:19来源：新华网", "2019-11-18T08:19:00"),  # a clock time closes the date
+        ("11月18日星期一", "2019-11-18"),  # so does a weekday
+    ],
+)
+def test_a_chinese_dateline_run_into_its_label_time_or_weekday_is_read(line: str, expected: str) -> None:
+    assert published(page(body=f"<p class='meta'>{line}</p>", lang="zh")) == (expected, "dateline")
+
+
+def test_a_day_word_with_a_time_after_a_name_is_a_date() -> None:
+    # "USA TODAY" is never followed by a clock time
+    for line, expected in (
+        ("By Ann Lee Yesterday 10:30", "2019-11-18T10:30:00"),
+        ("Reuters Today 9:05 AM", "2019-11-19T09:05:00"),
+    ):
+        assert published(page(body=f"<p class='meta'>{line}</p>")) == (expected, "dateline")
+
+
+def test_a_full_dateline_is_not_taken_for_a_relative_one_of_the_same_day() -> None:
+    # a "Yesterday" box further on resolves to the dateline's day: the dateline, shown in
+    # full, still moves the markup's UTC time to the day the page shows
+    head = "<meta property='article:published_time' content='2019-11-19T01:19:00+00:00'>"
+    html = page(
+        head=head, body="<p class='meta'>By Ann Lee | November 18, 2019</p><div class='box'>Yesterday</div>"
+    )
+    assert published(html) == ("2019-11-18", "dateline")
+
+
+def test_the_days_of_an_agenda_run_into_chinese_text_still_make_it_a_list() -> None:
+    # the items run into their text are no datelines, but they show the block is a list of
+    # dated items, whose one standing date is no dateline either: the page's full date wins
+    agenda = "".join(
+        f"<p>{item}</p>"
+        for item in (
+            "12月10日 代表注册",
+            "12月10日晚 院长联席会",
+            "12月11日上午 开幕式",
+            "12月11日下午 分组讨论",
+        )
+    )
+    text = "<p>第四届中国经济学年会将在南开大学举行，来自全国各地的学者将参加会议。</p>"
+    html = (
+        "<html lang='zh'><head><title>第四届中国经济学年会</title></head><body>"
+        "<div class='info'>2004-12-10 阅读10544次</div><h1>第四届中国经济学年会</h1>"
+        f"<div class='agenda'>{agenda}</div>{text * 2}</body></html>"
+    )
+    assert published(html, fetched="Thu, 26 Nov 2026 12:00:00 GMT") == ("2004-12-10", "dateline")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 from ._datetext import TextDate, find_text_dates
-from ._relative import find_relative_dates
+from ._relative import DAY_WORDS, find_relative_dates
 from ._teasers import in_teaser_list
 from ._windows import WindowText, dateline_windows, window_text
 
@@ -108,20 +108,28 @@ def page_dates(
         text = window_text(document, window)
         published: list[tuple[int, str]] = []
         modified: list[tuple[int, str]] = []
-        weak: set[str] = set()  # the values read against the fetch time
+        weak: list[bool] = []  # of each of published: read against the fetch time
         for rank, value, label, relative in _candidates(
             text, day_first, document.stats, fetched, window.anchor
         ):
             if label != "copyright" and plausible(value):
-                (modified if label == "modified" else published).append((rank, value))
-                if relative:
-                    weak.add(value)
+                if label == "modified":
+                    modified.append((rank, value))
+                else:
+                    published.append((rank, value))
+                    weak.append(relative)
         days = _days(published)
         if window.list_days and len(days) >= window.list_days:
             continue  # a list (a home or section page: teasers, each dated)
         if published or modified:
-            best = min(published, key=_rank)[1] if published else ""  # the first of equals
-            return PageDates(best, min(modified, key=_rank)[1] if modified else "", days, best in weak)
+            # the best rank, the first of equals
+            best = min(range(len(published)), key=lambda index: published[index][0], default=-1)
+            return PageDates(
+                published[best][1] if best >= 0 else "",
+                min(modified, key=_rank)[1] if modified else "",
+                days,
+                best >= 0 and weak[best],
+            )
     return PageDates()
 
 
@@ -144,7 +152,8 @@ def _candidates(
     another day: the reader sees that one (``datetime`` in UTC, the text local time).
     Dates in a sentence, relative dates that do not stand alone, and the dates of a list
     of teasers are none."""
-    found: list[tuple[int, str, str, int, bool]] = []  # and the element showing the date, weak
+    # and the element showing the date, read against the fetch time, in a Chinese sentence
+    found: list[tuple[int, str, str, int, bool, bool]] = []
     shown_in_time: dict[int, str] = {}
     dates = find_text_dates(text.text, day_first)
     weak: set[int] = set()
@@ -161,24 +170,27 @@ def _candidates(
         piece = bisect_right(text.piece_starts, date.start) - 1
         label = _label(text.text[max(0, date.start - LABEL_CHARS) : date.start])
         is_weak = date.start in weak
-        if is_weak and _in_han_sentence(text, piece, date):
-            continue  # a label before it ("官方发布 | 最新 2月14日冬奥看点") does not make it a dateline
-        if not label and _talked_about(text, piece, date, is_weak):
+        # run into Chinese text: a sentence's (a label before it, "发布于3小时前", is its own;
+        # after it, "最新 2月14日冬奥看点", the date is a teaser's); still a date of the window
+        # for telling a list of dated items
+        in_sentence = is_weak and _in_han_sentence(text, piece, date, before=not label)
+        if not label and not in_sentence and _talked_about(text, piece, date, is_weak):
             continue
         rank = _distance(text, date.start, date.end)
         rank = rank - _LABEL_BONUS if label == "published" else rank
-        found.append((rank, date.value, label, text.piece_nodes[piece], is_weak))
+        found.append((rank, date.value, label, text.piece_nodes[piece], is_weak, in_sentence))
     for start, end, value, label, node in text.times:
         shown = shown_in_time.get(start, value)
         value = value if shown[:10] == value[:10] else shown
         label = label or _label(text.text[max(0, start - LABEL_CHARS) : start])
         rank = _distance(text, start, end)
-        found.append((rank - _LABEL_BONUS if label == "published" else rank, value, label, node, False))
-    teasers = in_teaser_list(stats, [holder for _, _, _, holder, _ in found], anchor)
+        rank = rank - _LABEL_BONUS if label == "published" else rank
+        found.append((rank, value, label, node, False, False))
+    teasers = in_teaser_list(stats, [found_date[3] for found_date in found], anchor)
     return [
         (rank, value, label, relative)
-        for (rank, value, label, _, relative), teaser in zip(found, teasers)
-        if not teaser
+        for (rank, value, label, _, relative, in_sentence), teaser in zip(found, teasers)
+        if not teaser and not in_sentence
     ]
 
 
@@ -245,7 +257,9 @@ _HAN_FOLLOWING_RE = re.compile(r"[，、]?[\u3400-\u9fff]{2}")
 #: A capitalised word right before "today"/"yesterday": the day word ends a name ("USA
 #: TODAY", "Psychology Today", "India Today"), unless a label precedes it ("Updated Today").
 _NAMED_DAY_RE = re.compile(r"(?<![^\W\d_])[A-Z][\w&.'’-]*[^\W_] +$")
-_DAY_WORD_START_RE = re.compile(r"(?i)today|yesterday|heute|gestern|hoy|ayer|oggi|ieri|aujourd")
+_DAY_WORD_START_RE = re.compile(rf"(?i)(?:{DAY_WORDS})(?![^\W\d_])")
+#: A weekday after a day ("11月18日星期一", "周一"): part of the dateline.
+_WEEKDAY_RE = re.compile(r"\s*[（(]?(?:星期|礼拜|周)[一二三四五六日天][）)]?")
 #: Lower-case words of its own clause before a date that put the date inside a sentence.
 PROSE_WORDS = 3
 #: Characters besides the date (whitespace at its ends left out) from which its text
@@ -292,7 +306,8 @@ def _stands_alone(text: str, piece_start: int, date: TextDate, piece_end: int) -
     "Nov 18, 8:19 PM • 4 min read"; not "Order by Dec 20 for delivery", "Today's deals"),
     and not a day word that ends a name ("USA TODAY", "Psychology Today"). (In Chinese,
     which has no case: :func:`_in_han_sentence`.)"""
-    named = _NAMED_DAY_RE.search(text, max(piece_start, date.start - 40), date.start)
+    bare = not any(character.isdigit() for character in text[date.start : date.end])  # no time after it
+    named = bare and _NAMED_DAY_RE.search(text, max(piece_start, date.start - 40), date.start)
     if named and _DAY_WORD_START_RE.match(text, date.start):
         return False
     before = _CLAUSE_END_RE.split(text[max(piece_start, date.start - 200) : date.start])[-1]
@@ -300,17 +315,22 @@ def _stands_alone(text: str, piece_start: int, date: TextDate, piece_end: int) -
     return not any(word[0].islower() for word in _LOWER_WORD_RE.findall(before + " " + after))
 
 
-def _in_han_sentence(text: WindowText, piece: int, date: TextDate) -> bool:
-    """Whether a relative date or a day without a year is run into Chinese text (two Han
-    characters right before it, or right after it or after a sentence's comma that
-    follows it): a sentence's words, not a dateline."""
+def _in_han_sentence(text: WindowText, piece: int, date: TextDate, before: bool = True) -> bool:
+    """Whether a relative date or a day without a year is run into Chinese text: two Han
+    characters right before it (when ``before``: not where a label precedes it), or right
+    after it or after a sentence's comma that follows it; a sentence's words, not a
+    dateline. A clock time ("今天 08:00阅读") or a weekday ("11月18日星期一") after it closes
+    the date."""
     whole, start = text.text, text.piece_starts[piece]
     end = text.piece_starts[piece + 1] - 1 if piece + 1 < len(text.piece_starts) else len(whole)
-    touching = not whole[date.end - 1 : date.end].isspace()  # a match may end with a space
-    return bool(
-        _HAN_TOUCHING_RE.search(whole, max(start, date.start - 2), date.start)
-        or (touching and _HAN_FOLLOWING_RE.match(whole, date.end, min(end, date.end + 3)))
-    )
+    if before and _HAN_TOUCHING_RE.search(whole, max(start, date.start - 2), date.start):
+        return True
+    last = whole[date.end - 1 : date.end]
+    if not last or last.isspace() or last.isdigit():  # a match may end with a space or a time
+        return False
+    weekday = _WEEKDAY_RE.match(whole, date.end, end)
+    after = weekday.end() if weekday else date.end
+    return bool(_HAN_FOLLOWING_RE.match(whole, after, min(end, after + 3)))
 
 
 def _host(url: str) -> str:

@@ -58,12 +58,13 @@ _AGO_RE = re.compile(
     r"|(\d{1,3})\s*(秒钟?|秒鐘|分钟|分鐘|个?小时|個?小時|天|周|週)\s*(?:之)?前",
     re.IGNORECASE,
 )
-#: "yesterday", "today", with the time that may follow ("yesterday at 10:30").
-_DAY_WORD_RE = re.compile(
-    r"(?<![^\W\d_])(yesterday|gestern|ayer|ontem|ieri|gisteren|вчера|today|heute|hoy|hoje|oggi|vandaag|сегодня"
-    r"|aujourd'hui|aujourd’hui)(?![^\W\d_])|(昨天|今天)",
-    re.IGNORECASE,
+#: "yesterday" and "today" in the languages read (the Latin and Cyrillic ones).
+DAY_WORDS = (
+    "yesterday|gestern|ayer|ontem|ieri|gisteren|вчера|today|heute|hoy|hoje|oggi|vandaag|сегодня"
+    "|aujourd'hui|aujourd’hui"
 )
+#: "yesterday", "today", with the time that may follow ("yesterday at 10:30").
+_DAY_WORD_RE = re.compile(rf"(?<![^\W\d_])({DAY_WORDS})(?![^\W\d_])|(昨天|今天)", re.IGNORECASE)
 _YESTERDAY = frozenset("yesterday gestern ayer ontem ieri gisteren вчера 昨天".split())
 #: A day and month without a year, with an optional time: "Nov 18, 8:19 PM", "18 November",
 #: "18. November 10:30", "11月18日 08:19" (the patterns with a year, :mod:`._datetext`'s,
