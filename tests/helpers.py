@@ -1,7 +1,12 @@
 """Helpers shared by the tests: build a prepared document from a snippet of HTML, sanitise
-a fragment."""
+a fragment, import a script of the repository."""
 
 from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
 
 from lxml import etree
 
@@ -53,3 +58,14 @@ def sanitized(fragment: str, base: str | None = None) -> str:
     div = root.find("body/div")
     sanitize(div, base)
     return etree.tostring(div, method="html", encoding="unicode")
+
+
+def repository_module(folder: str, name: str) -> ModuleType:
+    """Module ``name`` of the repository's ``folder`` (``benchmarks``, ``scripts``), which
+    is no package: imported with the folder first on ``sys.path`` for the import only."""
+    path = str(Path(__file__).resolve().parents[1] / folder)
+    sys.path.insert(0, path)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(path)

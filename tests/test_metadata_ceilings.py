@@ -4,22 +4,16 @@ Hand-built pages, no development data needed."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from helpers import repository_module
+
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    here = Path(__file__).resolve().parents[1] / "benchmarks"
-    sys.path.insert(0, str(here))
-    try:
-        import metadata  # noqa: PLC0415 (benchmarks/, on sys.path above)
-    finally:
-        sys.path.remove(str(here))
-    return metadata
+    return repository_module("benchmarks", "metadata")
 
 
 PAGE = (

@@ -4,14 +4,13 @@ configuration objects take their defaults from it."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from scrapy.settings import Settings
 
 import scrapy_mainc
+from helpers import repository_module
 from scrapy_mainc.dedup import FingerprintParams, IndexParams
 from scrapy_mainc.integration._config import SETTINGS, MaincConfig, default_workers
 from scrapy_mainc.integration._dedup_config import DedupConfig
@@ -37,20 +36,10 @@ def test_names_are_unique_and_documented() -> None:
         assert setting.group == "dedup" if setting.name.startswith("MAINC_DEDUP_") else True
 
 
-def _settings_docs() -> Any:
-    scripts = Path(__file__).resolve().parents[1] / "scripts"
-    sys.path.insert(0, str(scripts))
-    try:
-        import settings_docs  # noqa: PLC0415 (scripts/, on sys.path above)
-    finally:
-        sys.path.remove(str(scripts))
-    return settings_docs
-
-
 def test_the_settings_tables_of_the_documentation_are_the_registrys() -> None:
     # plain Markdown tables (readable where the pages are not built), written from the
     # registry by scripts/settings_docs.py: run it after changing a setting
-    settings_docs = _settings_docs()
+    settings_docs = repository_module("scripts", "settings_docs")
     assert settings_docs.main(["--check"]) == 0
     page = (Path(__file__).resolve().parents[1] / "docs" / "settings.md").read_text(encoding="utf-8")
     assert '| `MAINC_ALGORITHM` | str | `"auto"` |' in page
