@@ -4,13 +4,10 @@ and no unsafe URL, and each kind of block comes out as Markdown."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from markdown_reader import read
 
-from helpers import deep_chain, document, node_at
+from helpers import deep_chain, document, node_at, repository_module
 from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.core._markdown import render_markdown
 from scrapy_mainc.core._render import render_text
@@ -159,17 +156,12 @@ def test_deep_nesting_and_the_callers_tree() -> None:
 
 
 def _development_pages() -> list[tuple[str, bytes, str]]:
-    here = Path(__file__).resolve().parents[1] / "benchmarks"
-    sys.path.insert(0, str(here))
-    try:
-        from devsets import DEFAULT_DATASETS, load_sets
-    finally:
-        sys.path.remove(str(here))
-    if not all(path.is_dir() for path in DEFAULT_DATASETS):
+    devsets = repository_module("benchmarks", "devsets")
+    if not all(path.is_dir() for path in devsets.DEFAULT_DATASETS):
         pytest.skip("the development sets (../shared/datasets) are not here")
     return [
         (f"{name}/{page.page_id}", page.html, page.url)
-        for name, pages in load_sets(DEFAULT_DATASETS).items()
+        for name, pages in devsets.load_sets(devsets.DEFAULT_DATASETS).items()
         for page in pages
     ]
 
