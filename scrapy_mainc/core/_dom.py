@@ -21,6 +21,7 @@ import re
 
 from lxml import etree
 
+from ._repair import repair
 from ._sanitize import image_source, image_srcset, safe_srcset
 from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
@@ -137,6 +138,7 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
             give_sources_to_image(element)
         elif holds_content(element):  # what followed it, out after it as browsers build the page
             close_void_element(element)
+    repair(body)
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
