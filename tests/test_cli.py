@@ -99,6 +99,18 @@ def test_extract_reports_the_reason_of_an_empty_result() -> None:
     assert b"not HTML: a PDF document" in completed.stderr
 
 
+def test_extract_of_a_control_character_after_a_void_element() -> None:
+    # 19 bytes that raised ValueError in preparation: a traceback, exit status 1 (issue 31)
+    for page in (b"<p>a<embed>b\x0cc</p>", b"<p>a<wbr>b\x01c</p>"):
+        completed = _run("extract", "-", stdin=page)
+        assert completed.returncode == 0, completed.stderr.decode()
+        assert completed.stdout == b""
+        assert completed.stderr.decode() == "mainc: no block of text looks like article content\n"
+    page = f"<p>{'The harbour bridge reopened on Monday, two years late, and the mayor spoke. ' * 4}"
+    completed = _run("extract", "-", stdin=f"{page}a<embed>b\x0cc</p>".encode())
+    assert completed.returncode == 0 and completed.stdout.decode().endswith("spoke. ab c\n")  # \x0c: a space
+
+
 def test_unknown_algorithm_is_a_usage_error() -> None:
     completed = _run("extract", "-", "--algorithm", "nope", stdin=b"<p>x</p>")
     assert completed.returncode == 2
