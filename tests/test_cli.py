@@ -117,6 +117,15 @@ def test_unknown_algorithm_is_a_usage_error() -> None:
     assert b"invalid choice" in completed.stderr
 
 
+def test_a_negative_count_of_worst_pages_is_refused(tmp_path: Path) -> None:
+    # it listed all the pages but the last, under "worst -1 pages" (found with issue 31)
+    completed = _run("evaluate", str(tmp_path), "--worst", "-1")
+    assert completed.returncode == 2 and completed.stdout == b""
+    lines = completed.stderr.decode().splitlines()
+    assert lines[0].startswith("usage: mainc evaluate ")
+    assert lines[-1] == "mainc evaluate: error: argument --worst: not 0 (none) or a positive integer: '-1'"
+
+
 def test_evaluate_prints_scores_and_writes_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "html").mkdir()
     gold = {}

@@ -218,3 +218,37 @@ def test_a_cluster_node_without_the_cluster_setting_stops_the_crawl_in_one_line(
     line = stopped_before_it_started("--redis", redis_cluster.url, cwd=tmp_path)
     assert f" ERROR: mainc dedup: cannot open the index at {redis_cluster.url}: ClusterModeError: " in line
     assert "node of a Redis Cluster; set MAINC_DEDUP_REDIS_CLUSTER = True" in line
+
+
+# --- Option values that mean nothing are refused, as argparse refuses a wrong type ---------
+
+#: Each option value that meant "no limit" or printed a progress line at every turn of the
+#: reactor (issue 31, item 4), and the error argparse gives for it.
+MEANINGLESS = {
+    ("--limit", "0"): "argument --limit: not a positive integer: '0' (without --limit: no limit)",
+    ("--limit", "-5"): "argument --limit: not a positive integer: '-5' (without --limit: no limit)",
+    ("--depth", "-1"): "argument --depth: not 0 (no limit) or a positive integer: '-1'",
+    ("--progress", "0"): "argument --progress: not a positive number of seconds: '0'",
+    ("--progress", "-2"): "argument --progress: not a positive number of seconds: '-2'",
+    ("--progress", "inf"): "argument --progress: not a positive number of seconds: 'inf'",
+    ("--progress", "nan"): "argument --progress: not a positive number of seconds: 'nan'",
+}
+
+
+@pytest.mark.parametrize(("option", "value"), sorted(MEANINGLESS))
+def test_an_option_value_that_means_nothing_is_refused(option: str, value: str, tmp_path: Path) -> None:
+    from newsdemo.localredis import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/sitemap.xml"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "crawl", url, option, value, "-s", "RETRY_TIMES=0"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-3000:]
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("usage: mainc crawl ")
+    assert lines[-1] == f"mainc crawl: error: {MEANINGLESS[option, value]}"
+    assert not (tmp_path / "items.jsonl").exists()

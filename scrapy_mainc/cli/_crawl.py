@@ -16,6 +16,7 @@ from typing import Any
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
 from ._inputs import is_url
+from ._values import positive_int, positive_seconds, zero_or_positive_int
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,8 +29,20 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
-    command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
-    command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
+    command.add_argument(
+        "--limit",
+        type=positive_int(" (without --limit: no limit)"),
+        default=0,
+        metavar="N",
+        help="extract at most N pages (default: no limit)",
+    )
+    command.add_argument(
+        "--depth",
+        type=zero_or_positive_int("no limit"),
+        default=0,
+        metavar="N",
+        help="follow links N deep at most (0, the default: no limit)",
+    )
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
     command.add_argument("--articles-only", action="store_true", help="keep article pages only")
     command.add_argument(
@@ -41,7 +54,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
     command.add_argument(
-        "--progress", type=float, default=5.0, metavar="SECONDS", help="seconds between progress lines"
+        "--progress",
+        type=positive_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds between progress lines (default: 5)",
     )
     command.add_argument(
         "-s",
@@ -64,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         start_urls=tuple(start_urls),
         page_urls=tuple(page_urls),
         output=args.output,
-        limit=max(args.limit, 0),
+        limit=args.limit,
         depth=args.depth,
         favor=args.favor,
         languages=tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
