@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,21 @@ def test_extract_of_a_control_character_after_a_void_element() -> None:
     page = f"<p>{'The harbour bridge reopened on Monday, two years late, and the mayor spoke. ' * 4}"
     completed = _run("extract", "-", stdin=f"{page}a<embed>b\x0cc</p>".encode())
     assert completed.returncode == 0 and completed.stdout.decode().endswith("spoke. ab c\n")  # \x0c: a space
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_extract_into_a_closed_pipe_stops_quietly(pages: int) -> None:
+    # `mainc extract a.html b.html | head -c 10` ended in a BrokenPipeError traceback (issue
+    # 31): the reader is gone before the output is written, as head is once it has 10 bytes
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        command = [sys.executable, "-m", "scrapy_mainc", "extract", *[str(DATA / "news_en.html")] * pages]
+        completed = subprocess.run(command, stdout=writer, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(writer)
+    assert completed.stderr == b""
+    assert completed.returncode == 141  # 128 + SIGPIPE: what a shell reports for `cat` there
 
 
 def test_unknown_algorithm_is_a_usage_error() -> None:
