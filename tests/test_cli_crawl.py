@@ -252,3 +252,18 @@ def test_an_option_value_that_means_nothing_is_refused(option: str, value: str, 
     assert lines[0].startswith("usage: mainc crawl ")
     assert lines[-1] == f"mainc crawl: error: {MEANINGLESS[option, value]}"
     assert not (tmp_path / "items.jsonl").exists()
+
+
+# --- A list that holds no URL -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# the pages of today\n   \n# none yet\n"])
+def test_a_list_without_urls_is_one_line(content: str, tmp_path: Path) -> None:
+    # it crawled nothing and exited 0, saying nothing (issue 31, item 6)
+    listing = tmp_path / "urls.txt"
+    listing.write_text(content, encoding="utf-8")
+    done, items = crawl(str(listing), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "" and items == []
+    assert done.stderr.splitlines() == [
+        f"mainc crawl: error: {listing}: the list holds no URLs (one URL a line; # starts a comment)"
+    ]

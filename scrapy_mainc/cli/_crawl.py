@@ -122,10 +122,17 @@ def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:
         if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # a sitemap or a feed
             start_urls.append(path.resolve().as_uri())
             continue
-        lines = data.decode("utf-8", "replace").splitlines()
-        urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-        bad = [url for url in urls if not is_url(url)]
-        if bad:
-            raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
-        page_urls.extend(urls)
+        page_urls.extend(_listed_urls(argument, data))
     return start_urls, page_urls
+
+
+def _listed_urls(argument: str, data: bytes) -> list[str]:
+    """The URLs of the list file ``argument`` (``data``): one a line, ``#`` comments."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not urls:
+        raise CommandError(f"{argument}: the list holds no URLs (one URL a line; # starts a comment)")
+    bad = [url for url in urls if not is_url(url)]
+    if bad:
+        raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
+    return urls
