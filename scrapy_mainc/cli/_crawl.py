@@ -16,7 +16,7 @@ from typing import Any
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
 from ._inputs import is_url
-from ._values import positive_int, positive_seconds, zero_or_positive_int
+from ._values import positive_seconds, whole_number
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,20 +29,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
-    command.add_argument(
-        "--limit",
-        type=positive_int(" (without --limit: no limit)"),
-        default=0,
-        metavar="N",
-        help="extract at most N pages (default: no limit)",
-    )
-    command.add_argument(
-        "--depth",
-        type=zero_or_positive_int("no limit"),
-        default=0,
-        metavar="N",
-        help="follow links N deep at most (0, the default: no limit)",
-    )
+    for option, minimum, refusal, meaning in (
+        ("--limit", 1, "not a positive integer: {!r} (without --limit: no limit)", "extract at most N pages"),
+        ("--depth", 0, "not 0 (no limit) or a positive integer: {!r}", "follow links N deep at most"),
+    ):  # 0, the default, is no limit
+        kind = whole_number(minimum, refusal)
+        command.add_argument(option, type=kind, default=0, metavar="N", help=f"{meaning} (default: no limit)")
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
     command.add_argument("--articles-only", action="store_true", help="keep article pages only")
     command.add_argument(

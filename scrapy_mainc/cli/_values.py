@@ -8,25 +8,17 @@ import math
 from collections.abc import Callable
 
 
-def positive_int(note: str = "") -> Callable[[str], int]:
-    """An argparse type: an integer of 1 or more (``note`` follows the refusal)."""
+def whole_number(minimum: int, refusal: str) -> Callable[[str], int]:
+    """An argparse type: an integer of ``minimum`` or more; ``refusal``, with ``{!r}`` for
+    the value given, says why another is refused."""
 
     def parse(text: str) -> int:
-        value = _integer(text)
-        if value is None or value < 1:
-            raise argparse.ArgumentTypeError(f"not a positive integer: {text!r}{note}")
-        return value
-
-    return parse
-
-
-def zero_or_positive_int(zero: str) -> Callable[[str], int]:
-    """An argparse type: 0 (which means ``zero``) or a positive integer."""
-
-    def parse(text: str) -> int:
-        value = _integer(text)
-        if value is None or value < 0:
-            raise argparse.ArgumentTypeError(f"not 0 ({zero}) or a positive integer: {text!r}")
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(refusal.format(text))
         return value
 
     return parse
@@ -41,10 +33,3 @@ def positive_seconds(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
     return value
-
-
-def _integer(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
