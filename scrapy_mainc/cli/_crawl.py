@@ -16,6 +16,7 @@ from typing import Any
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
 from ._inputs import is_url
+from ._values import positive_seconds, whole_number
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,8 +29,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
-    command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
-    command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
+    for option, minimum, refusal, meaning in (
+        ("--limit", 1, "not a positive integer: {!r} (without --limit: no limit)", "extract at most N pages"),
+        ("--depth", 0, "not 0 (no limit) or a positive integer: {!r}", "follow links N deep at most"),
+    ):  # 0, the default, is no limit
+        kind = whole_number(minimum, refusal)
+        command.add_argument(option, type=kind, default=0, metavar="N", help=f"{meaning} (default: no limit)")
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
     command.add_argument("--articles-only", action="store_true", help="keep article pages only")
     command.add_argument(
@@ -41,7 +46,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
     command.add_argument(
-        "--progress", type=float, default=5.0, metavar="SECONDS", help="seconds between progress lines"
+        "--progress",
+        type=positive_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds between progress lines (default: 5)",
     )
     command.add_argument(
         "-s",
@@ -64,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         start_urls=tuple(start_urls),
         page_urls=tuple(page_urls),
         output=args.output,
-        limit=max(args.limit, 0),
+        limit=args.limit,
         depth=args.depth,
         favor=args.favor,
         languages=tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
@@ -105,10 +114,17 @@ def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:
         if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # a sitemap or a feed
             start_urls.append(path.resolve().as_uri())
             continue
-        lines = data.decode("utf-8", "replace").splitlines()
-        urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-        bad = [url for url in urls if not is_url(url)]
-        if bad:
-            raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
-        page_urls.extend(urls)
+        page_urls.extend(_listed_urls(argument, data))
     return start_urls, page_urls
+
+
+def _listed_urls(argument: str, data: bytes) -> list[str]:
+    """The URLs of the list file ``argument`` (``data``): one a line, ``#`` comments."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not urls:
+        raise CommandError(f"{argument}: the list holds no URLs (one URL a line; # starts a comment)")
+    bad = [url for url in urls if not is_url(url)]
+    if bad:
+        raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
+    return urls

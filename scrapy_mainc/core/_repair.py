@@ -80,27 +80,21 @@ def place_streamed_segments(body: etree._Element) -> None:
         if placeholder is None or placeholder.getparent() is None:
             continue
         del segment.attrib["hidden"]
-        segment.tail, placeholder.tail = placeholder.tail, None
-        placeholder.addprevious(segment)  # moved: lxml takes it out of its old place
+        placeholder.addprevious(segment)  # moved, with its tail: lxml takes it out of its old place
 
 
 def release_swallowed(body: etree._Element) -> None:
-    """Move what the parser nested in a ``<button>`` after it, when it holds more than a
-    label (:data:`BUTTON_MAX_CHARS`): the rest of the page, as a browser shows it."""
-    for button in list(body.iter("button")):
-        if _TEXT_CHARS(button) > BUTTON_MAX_CHARS:
-            _unnest(button)
+    """Move what the parser nested in a ``<button>`` out into its parent, in order, when it
+    holds more than a label (:data:`BUTTON_MAX_CHARS`): the rest of the page, as a browser
+    shows it. (One ``etree.strip_tags`` moves the text as parsed: a control character in
+    it could not be written back through lxml's API.)"""
+    swallowing = [button for button in body.iter("button") if _TEXT_CHARS(button) > BUTTON_MAX_CHARS]
+    for button in swallowing:
+        button.tag = _RELEASED
+    if swallowing:
+        etree.strip_tags(body, _RELEASED)
 
 
-def _unnest(element: etree._Element) -> None:
-    """Move the text and children of ``element`` after it, into its parent, in order."""
-    children, text, tail = list(element), element.text, element.tail
-    element.text, element.tail = None, text
-    previous = element
-    for child in children:  # each after the one before (its tail moves with it)
-        previous.addnext(child)
-        previous = child
-    if children:
-        children[-1].tail = (children[-1].tail or "") + (tail or "") or None
-    else:
-        element.tail = (text or "") + (tail or "") or None
+#: The tag a swallowing button takes until ``etree.strip_tags`` removes it (namespaced, so
+#: no page has it).
+_RELEASED = "{urn:scrapy-mainc}released"
