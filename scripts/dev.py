@@ -8,6 +8,7 @@
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py bench-wcxb  # WCXB (seven page types): word F1 by type, peers included
+    python3 scripts/dev.py page-types  # the page-type model's accuracy (--train: fit and write it)
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
@@ -38,6 +39,7 @@ EXTRAS = {
     "bench-dates": "test,peers",
     "bench-metadata": "test,peers",
     "bench-wcxb": "test,peers",
+    "page-types": "test,train",
     "lint": "test,lint",
     "docs": "docs",
     "package": "build",
@@ -102,6 +104,8 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
     elif job == "oracle":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "oracle.py"), *rest]
+    elif job == "page-types":
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "page_types.py"), *rest]
     elif job == "bench-wcxb":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "wcxb.py"), *rest]
     elif job == "bench-metadata":
