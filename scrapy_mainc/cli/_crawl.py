@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
 from ._inputs import is_url
+from ._options import add_item_options, item_options
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,30 +27,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
-    command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
     command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
-    command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
-    command.add_argument("--articles-only", action="store_true", help="keep article pages only")
-    command.add_argument(
-        "--dedup", action="store_true", help="cluster near-duplicates (cluster_id, duplicate_of)"
-    )
-    command.add_argument("--redis", default="", metavar="URL", help="share the near-duplicate index in Redis")
-    command.add_argument(
-        "--markdown", action="store_true", help="add the article as Markdown (field 'markdown')"
-    )
-    command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
-    command.add_argument(
-        "--progress", type=float, default=5.0, metavar="SECONDS", help="seconds between progress lines"
-    )
-    command.add_argument(
-        "-s",
-        "--set",
-        dest="settings",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="any Scrapy setting",
-    )
+    add_item_options(command, "any Scrapy setting")
     command.set_defaults(run=run)
 
 
@@ -64,29 +41,10 @@ def run(args: argparse.Namespace) -> int:
         start_urls=tuple(start_urls),
         page_urls=tuple(page_urls),
         output=args.output,
-        limit=max(args.limit, 0),
         depth=args.depth,
-        favor=args.favor,
-        languages=tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
-        articles_only=args.articles_only,
-        dedup=args.dedup,
-        redis_url=args.redis or "",
-        markdown=args.markdown,
-        settings=_settings(args),
-        progress_interval=args.progress,
+        **item_options(args),
     )
     return run_crawl(job)
-
-
-def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``-s NAME=VALUE`` settings."""
-    settings: dict[str, Any] = {}
-    for pair in args.settings:
-        name, equals, value = pair.partition("=")
-        if not equals or not name:
-            raise CommandError(f"-s takes NAME=VALUE, not {pair!r}")
-        settings[name.strip()] = value
-    return settings
 
 
 def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:

@@ -32,6 +32,8 @@ from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule, SitemapSpider
 from scrapy.utils.sitemap import Sitemap
 
+from ._itembuild import page_item
+from ._offline import option_settings
 from .addon import Addon
 
 if TYPE_CHECKING:
@@ -133,7 +135,7 @@ class MaincCrawlSpider(CrawlSpider, SitemapSpider):
         return self.parse_page(response) if self.admit(response.request) is not None else ()
 
     def parse_page(self, response: Response) -> Iterator[dict[str, Any]]:
-        yield {"url": response.url}
+        yield page_item(response.url)
 
     def admit(self, request: Request | None, response: Response | None = None) -> Request | None:
         """``request`` if it is for a page within ``limit`` (a page asked for again is
@@ -205,17 +207,7 @@ def crawl_settings(job: CrawlJob) -> Settings:
 
 def _job_settings(job: CrawlJob) -> dict[str, Any]:
     """The settings ``job``'s options stand for."""
-    settings: dict[str, Any] = {"MAINC_FAVOR": job.favor}
-    if job.languages:
-        settings["MAINC_LANGUAGES"] = list(job.languages)
-    if job.articles_only:
-        settings["MAINC_ARTICLES_ONLY"] = True
-    if job.dedup or job.redis_url:
-        settings["MAINC_DEDUP_ENABLED"] = True
-    if job.redis_url:
-        settings["MAINC_DEDUP_REDIS_URL"] = job.redis_url
-    if job.markdown:
-        settings["MAINC_MARKDOWN_FIELD"] = "markdown"
+    settings = option_settings(job)
     if job.depth:
         settings["DEPTH_LIMIT"] = job.depth
     return settings
