@@ -24,14 +24,19 @@ from ._sources import SourceError, warc_streams
 
 def file_items(path: Path, extractor: ArchiveExtractor) -> Iterator[dict[str, Any]]:
     """The items of the archive at ``path``, counted in ``extractor.summary``."""
-    limit = extractor.config.mainc.max_page_size
+    limit, summary = extractor.config.mainc.max_page_size, extractor.summary
     try:
         with warc_streams(path) as streams:
             for _name, stream in streams:
                 yield from extractor.items(read_records(stream, limit))
     except (OSError, zipfile.BadZipFile, SourceError) as exc:
         reason = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SourceError) else str(exc)
-        extractor.summary.problem(0, "unreadable", reason)
+        summary.problem(0, "unreadable", reason)
+        return
+    records = sum(summary.records.values())
+    if records and sum(summary.skipped.values()) == records:
+        skipped = ", ".join(f"{why}: {count}" for why, count in sorted(summary.skipped.items()))
+        summary.problem(0, "no pages", f"{records} records, none of them an HTML page ({skipped})")
 
 
 class JsonLines:

@@ -282,6 +282,7 @@ def _opens_a_record(stream: IO[bytes], offset: int) -> bool:
 
 
 def _short(error: BaseException) -> str:
-    """An error's message in one line of at most 200 characters."""
+    """An error's message in one printable line of at most 200 characters."""
     message = " ".join(str(error).split())
+    message = "".join(char if char.isprintable() else f"\\x{ord(char):02x}" for char in message)
     return message[:200] + ("..." if len(message) > 200 else "")

@@ -36,7 +36,7 @@ def archive_files(arguments: list[str]) -> list[Path]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            matches = sorted(child for child in path.rglob("*") if is_archive(child) and child.is_file())
+            matches = sorted(child for child in path.rglob("*") if is_archive(child) and not child.is_dir())
             what = f"no {', '.join('*' + s for s in ARCHIVE_SUFFIXES)} files in {argument}"
         elif glob.has_magic(argument):
             names = glob.glob(argument, recursive=True)

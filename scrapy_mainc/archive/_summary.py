@@ -59,7 +59,7 @@ class FileSummary:
         self.stats[stat] += 1
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True)
+        return _json(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FileSummary:
@@ -81,6 +81,19 @@ class FileSummary:
 
 
 _COUNTERS = ("records", "skipped", "truncated", "stats", "errors")
+
+
+def _json(summary: FileSummary | JobSummary) -> str:
+    """``summary`` as JSON (``asdict`` would rebuild a Counter from its items' pairs)."""
+    data = {
+        name: dict(value) if isinstance(value, Counter) else value
+        for name, value in ((name, getattr(summary, name)) for name in summary.__dataclass_fields__)
+    }
+    data = {
+        name: [asdict(entry) for entry in value] if name in ("problems", "workers") else value
+        for name, value in data.items()
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +146,7 @@ class JobSummary:
         return job
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, indent=1, sort_keys=True)
+        return _json(self)
 
     def lines(self, command: str, where: str) -> list[str]:
         """The closing lines a run prints (to standard error)."""
