@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ._optional import require_warcio
@@ -32,9 +32,11 @@ CHUNK = 1 << 20
 #: How far ahead of a candidate gzip header the check decompresses.
 PROBE = 64
 _GZIP_MAGIC = b"\x1f\x8b\x08"
-_WARC_LINE = re.compile(rb"(?:^|\n)(WARC/1\.[01]\r?\n)")
+#: A record start; not only at the start of a line: a cut record leaves the next one
+#: glued to its last bytes.
+_WARC_LINE = re.compile(rb"(WARC/1\.[01]\r?\nWARC-)")
 #: A WARC header inside a record's body: the record's Content-Length ran past its end.
-_NEXT_RECORD = re.compile(rb"\r\n\r\nWARC/1\.[01]\r\nWARC-[A-Za-z-]+: ")
+_NEXT_RECORD = re.compile(rb"(?:\r\n\r\n)?WARC/1\.[01]\r\nWARC-[A-Za-z-]+: ")
 #: MIME types whose records are read and judged by their content (the crawl's response
 #: classes decide): those naming HTML, and those that name nothing.
 _UNNAMED_TYPES = frozenset({"", "application/octet-stream", "unknown/unknown", "application/unknown"})
@@ -63,6 +65,8 @@ class ArchiveRecord:
     truncated: str = ""
     #: The record ended before its ``Content-Length`` (or ran into the next record).
     short: bool = False
+    #: Its ``Content-Length`` took in the start of the next record (the body is cut there).
+    ran_on: bool = False
     offset: int = 0
 
 
@@ -86,10 +90,16 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
     while start is not None:
         stream.seek(start)
         iterator = archive_iterator(stream)
-        read = _Progress(start)
+        read = _Progress(start, compressed)
         try:
-            yield from _records(iterator, read, limit)
+            yield from _records(iterator, read, stream, limit)
+        except _Resync as resync:
+            start = (
+                resync.offset if resync.offset is not None else _find_start(stream, read.last + 1, compressed)
+            )
+            continue
         except Exception as exc:  # noqa: BLE001 - warcio's, zlib's and the stream's errors alike
+            yield from read.release()
             failed_at = max(iterator.offset, read.last)  # the record that could not be read
             if failed_at != reported:  # not the same record again, after a restart there
                 reported = failed_at
@@ -100,23 +110,64 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
         start = yield from _after_end(stream, iterator.offset, compressed)
 
 
+class _Resync(Exception):
+    """Reading goes on at ``offset`` (None: at the next record start after the last)."""
+
+    def __init__(self, offset: int | None) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
 @dataclass(slots=True)
 class _Progress:
-    #: Offset of the last record started.
+    """Where one run of warcio's iterator is: the last record started, and the record read
+    but held back until the next one shows where it ended."""
+
     last: int
+    compressed: bool
+    held: list[ArchiveRecord | Damage] = field(default_factory=list)
+
+    def release(self) -> Iterator[ArchiveRecord | Damage]:
+        yield from self.held
+        self.held.clear()
 
 
-def _records(iterator: Any, read: _Progress, limit: int) -> Iterator[ArchiveRecord | Damage]:
+def _records(
+    iterator: Any, read: _Progress, stream: IO[bytes], limit: int
+) -> Iterator[ArchiveRecord | Damage]:
+    """The records of one run of warcio's iterator. Each is held until warcio finds the
+    next: a record start between the two means warcio read two records as one (a record
+    cut in its headers, or whose length lies), and the merged record is dropped, said,
+    and reading goes on at the start found."""
     warnings = 0
     for record in iterator:
         previous, read.last = read.last, iterator.offset
+        yield from _checked(read, stream, previous, read.last)
         if iterator.err_count > warnings:  # found on the way from the record before
             warnings = iterator.err_count
             yield Damage(previous, "length mismatch", _MISMATCH)
         archived = _record(record, read.last, limit)
-        yield archived
+        read.held.append(archived)
         if archived.short:
-            yield Damage(archived.offset, "length mismatch", _SHORT)
+            read.held.append(Damage(archived.offset, "length mismatch", _SHORT))
+        if archived.ran_on:  # its body was cut where the next record starts: go back there
+            yield from read.release()
+            raise _Resync(None)
+    yield from _checked(read, stream, read.last, iterator.offset)
+
+
+def _checked(read: _Progress, stream: IO[bytes], start: int, end: int) -> Iterator[ArchiveRecord | Damage]:
+    """The held record, unless a record starts inside it (between ``start`` and ``end``)."""
+    if not read.held:
+        return
+    inside = _find_start(stream, start + 1, read.compressed, end) if end > start + 1 else None
+    if inside is None:
+        yield from read.release()
+        return
+    read.held.clear()
+    reason = f"a record cut in its headers took in the next one, at {inside}: its page is lost"
+    yield Damage(start, "bad record", reason)
+    raise _Resync(inside)
 
 
 _MISMATCH = (
@@ -168,8 +219,10 @@ def _record(record: Any, offset: int, limit: int) -> ArchiveRecord:
     body, size, short = _read_body(record, limit)
     ran_on = _NEXT_RECORD.search(body)
     if ran_on is not None:  # the record's Content-Length took in the next record
-        body, short = body[: ran_on.start()], True
-    return _replace(base, body=body, size=max(size, len(body)), short=short)
+        body = body[: ran_on.start()]
+    return _replace(
+        base, body=body, size=max(size, len(body)), short=short or bool(ran_on), ran_on=bool(ran_on)
+    )
 
 
 def _replace(record: ArchiveRecord, **changes: Any) -> ArchiveRecord:
@@ -245,19 +298,25 @@ def _after_end(stream: IO[bytes], offset: int, compressed: bool) -> Generator[Da
     return found
 
 
-def _find_start(stream: IO[bytes], position: int, compressed: bool) -> int | None:
-    """The offset of the first record start at or after ``position``, or None."""
-    while True:
-        stream.seek(position)
-        block = stream.read(CHUNK + PROBE)
-        if not block:
-            return None
-        for candidate in _candidates(block, compressed):
-            if candidate >= CHUNK:
-                break
-            if not compressed or _opens_a_record(stream, position + candidate):
-                return position + candidate
-        position += CHUNK
+def _find_start(stream: IO[bytes], position: int, compressed: bool, end: int | None = None) -> int | None:
+    """The offset of the first record start at or after ``position`` (and before ``end``),
+    or None; the stream's position is kept (warcio may read on from it)."""
+    here = stream.tell()
+    try:
+        while end is None or position < end:
+            stream.seek(position)
+            block = stream.read(CHUNK + PROBE if end is None else min(CHUNK, end - position) + PROBE)
+            if not block:
+                return None
+            for candidate in _candidates(block, compressed):
+                if candidate >= CHUNK or (end is not None and position + candidate >= end):
+                    break
+                if not compressed or _opens_a_record(stream, position + candidate):
+                    return position + candidate
+            position += CHUNK
+        return None
+    finally:
+        stream.seek(here)
 
 
 def _candidates(block: bytes, compressed: bool) -> Iterator[int]:
