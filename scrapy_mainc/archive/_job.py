@@ -91,6 +91,15 @@ def _result(future: Any, source: str) -> FileSummary:
     return summary
 
 
+def check_job(config: OfflineConfig) -> None:
+    """A :class:`JobError` for a configuration a Dask job cannot run."""
+    if config.dedup.enabled and not config.dedup.redis_url:
+        raise JobError(
+            "a Dask job clusters near-duplicates in a shared index: give --redis URL "
+            "(MAINC_DEDUP_REDIS_URL); an index in memory would be one per task"
+        )
+
+
 @contextmanager
 def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
     """A client of the cluster at ``scheduler``, or of a local cluster of ``workers``
@@ -113,11 +122,7 @@ def run_job(
 ) -> JobSummary:
     """Run the job for ``files`` on the Dask ``client``'s cluster (see the module
     docstring); progress lines go to ``stream``."""
-    if config.dedup.enabled and not config.dedup.redis_url:
-        raise JobError(
-            "a Dask job clusters near-duplicates in a shared index: give --redis URL "
-            "(MAINC_DEDUP_REDIS_URL); an index in memory would be one per task"
-        )
+    check_job(config)
     distributed = require_distributed()
     started = time.monotonic()
     parts.mkdir(parents=True, exist_ok=True)

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(job: object) -> int:
-    from ..archive._job import JobError, dask_client, run_job  # noqa: PLC0415
+    from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
     from ..archive._run import COMMAND, ArchiveJob, run_here  # noqa: PLC0415
     from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
 
@@ -82,6 +82,7 @@ def _run(job: object) -> int:
     from pathlib import Path  # noqa: PLC0415
 
     try:
+        check_job(config)
         with dask_client(job.scheduler, job.dask_workers) as client:
             summary = run_job(client, files, Path(job.parts), config)
     except JobError as exc:
