@@ -36,7 +36,7 @@ _GZIP_MAGIC = b"\x1f\x8b\x08"
 #: glued to its last bytes.
 _WARC_LINE = re.compile(rb"(WARC/1\.[01]\r?\nWARC-)")
 #: A WARC header inside a record's body: the record's Content-Length ran past its end.
-_NEXT_RECORD = re.compile(rb"(?:\r\n\r\n)?WARC/1\.[01]\r\nWARC-[A-Za-z-]+: ")
+_NEXT_RECORD = re.compile(rb"WARC/1\.[01]\r\nWARC-[A-Za-z-]+: ")
 #: MIME types whose records are read and judged by their content (the crawl's response
 #: classes decide): those naming HTML, and those that name nothing.
 _UNNAMED_TYPES = frozenset({"", "application/octet-stream", "unknown/unknown", "application/unknown"})
@@ -217,12 +217,21 @@ def _record(record: Any, offset: int, limit: int) -> ArchiveRecord:
     if skipped:
         return _replace(base, skipped=skipped)
     body, size, short = _read_body(record, limit)
-    ran_on = _NEXT_RECORD.search(body)
-    if ran_on is not None:  # the record's Content-Length took in the next record
-        body = body[: ran_on.start()]
-    return _replace(
-        base, body=body, size=max(size, len(body)), short=short or bool(ran_on), ran_on=bool(ran_on)
-    )
+    ran_on = _next_record_in(body)
+    if ran_on >= 0:  # the record's Content-Length took in the next record
+        body = body[:ran_on].removesuffix(b"\r\n\r\n")
+    cut = ran_on >= 0
+    return _replace(base, body=body, size=max(size, len(body)), short=short or cut, ran_on=cut)
+
+
+def _next_record_in(body: bytes) -> int:
+    """Where a WARC record starts in ``body``, or -1 (a literal search first: fast)."""
+    index = body.find(b"WARC/1.")
+    while index >= 0:
+        if _NEXT_RECORD.match(body, index):
+            return index
+        index = body.find(b"WARC/1.", index + 1)
+    return -1
 
 
 def _replace(record: ArchiveRecord, **changes: Any) -> ArchiveRecord:
