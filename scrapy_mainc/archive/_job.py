@@ -111,7 +111,9 @@ def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
         return
     count = workers or default_workers()
     with (
-        distributed.LocalCluster(n_workers=count, threads_per_worker=1, processes=True) as cluster,
+        distributed.LocalCluster(
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client
