@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import json
 import subprocess
 import sys
@@ -37,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
+import warcs  # noqa: E402 - the tests' WARC writing (warcio)
 from devsets import DATASETS_DIR  # noqa: E402
 
 SETS = ("scrapinghub", "newspaper4k", "zh_news", "trafilatura_eval", "wcxb", "dates")
 SITE = ROOT / "example_project" / "site"
-WARC_DATE = "2026-04-14T09:30:00Z"
 GIGABYTE = 1_000_000_000
 
 
@@ -66,9 +65,9 @@ def site_pages() -> Iterator[tuple[str, bytes]]:
 
 
 def write_archive(path: Path, pages: Iterator[tuple[str, bytes]], gzipped: bool = True, stop: int = 0) -> int:
-    """Write a request and a response record per page; returns the pages written. With
-    ``stop``, the pages repeat (under new URLs) until the file has ``stop`` bytes."""
-    from warcio.statusandheaders import StatusAndHeaders
+    """Write a request and a response record per page (``tests/warcs.py``); returns the
+    pages written. With ``stop``, the pages repeat (under new URLs) until the file has
+    ``stop`` bytes."""
     from warcio.warcwriter import WARCWriter
 
     pages_list = list(pages)
@@ -79,22 +78,8 @@ def write_archive(path: Path, pages: Iterator[tuple[str, bytes]], gzipped: bool 
         while True:
             for url, body in pages_list:
                 page_url = url if not round_ else f"{url}{'&' if '?' in url else '?'}copy={round_}"
-                request = StatusAndHeaders("GET / HTTP/1.1", [("Host", "bench")], is_http_request=True)
-                record = writer.create_warc_record(
-                    page_url, "request", payload=io.BytesIO(b""), length=0, http_headers=request
-                )
-                writer.write_record(record)
-                record.raw_stream.close()
-                headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
-                record = writer.create_warc_record(
-                    page_url,
-                    "response",
-                    payload=io.BytesIO(body),
-                    length=len(body),
-                    http_headers=headers,
-                    warc_headers_dict={"WARC-Date": WARC_DATE},
-                )
-                writer.write_record(record)
+                warcs.write(writer, warcs.request_record(writer, page_url))
+                warcs.write(writer, warcs.response_record(writer, page_url, body))
                 written += 1
                 if stop and stream.tell() >= stop:
                     return written
@@ -164,9 +149,6 @@ def readers(work: Path, repeat: int) -> dict[str, Any]:
 
 def shapes(work: Path) -> dict[str, dict[str, str]]:
     """What each reader does with the shapes warcio and FastWARC differ on."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    import warcs
-
     body = (SITE / "en" / "harbour-bridge-reopens.html").read_bytes()
     packed = gzip.compress(body)
     chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(packed), packed)

@@ -10,23 +10,22 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..integration._offline import OfflineConfig, option_settings
+from ..integration._offline import ItemOptions, OfflineConfig, option_settings
 from ._files import JsonLines, file_items
 from ._items import ArchiveExtractor
 from ._summary import FileSummary, JobSummary
 
-#: Seconds between two progress lines.
-PROGRESS_INTERVAL = 5.0
 COMMAND = "mainc warc"
 
 
 @dataclass(frozen=True, slots=True)
-class ArchiveJob:
-    """What to read and how (the options of ``mainc warc``)."""
+class ArchiveJob(ItemOptions):
+    """What to read and how (the options of ``mainc warc``; ``limit`` applies in this
+    process only)."""
 
     #: Files, folders and glob patterns of ``.warc``, ``.warc.gz`` and ``.wacz`` files.
     inputs: tuple[str, ...] = ()
@@ -37,17 +36,6 @@ class ArchiveJob:
     #: The Dask scheduler's address; "" starts a local cluster of ``dask_workers``.
     scheduler: str = ""
     dask_workers: int = 0
-    #: Most pages taken (this process only); 0: no limit.
-    limit: int = 0
-    favor: str = "balanced"
-    languages: tuple[str, ...] = ()
-    articles_only: bool = False
-    dedup: bool = False
-    redis_url: str = ""
-    markdown: bool = False
-    #: More ``MAINC_`` settings (``-s NAME=VALUE``), applied last.
-    settings: dict[str, Any] = field(default_factory=dict)
-    progress_interval: float = PROGRESS_INTERVAL
 
     def config(self) -> OfflineConfig:
         """The crawl's configuration for these options (ValueError for a bad setting)."""

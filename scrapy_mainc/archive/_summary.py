@@ -25,13 +25,11 @@ class Problem:
     reason: str
 
 
-@dataclass(slots=True)
-class FileSummary:
-    """One input file: its records by WARC type, the records skipped by reason, the items
-    written, the crawl's ``mainc/*`` stats for them, and every problem counted by kind."""
+@dataclass(slots=True, kw_only=True)
+class Counts:
+    """What records gave: by WARC type, the records skipped by reason, the items written,
+    the crawl's ``mainc/*`` stats for them, and every problem counted by kind."""
 
-    file: str
-    part: str = ""
     #: Records read, by ``WARC-Type``.
     records: Counter[str] = field(default_factory=Counter)
     #: Records that are no page, by reason ("request record", "not HTML", "HTTP status 404").
@@ -45,6 +43,14 @@ class FileSummary:
     #: Problems by kind ("bad record", "skipped", "length mismatch", "unreadable"...).
     errors: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FileSummary(Counts):
+    """One input file's counts, where its part went, its time and its worker."""
+
+    file: str
+    part: str = ""
     seconds: float = 0.0
     #: The Dask worker that read the file ("" outside a Dask job).
     worker: str = ""
@@ -107,19 +113,12 @@ class WorkerTime:
 
 
 @dataclass(slots=True)
-class JobSummary:
-    """A whole run: the files' summaries added up, and each worker's time."""
+class JobSummary(Counts):
+    """A whole run: the files' counts added up, and each worker's time."""
 
     files: int = 0
     #: Files of an earlier run of the same job, skipped (their part was complete).
     resumed: int = 0
-    records: Counter[str] = field(default_factory=Counter)
-    skipped: Counter[str] = field(default_factory=Counter)
-    truncated: Counter[str] = field(default_factory=Counter)
-    items: int = 0
-    stats: Counter[str] = field(default_factory=Counter)
-    errors: Counter[str] = field(default_factory=Counter)
-    problems: list[Problem] = field(default_factory=list)
     workers: list[WorkerTime] = field(default_factory=list)
     #: Wall-clock seconds of the run.
     seconds: float = 0.0

@@ -24,9 +24,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     command.add_argument("inputs", nargs="+", metavar="URL|FILE", help="sitemap, feed, start page, or a file")
-    command.add_argument(
-        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
-    )
     command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
     add_item_options(command, "any Scrapy setting")
     command.set_defaults(run=run)
@@ -40,7 +37,6 @@ def run(args: argparse.Namespace) -> int:
     job = CrawlJob(
         start_urls=tuple(start_urls),
         page_urls=tuple(page_urls),
-        output=args.output,
         depth=args.depth,
         **item_options(args),
     )

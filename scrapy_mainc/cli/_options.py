@@ -13,8 +13,11 @@ from ._errors import CommandError
 
 
 def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> None:
-    """``--limit``, ``--languages``, ``--articles-only``, ``--dedup``, ``--redis``,
+    """``-o``, ``--limit``, ``--languages``, ``--articles-only``, ``--dedup``, ``--redis``,
     ``--markdown``, ``--favor``, ``--progress`` and ``-s``."""
+    command.add_argument(
+        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
+    )
     command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
     command.add_argument("--articles-only", action="store_true", help="keep article pages only")
@@ -37,6 +40,7 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
 def item_options(args: argparse.Namespace) -> dict[str, Any]:
     """The shared options of ``args`` as keyword arguments of ``CrawlJob`` and ``ArchiveJob``."""
     return {
+        "output": args.output,
         "limit": max(args.limit, 0),
         "favor": args.favor,
         "languages": tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),

@@ -27,9 +27,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     command.add_argument("inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, folder or glob")
     command.add_argument(
-        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
-    )
-    command.add_argument(
         "--parts", default="", metavar="DIR", help="run as a Dask job: one part file per input in DIR"
     )
     command.add_argument(
@@ -54,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
     job = ArchiveJob(
         inputs=tuple(args.inputs),
-        output=args.output,
         parts=args.parts,
         scheduler=args.scheduler,
         dask_workers=max(args.dask_workers, 0),

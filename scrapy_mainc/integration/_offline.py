@@ -17,28 +17,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ._config import MaincConfig
 from ._dedup_config import DedupConfig
 from ._settings import unknown_settings
 
+#: Seconds between two progress lines of ``mainc crawl`` and ``mainc warc``.
+PROGRESS_INTERVAL = 5.0
 
-class ItemOptions(Protocol):
-    """The item options ``mainc crawl`` and ``mainc warc`` share."""
 
-    @property
-    def favor(self) -> str: ...
-    @property
-    def languages(self) -> tuple[str, ...]: ...
-    @property
-    def articles_only(self) -> bool: ...
-    @property
-    def dedup(self) -> bool: ...
-    @property
-    def redis_url(self) -> str: ...
-    @property
-    def markdown(self) -> bool: ...
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemOptions:
+    """The options ``mainc crawl`` and ``mainc warc`` share (``CrawlJob`` and ``ArchiveJob``
+    add their own)."""
+
+    #: Most pages extracted; 0: no limit.
+    limit: int = 0
+    #: ``MAINC_FAVOR``.
+    favor: str = "balanced"
+    #: ``MAINC_LANGUAGES``: keep only items in these languages; (): every language.
+    languages: tuple[str, ...] = ()
+    #: ``MAINC_ARTICLES_ONLY``.
+    articles_only: bool = False
+    #: Cluster near-duplicates (``MAINC_DEDUP_ENABLED``), in memory or...
+    dedup: bool = False
+    #: ...in the index at this Redis URL (``MAINC_DEDUP_REDIS_URL``; implies ``dedup``).
+    redis_url: str = ""
+    #: Add the article as Markdown, in the item field ``markdown``.
+    markdown: bool = False
+    #: More settings (``-s NAME=VALUE``), applied last.
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: Seconds between two progress lines.
+    progress_interval: float = PROGRESS_INTERVAL
 
 
 def option_settings(options: ItemOptions) -> dict[str, Any]:
