@@ -7,6 +7,7 @@
     python3 scripts/dev.py oracle    # auto against the oracle of its algorithms; its lost pages by kind
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
+    python3 scripts/dev.py bench-wcxb  # WCXB (seven page types): word F1 by type, peers included
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
@@ -36,6 +37,7 @@ EXTRAS = {
     "oracle": "test,peers",
     "bench-dates": "test,peers",
     "bench-metadata": "test,peers",
+    "bench-wcxb": "test,peers",
     "lint": "test,lint",
     "docs": "docs",
     "package": "build",
@@ -100,6 +102,8 @@ def main(argv: list[str]) -> int:
         command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
     elif job == "oracle":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "oracle.py"), *rest]
+    elif job == "bench-wcxb":
+        command = [str(PYTHON), str(ROOT / "benchmarks" / "wcxb.py"), *rest]
     elif job == "bench-metadata":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "metadata.py"), *rest]
     else:

@@ -10,9 +10,11 @@ directory; by default ``../shared/datasets`` next to the repository when it exis
 test pages in ``tests/data``. Each fuzzed page is a seed with a few mutations (bytes
 inserted, deleted, duplicated or flipped; nasty markup spliced in: unsafe URLs (also behind
 Unicode spaces and other invisible characters), forms,
-control characters, unclosed quotes and comments, deep nesting, many attributes, charset
-declarations and BOMs; re-encoded), or a generated shape (tag soup, binary data, huge
-text, br siblings, comment blocks, deep nesting...). Every page goes through every
+control characters, void elements left open with control characters after them, in what
+they hold and in their attributes, unclosed quotes and comments, deep nesting, many
+attributes, charset declarations and BOMs; re-encoded), or a generated shape (tag soup,
+binary data, huge text, br siblings, comment blocks, deep nesting, void elements with
+control characters...). Every page goes through every
 algorithm, as bytes or as text, and each result is checked:
 
 * ``extract`` returns an :class:`Extraction` and never raises;
@@ -129,6 +131,29 @@ NASTY_SNIPPETS = (
     "<meta name='description' content='De\x1bsc\x9f'><meta property='article:section' content='S\x06'>",
     "<p class='byline'>By Jane\x07 Doe\x8f</p><h1>Head\x10line of \x11the story</h1>",
 )
+#: Every void element of HTML; lxml's parser nests what follows in those it does not know
+#: (embed, source, track, wbr, keygen), which preparation moves out.
+VOID_TAGS = tuple("area base br col embed hr img input link meta param source track wbr keygen".split())
+#: The characters lxml refuses to be given, which its parser keeps in text and attributes.
+XML_REFUSED = tuple(chr(code) for code in (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF))
+
+
+def void_with_control(rng: random.Random) -> str:
+    """A void element left open with a control character lxml refuses after it, in what it
+    holds or in its attributes; in a picture, or in a script template of an article body."""
+    tag, char = rng.choice(VOID_TAGS), rng.choice(XML_REFUSED)
+    return rng.choice(
+        (
+            f"<{tag}>b{char}c",
+            f"<{tag} src='/x{char}.bin'>{char}<b>held{char}</b>tail{char}",
+            f"<picture><source srcset='/a{char}.webp{char}1x'><{tag}><img alt='p{char}'></picture>"
+            f"after{char}",
+            f"<div itemprop='articleBody'><script type='text/template'><p>t{char}</p><{tag}>{char}</script>"
+            f"{char}after</div>",
+        )
+    )
+
+
 #: URLs of shapes that string splitting gets wrong: bare hosts, no host, invalid hosts.
 ODD_URLS = ("http://example.com", "HTTP://EXAMPLE.COM", "http://", "http:", "//", "//[bad", "http://[::1",
             "http://user@:80", "?", "#", "%zz", "http://example.com:99999/x")  # fmt: skip
@@ -163,8 +188,9 @@ def seed_pages(datasets: list[Path]) -> list[bytes]:
     return [path.read_bytes() for path in paths]
 
 
-def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
-    """A generated nasty page of about ``scale`` characters."""
+def generated(rng: random.Random, scale: int, label: str = "") -> tuple[str, str | bytes]:
+    """A generated nasty page of about ``scale`` characters: of the shape ``label``, or of
+    one chosen at random."""
     paragraph = "<p>The minister said on Tuesday that the budget would rise, a lot.</p>"
     article = "<article>" + paragraph * 6 + "</article>"
     shapes: dict[str, Callable[[], str | bytes]] = {
@@ -192,13 +218,18 @@ def generated(rng: random.Random, scale: int) -> tuple[str, str | bytes]:
             f"<html><body>{article}" + "<time></time>\n" * (scale // 14) + "</body></html>"
         ),
         "over the size limit": lambda: b"<html><body><p>" + b"word, " * (MAX_PAGE_BYTES // 6) + b"</p>",
+        "void controls": lambda: (
+            f"<html><body>{article}<div>"
+            + "".join(f"<p>Words{void_with_control(rng)}</p>" for _ in range(max(1, scale // 120)))
+            + "</div></body></html>"
+        ),
         "headline link": lambda: (
             f"<html><head><title>Site</title><link rel='canonical' href='{rng.choice(ODD_URLS)}'></head>"
             f"<body><h1><a href='{rng.choice(ODD_URLS)}'>Storm closes the coastal road</a></h1>{article}"
             "</body></html>"
         ),
     }
-    label = rng.choice(sorted(shapes))
+    label = label or rng.choice(sorted(shapes))
     return label, shapes[label]()
 
 
@@ -253,6 +284,10 @@ def _splice_invisible_url(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = snippet.encode("utf-8", "surrogatepass")
 
 
+def _splice_void_control(rng: random.Random, data: bytearray) -> None:
+    data[rng.randrange(len(data) + 1) : 0] = void_with_control(rng).encode("utf-8")
+
+
 def _insert_bytes(rng: random.Random, data: bytearray) -> None:
     data[rng.randrange(len(data) + 1) : 0] = rng.randbytes(rng.randint(1, 64))
 
@@ -280,7 +315,10 @@ def _truncate(rng: random.Random, data: bytearray) -> None:
     del data[rng.randrange(len(data) + 1) :]
 
 
-MUTATIONS = (_splice, _splice, _splice_invisible_url, _insert_bytes, _delete, _duplicate, _flip, _truncate)
+MUTATIONS = (
+    _splice, _splice, _splice_invisible_url, _splice_void_control, _insert_bytes, _delete, _duplicate, _flip,
+    _truncate,
+)  # fmt: skip
 
 
 def cases(rng: random.Random, seeds: list[bytes], count: int, scale: int) -> Iterator[Case]:

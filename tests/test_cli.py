@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -99,10 +100,46 @@ def test_extract_reports_the_reason_of_an_empty_result() -> None:
     assert b"not HTML: a PDF document" in completed.stderr
 
 
+def test_extract_of_a_control_character_after_a_void_element() -> None:
+    # 19 bytes that raised ValueError in preparation: a traceback, exit status 1 (issue 31)
+    for page in (b"<p>a<embed>b\x0cc</p>", b"<p>a<wbr>b\x01c</p>"):
+        completed = _run("extract", "-", stdin=page)
+        assert completed.returncode == 0, completed.stderr.decode()
+        assert completed.stdout == b""
+        assert completed.stderr.decode() == "mainc: no block of text looks like article content\n"
+    page = f"<p>{'The harbour bridge reopened on Monday, two years late, and the mayor spoke. ' * 4}"
+    completed = _run("extract", "-", stdin=f"{page}a<embed>b\x0cc</p>".encode())
+    assert completed.returncode == 0 and completed.stdout.decode().endswith("spoke. ab c\n")  # \x0c: a space
+
+
+@pytest.mark.parametrize("pages", [1, 2])
+def test_extract_into_a_closed_pipe_stops_quietly(pages: int) -> None:
+    # `mainc extract a.html b.html | head -c 10` ended in a BrokenPipeError traceback (issue
+    # 31): the reader is gone before the output is written, as head is once it has 10 bytes
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        command = [sys.executable, "-m", "scrapy_mainc", "extract", *[str(DATA / "news_en.html")] * pages]
+        completed = subprocess.run(command, stdout=writer, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(writer)
+    assert completed.stderr == b""
+    assert completed.returncode == 141  # 128 + SIGPIPE: what a shell reports for `cat` there
+
+
 def test_unknown_algorithm_is_a_usage_error() -> None:
     completed = _run("extract", "-", "--algorithm", "nope", stdin=b"<p>x</p>")
     assert completed.returncode == 2
     assert b"invalid choice" in completed.stderr
+
+
+def test_a_negative_count_of_worst_pages_is_refused(tmp_path: Path) -> None:
+    # it listed all the pages but the last, under "worst -1 pages" (found with issue 31)
+    completed = _run("evaluate", str(tmp_path), "--worst", "-1")
+    assert completed.returncode == 2 and completed.stdout == b""
+    lines = completed.stderr.decode().splitlines()
+    assert lines[0].startswith("usage: mainc evaluate ")
+    assert lines[-1] == "mainc evaluate: error: argument --worst: not 0 (none) or a positive integer: '-1'"
 
 
 def test_evaluate_prints_scores_and_writes_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import EXAMPLE
 
 KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
@@ -128,3 +129,141 @@ def test_extract_does_not_import_scrapy(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines()[-1] == "[]", done.stderr
+
+
+# --- A crawl that cannot start: one ERROR line, then a line that says so (issue 31) --------
+
+DID_NOT_START = "mainc crawl: the crawl did not start (the ERROR above says why)"
+YESTERDAY = "yesterday's items\n"
+#: Options of mainc crawl that stop it before it starts, and the ERROR each gives.
+BAD_OPTIONS = {
+    "timeout": (("-s", "MAINC_TIMEOUT=abc"), "mainc: MAINC_TIMEOUT must be a positive number; got 'abc'"),
+    "languages": (
+        ("--languages", "english"),
+        "mainc: MAINC_LANGUAGES: 'english' is not a language code (ISO 639-1, such as en or de)",
+    ),
+    "algorithm": (("-s", "MAINC_ALGORITHM=foo"), "mainc: MAINC_ALGORITHM: unknown algorithm 'foo'; valid: "),
+    "dedup": (
+        ("-s", "MAINC_DEDUP_THRESHOLD=abc", "--dedup"),
+        "mainc: invalid MAINC_DEDUP_* setting: MAINC_DEDUP_THRESHOLD must be a number; got 'abc'",
+    ),
+}
+
+
+def stopped_before_it_started(*args: str, cwd: Path) -> str:
+    """Run ``mainc crawl`` over a list of one page with ``args``; check that the crawl did
+    not start (exit status 1, two lines, the output file untouched); its ERROR line."""
+    from newsdemo.localredis import free_port
+
+    listing, out = cwd / "urls.txt", cwd / "items.jsonl"
+    listing.write_text(f"http://127.0.0.1:{free_port()}/page.html\n", encoding="utf-8")
+    out.write_text(YESTERDAY, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "crawl", str(listing), *args, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+    lines = done.stderr.splitlines()
+    assert done.returncode == 1 and len(lines) == 2 and lines[1] == DID_NOT_START, done.stderr[-3000:]
+    assert out.read_text(encoding="utf-8") == YESTERDAY
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", sorted(BAD_OPTIONS))
+def test_a_bad_setting_stops_the_crawl_in_one_line(name: str, tmp_path: Path) -> None:
+    args, message = BAD_OPTIONS[name]
+    assert f" ERROR: {message}" in stopped_before_it_started(*args, cwd=tmp_path)
+
+
+#: A reactor other than asyncio's: ``mainc crawl`` runs ``CrawlerProcess`` then, as ``scrapy crawl`` does.
+SELECT_REACTOR = ("-s", "TWISTED_REACTOR=twisted.internet.selectreactor.SelectReactor")
+
+
+def test_a_bad_setting_on_another_reactor_stops_the_crawl_in_one_line(tmp_path: Path) -> None:
+    args, message = BAD_OPTIONS["timeout"]
+    assert f" ERROR: {message}" in stopped_before_it_started(*args, *SELECT_REACTOR, cwd=tmp_path)
+
+
+def test_a_crawl_on_another_reactor(site_server: Any, tmp_path: Path) -> None:
+    page = f"{site_server.url}/en/river-festival.html"
+    (tmp_path / "urls.txt").write_text(page + "\n", encoding="utf-8")
+    done, items = crawl(str(tmp_path / "urls.txt"), *FAST, *SELECT_REACTOR, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [item["url"] for item in items] == [page] and items[0]["main_text"]
+
+
+def test_a_redis_that_is_not_there_stops_the_crawl_in_one_line(tmp_path: Path) -> None:
+    from newsdemo.localredis import free_port
+
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    line = stopped_before_it_started("--dedup", "--redis", url, cwd=tmp_path)
+    assert f" ERROR: mainc dedup: cannot open the index at {url}: ConnectionError: " in line
+    assert line.endswith("MAINC_DEDUP_REDIS_REQUIRED = False to crawl with an index in this process's memory")
+
+
+def test_an_index_of_other_parameters_stops_the_crawl_in_one_line(redis_url: str, tmp_path: Path) -> None:
+    from scrapy_mainc.dedup import IndexParams, open_index
+
+    open_index(IndexParams(redis_url=redis_url, threshold=0.5)).close()
+    line = stopped_before_it_started("--redis", redis_url, cwd=tmp_path)
+    assert f" ERROR: mainc dedup: cannot open the index at {redis_url}: IndexMismatchError: " in line
+    assert '"threshold": 0.5' in line
+
+
+def test_a_cluster_node_without_the_cluster_setting_stops_the_crawl_in_one_line(
+    redis_cluster: Any, tmp_path: Path
+) -> None:
+    line = stopped_before_it_started("--redis", redis_cluster.url, cwd=tmp_path)
+    assert f" ERROR: mainc dedup: cannot open the index at {redis_cluster.url}: ClusterModeError: " in line
+    assert "node of a Redis Cluster; set MAINC_DEDUP_REDIS_CLUSTER = True" in line
+
+
+# --- Option values that mean nothing are refused, as argparse refuses a wrong type ---------
+
+#: Each option value that meant "no limit" or printed a progress line at every turn of the
+#: reactor (issue 31, item 4), and the error argparse gives for it.
+MEANINGLESS = {
+    ("--limit", "0"): "argument --limit: not a positive integer: '0' (without --limit: no limit)",
+    ("--limit", "-5"): "argument --limit: not a positive integer: '-5' (without --limit: no limit)",
+    ("--depth", "-1"): "argument --depth: not 0 (no limit) or a positive integer: '-1'",
+    ("--progress", "0"): "argument --progress: not a positive number of seconds: '0'",
+    ("--progress", "-2"): "argument --progress: not a positive number of seconds: '-2'",
+    ("--progress", "inf"): "argument --progress: not a positive number of seconds: 'inf'",
+    ("--progress", "nan"): "argument --progress: not a positive number of seconds: 'nan'",
+}
+
+
+@pytest.mark.parametrize(("option", "value"), sorted(MEANINGLESS))
+def test_an_option_value_that_means_nothing_is_refused(option: str, value: str, tmp_path: Path) -> None:
+    from newsdemo.localredis import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/sitemap.xml"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "crawl", url, option, value, "-s", "RETRY_TIMES=0"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 2 and done.stdout == "", done.stderr[-3000:]
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("usage: mainc crawl ")
+    assert lines[-1] == f"mainc crawl: error: {MEANINGLESS[option, value]}"
+    assert not (tmp_path / "items.jsonl").exists()
+
+
+# --- A list that holds no URL -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# the pages of today\n   \n# none yet\n"])
+def test_a_list_without_urls_is_one_line(content: str, tmp_path: Path) -> None:
+    # it crawled nothing and exited 0, saying nothing (issue 31, item 6)
+    listing = tmp_path / "urls.txt"
+    listing.write_text(content, encoding="utf-8")
+    done, items = crawl(str(listing), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "" and items == []
+    assert done.stderr.splitlines() == [
+        f"mainc crawl: error: {listing}: the list holds no URLs (one URL a line; # starts a comment)"
+    ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from lxml import html as lxml_html
 
-from scrapy_mainc import extract
-from scrapy_mainc.core._dom import close_void_element, flatten_deep_nesting, parse_html, prepare
+from scrapy_mainc import Extraction, extract, extract_tree
+from scrapy_mainc.core._dom import close_void_elements, flatten_deep_nesting, parse_html, prepare
+from scrapy_mainc.core._tags import HOLDING_VOID_TAGS
+from scrapy_mainc.core._text import clean_text
 
 
 def test_flattening_drops_only_the_tags_below_the_limit() -> None:
@@ -119,17 +121,25 @@ def test_what_an_unclosed_embed_held_moves_out_after_it() -> None:
     assert "".join(div.itertext()) == "aheldbtail"  # the element's text, its content, its tail, in order
 
 
-def test_close_void_element_keeps_the_order_of_text_children_and_tail() -> None:
-    div = lxml_html.fragment_fromstring("<div>x<wbr>one<b>two</b>three</div>")
+def test_close_void_elements_keeps_the_order_of_text_children_and_tail() -> None:
+    div = lxml_html.fragment_fromstring("<div>x<wbr class='w'>one<b>two</b>three</div>")
     wbr = div.find("wbr")
     wbr.tail = " after"  # as if the parser had closed it before this
-    close_void_element(wbr)
-    assert wbr.text is None and len(wbr) == 0 and wbr.tail == "one"
+    close_void_elements(div, [wbr])
+    (closed,) = div.findall("wbr")  # an empty copy in its place
+    assert closed.text is None and len(closed) == 0 and closed.tail == "one" and closed.get("class") == "w"
     assert [child.tag for child in div] == ["wbr", "b"] and div.find("b").tail == "three after"
     assert "".join(div.itertext()) == "xonetwothree after"
-    empty = lxml_html.fragment_fromstring("<div><track>words</track> end</div>").find("track")
-    close_void_element(empty)
-    assert empty.text is None and empty.tail == "words end"
+    div = lxml_html.fragment_fromstring("<div><track>words</track> end<embed>a<embed>b</embed></embed></div>")
+    close_void_elements(div, list(div.iter("track", "embed")))  # one inside another too
+    assert [(child.tag, child.text, child.tail) for child in div] == [
+        ("track", None, "words end"),
+        ("embed", None, "a"),
+        ("embed", None, "b"),
+    ]
+    alone = lxml_html.fragment_fromstring("<wbr>held</wbr>")
+    close_void_elements(alone, [alone])  # no parent to move what it holds into
+    assert alone.text == "held"
 
 
 @pytest.mark.parametrize(
@@ -217,3 +227,65 @@ def test_a_picture_takes_the_first_safe_source() -> None:
         '<picture><img alt="x" srcset="https://example.com/b.webp 1x"></picture>'
         in extract(page, url="https://example.com/a").html
     )
+
+
+# --- Control characters in what preparation moves (issue 31, item 1) -----------------------
+# lxml's parser keeps in text and attributes the control characters that lxml's API refuses
+# to store ("All strings must be XML compatible"): preparation must move the text a void
+# element held without writing it back, and copy a <source>'s files to its <img> so that
+# they can be stored.
+
+#: Every void element of HTML (those lxml's parser knows, and those it nests content in).
+VOID_ELEMENTS = (
+    "area base br col embed hr img input link meta param source track wbr keygen".split()
+)  # fmt: skip
+#: The characters lxml refuses in a string it is given (its parser lets them through).
+XML_REFUSED = tuple(chr(code) for code in (*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF))
+
+
+@pytest.mark.parametrize("tag", VOID_ELEMENTS)
+def test_a_control_character_after_a_void_element_does_not_raise(tag: str) -> None:
+    for char in XML_REFUSED:
+        page = f"<p>a<{tag}>b{char}c</p>"  # 19 bytes with <embed> and a form feed: it raised
+        for given in (page, page.encode("utf-8")):
+            assert isinstance(extract(given), Extraction), (tag, char)
+
+
+@pytest.mark.parametrize("tag", HOLDING_VOID_TAGS)
+def test_the_text_a_void_element_held_keeps_its_characters(tag: str) -> None:
+    # moved out as the parser read it: the same text as without the element, control
+    # characters and all (removed from the text, a space in the HTML, as anywhere else)
+    for char in XML_REFUSED[1:]:
+        line = f"<p>a{{}}b{char}c<i>d{char}e</i>f{char}g, the council said.</p>"
+        held, plain = (
+            f"<html><body><div id='main'>{STORY}{line.format(void)}{LAST}</div></body></html>"
+            for void in (f"<{tag}>", "")
+        )
+        expected = extract(plain).text
+        assert clean_text(f"ab{char}cd{char}ef{char}g, the council said.") in expected.splitlines()
+        assert extract(held).text == expected, (tag, char)
+        caller_tree = lxml_html.document_fromstring(held)
+        assert extract_tree(caller_tree).text == expected, (tag, char)
+
+
+def test_a_control_character_after_a_script_template_does_not_raise() -> None:
+    for char in XML_REFUSED[1:]:
+        template = f"<script type='text/template'>{STORY}</script>"
+        page = f"<html><body><div itemprop='articleBody'>{template}after{char}it {LAST}</div></body></html>"
+        text = extract(page).text
+        assert "ferry plan" in text and f"\n{clean_text(f'after{char}it')}\nThe last paragraph" in text, char
+
+
+def test_a_control_character_in_a_pictures_source_does_not_raise() -> None:
+    # the <img> gets the <source>'s files as the HTML output shows them on an <img>
+    sentence = "The pier was built in two years, and it cost less than planned."
+    for char in XML_REFUSED[1:]:
+        shown = []
+        for picture in (
+            f"<picture><source srcset='/a.webp{char}1x'><img alt='x'></picture>",
+            f"<picture><img alt='x' srcset='/a.webp{char}1x'></picture>",
+        ):
+            page = f"<html><body><div id='main'>{STORY}<p>{picture} {sentence}</p>{STORY}</div></body></html>"
+            html = extract(page, url="https://example.com/a").html
+            shown.append(html.split("<picture>")[1].split("</picture>")[0])
+        assert shown[0] == shown[1] == '<img alt="x" srcset="https://example.com/a.webp 1x">', char

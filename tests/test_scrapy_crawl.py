@@ -339,6 +339,13 @@ def test_a_typed_item_without_a_field_gets_a_clear_error(crawls: dict[str, Crawl
     assert len(messages) == 1
     for needed in ("'main_text'", "MAINC_TEXT_FIELD", "scrapy.Field()", "MAINC_CONVERT_ITEMS"):
         assert needed in messages[0]
+    # the closing warning says what became of them (it said "empty fields and the reason in
+    # mainc['reason']", issue 31, item 7)
+    (warning,) = [message for message in result.warnings_logged if message.startswith("mainc: all ")]
+    assert warning.startswith(
+        "mainc: all 2 items failed extraction (missing_field: 2); they went on unchanged, without "
+        "the fields their classes lack. Likely cause: missing_field: the item classes lack fields"
+    )
 
 
 def test_convert_items_turns_typed_items_into_dicts(crawls: dict[str, CrawlResult]) -> None:

@@ -15,6 +15,7 @@ from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
 from scrapy_mainc.integration._pool import WorkerPool
+from scrapy_mainc.integration._tally import OutcomeTally
 from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME, ExtractionTask
 
 PIPELINE_ONLY = {"ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100}, "MAINC_WORKER_MODE": "inline"}
@@ -63,6 +64,35 @@ def test_a_crawl_where_every_item_failed_says_so_once(crawls: dict[str, CrawlRes
     assert warning.startswith("mainc: all 3 items failed extraction (no_page: 3)")
     for cause in ("MAINC_PAGE_FIELD ('raw_html')", "scrapy_mainc.Addon", "MaincSpiderMiddleware"):
         assert cause in warning
+
+
+@pytest.mark.parametrize(
+    ("failures", "info", "became"),
+    [
+        ({"no_page": 2}, "mainc", "they went on with empty fields and the reason in mainc['reason']"),
+        ({"timeout": 2}, "meta", "they went on with empty fields and the reason in meta['reason']"),
+        ({"worker_died": 2}, "", "they went on with empty fields (no reason: MAINC_INFO_FIELD is off)"),
+        ({"missing_field": 3}, "mainc", "they went on unchanged, without the fields their classes lack"),
+        (
+            {"missing_field": 1, "timeout": 2},
+            "mainc",
+            "the 1 of classes that lack the fields went on unchanged, without them, the 2 others with "
+            "empty fields and the reason in mainc['reason']",
+        ),
+    ],
+)
+def test_the_warning_when_every_item_failed_says_what_became_of_them(
+    failures: dict[str, int], info: str, became: str
+) -> None:
+    tally = OutcomeTally("process")
+    for kind, count in failures.items():
+        for _ in range(count):
+            tally.add(kind, f"{kind} reason")
+    by_count = sorted(failures.items(), key=lambda pair: (-pair[1], pair[0]))
+    total, counts = sum(failures.values()), ", ".join(f"{kind}: {count}" for kind, count in by_count)
+    assert tally.all_failed_warning(info_field=info).startswith(
+        f"mainc: all {total} items failed extraction ({counts}); {became}. Likely cause: "
+    )
 
 
 def test_a_good_crawl_warns_of_nothing(crawls: dict[str, CrawlResult]) -> None:

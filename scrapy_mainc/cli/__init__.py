@@ -12,6 +12,7 @@ and ``warc`` share.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -24,6 +25,9 @@ __all__ = ["DATASET_LAYOUT", "CommandError", "main"]
 
 #: The distribution whose version ``mainc --version`` prints.
 DISTRIBUTION = "scrapy-mainc"
+#: The exit status when the reader of standard output has gone (``mainc extract ... | head``):
+#: 128 + SIGPIPE, what a shell reports for a Unix tool (``cat``) that SIGPIPE stopped there.
+CLOSED_OUTPUT_STATUS = 141
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,10 +35,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # here, not at exit, so that a reader gone is caught below
     except CommandError as exc:
         print(f"mainc {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _output_closed()
+    return status
+
+
+def _output_closed() -> int:
+    """Stop quietly, as Unix tools do, when the reader of standard output has gone: what is
+    still buffered goes to the null device (flushed at exit, it would raise again)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return CLOSED_OUTPUT_STATUS
 
 
 def _parser() -> argparse.ArgumentParser:

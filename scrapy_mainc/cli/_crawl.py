@@ -15,6 +15,7 @@ from pathlib import Path
 from ._errors import CommandError
 from ._inputs import is_url
 from ._options import add_item_options, item_options
+from ._values import whole_number
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +25,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     command.add_argument("inputs", nargs="+", metavar="URL|FILE", help="sitemap, feed, start page, or a file")
-    command.add_argument("--depth", type=int, default=0, help="follow links this deep at most (0: no limit)")
+    depth = whole_number(0, "not 0 (no limit) or a positive integer: {!r}")
+    command.add_argument(
+        "--depth", type=depth, default=0, metavar="N", help="follow links N deep at most (default: no limit)"
+    )
     add_item_options(command, "any Scrapy setting")
     command.set_defaults(run=run)
 
@@ -59,10 +63,17 @@ def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:
         if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # a sitemap or a feed
             start_urls.append(path.resolve().as_uri())
             continue
-        lines = data.decode("utf-8", "replace").splitlines()
-        urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-        bad = [url for url in urls if not is_url(url)]
-        if bad:
-            raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
-        page_urls.extend(urls)
+        page_urls.extend(_listed_urls(argument, data))
     return start_urls, page_urls
+
+
+def _listed_urls(argument: str, data: bytes) -> list[str]:
+    """The URLs of the list file ``argument`` (``data``): one a line, ``#`` comments."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    urls = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not urls:
+        raise CommandError(f"{argument}: the list holds no URLs (one URL a line; # starts a comment)")
+    bad = [url for url in urls if not is_url(url)]
+    if bad:
+        raise CommandError(f"{argument}: not a URL: {bad[0]!r} (a list holds one URL a line)")
+    return urls

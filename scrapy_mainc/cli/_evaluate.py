@@ -10,6 +10,7 @@ from .._extract import extract
 from ..algorithms import ALGORITHMS
 from ..evaluation._evaluate import Extractor, Report, evaluate, format_report, load_dataset
 from ._errors import CommandError, cannot_read
+from ._values import whole_number
 
 #: What ``mainc evaluate --help`` says a dataset is (the CLI page of the docs repeats it).
 DATASET_LAYOUT = """\
@@ -41,7 +42,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument("dataset", help="a dataset directory (layout below)")
     command.add_argument("--algorithm", default="auto", choices=[*names, "all"])
     command.add_argument("--json", dest="json_out", default=None, help="write results here")
-    command.add_argument("--worst", type=int, default=10, help="worst pages to list")
+    command.add_argument(
+        "--worst",
+        type=whole_number(0, "not 0 (none) or a positive integer: {!r}"),
+        default=10,
+        metavar="N",
+        help="worst pages to list (10)",
+    )
     command.set_defaults(run=run)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
+from ._values import positive_seconds, whole_number
 
 
 def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> None:
@@ -18,7 +19,10 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
-    command.add_argument("--limit", type=int, default=0, help="extract at most this many pages")
+    limit = whole_number(1, "not a positive integer: {!r} (without --limit: no limit)")
+    command.add_argument(
+        "--limit", type=limit, default=0, metavar="N", help="extract at most N pages (default: no limit)"
+    )
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
     command.add_argument("--articles-only", action="store_true", help="keep article pages only")
     command.add_argument(
@@ -30,7 +34,11 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
     )
     command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
     command.add_argument(
-        "--progress", type=float, default=5.0, metavar="SECONDS", help="seconds between progress lines"
+        "--progress",
+        type=positive_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds between progress lines (default: 5)",
     )
     command.add_argument(
         "-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE", help=setting_help
@@ -41,7 +49,7 @@ def item_options(args: argparse.Namespace) -> dict[str, Any]:
     """The shared options of ``args`` as keyword arguments of ``CrawlJob`` and ``ArchiveJob``."""
     return {
         "output": args.output,
-        "limit": max(args.limit, 0),
+        "limit": args.limit,
         "favor": args.favor,
         "languages": tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
         "articles_only": args.articles_only,

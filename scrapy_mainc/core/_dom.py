@@ -3,11 +3,16 @@
 Preparation renders the script templates inside the marked article body (a blog platform
 sends the post there for a script to render), moves what the parser nested in a void
 element of HTML5 it does not know (``<source>``, ``<embed>``, ``<wbr>``...) out after it,
-where browsers put it (:func:`close_void_element`), gives a ``<picture>``'s image without
+where browsers put it (:func:`close_void_elements`), gives a ``<picture>``'s image without
 an address its first source's files, removes what no algorithm reads (scripts, styles,
 form controls, comments; tails are kept), empties hidden elements in place (but a
 paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
 page marks as its article body.
+The parser keeps in text and attributes the control characters that lxml's API refuses to
+store (``ValueError: All strings must be XML compatible``). So the page's text is moved
+here, never written back: libxml2 moves it, with the nodes (``addprevious``) or as
+``etree.strip_tags`` unwraps an element; an attribute value copied from one element to
+another is stored as the HTML output will show it (:func:`~._sanitize.xml_safe`).
 Hidden elements are emptied rather than removed so that element positions, and therefore
 the XPaths reported for the chosen nodes, stay valid for the caller's own parse of the
 page. (Where a void element held what followed it, the positions after it are the
@@ -21,7 +26,8 @@ import re
 
 from lxml import etree
 
-from ._sanitize import image_source, image_srcset, safe_srcset
+from ._repair import repair
+from ._sanitize import image_source, image_srcset, safe_srcset, xml_safe
 from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
@@ -131,12 +137,15 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     """
     body = analysis_root(root)
     for template in body_templates(body):
-        render_template(template)
+        render_template(template)  # before the script, which goes with the others below
+    holding = []
     for element in list(body.iter("picture", *HOLDING_VOID_TAGS)):  # one walk for both
         if element.tag == "picture":
             give_sources_to_image(element)
         elif holds_content(element):  # what followed it, out after it as browsers build the page
-            close_void_element(element)
+            holding.append(element)
+    close_void_elements(body, holding)
+    repair(body)
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
@@ -159,23 +168,36 @@ def holds_content(element: etree._Element) -> bool:
     return bool(len(element) or element.text)
 
 
-def close_void_element(element: etree._Element) -> None:
-    """Move what the parser nested in a void element after it, into its parent, as the
-    page meant it (the element's text becomes its tail)."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    children, text, tail = list(element), element.text, element.tail
-    element.text = None
-    if not children:
-        element.tail = (text or "") + (tail or "") or None
-        return
-    element.tail = text
-    previous = element
-    for child in children:  # each after the one before: no walk over the siblings
-        previous.addnext(child)
-        previous = child
-    children[-1].tail = (children[-1].tail or "") + (tail or "") or None
+#: The tag a void element that held content takes until ``etree.strip_tags`` puts what it
+#: held in its parent (namespaced, so no page has it).
+_CLOSED = "{urn:scrapy-mainc}closed"
+
+
+def close_void_elements(root: etree._Element, elements: list[etree._Element]) -> None:
+    """Move what the parser nested in each of ``elements`` (void elements below ``root``)
+    out after it, into its parent, as the page meant it: each gives its place to an empty
+    copy of itself, then one ``etree.strip_tags`` puts its text, children and tail where it
+    stood, in order (one pass over the tree, however many there are). An element without a
+    parent stays as it is."""
+    closed = [element for element in elements if element.getparent() is not None]
+    for element in closed:
+        element.addprevious(empty_copy(element))
+        element.tag = _CLOSED
+    if closed:
+        etree.strip_tags(root, _CLOSED)
+
+
+def empty_copy(element: etree._Element) -> etree._Element:
+    """A copy of ``element``, its tag and attributes, without text, children or tail
+    (its children are set aside while it is copied: copying them would copy the rest of
+    the page for every void element that holds it)."""
+    children = list(element)
+    aside = etree.Element(_CLOSED)
+    aside.extend(children)
+    copied = copy.deepcopy(element)
+    element.extend(children)
+    copied.text = copied.tail = None
+    return copied
 
 
 #: The attributes of a ``<source>`` that list a picture's files, read for its ``<img>``.
@@ -193,7 +215,7 @@ def give_sources_to_image(picture: etree._Element) -> None:
         return
     for source in picture.iter("source"):
         for name in _SOURCE_SETS:
-            files = source.get(name)
+            files = xml_safe(source.get(name) or "")  # judged and stored as it will be shown
             if files and safe_srcset(files, None):  # an unsafe list gives way to the next
                 image.set(name, files)
                 return
@@ -216,17 +238,17 @@ def body_templates(body: etree._Element) -> list[etree._Element]:
 
 
 def render_template(template: etree._Element) -> None:
-    """Put the HTML of a script ``template`` in its place, in a ``<mainc-template>``
-    element: a tag of its own shifts no sibling's XPath position in the caller's parse."""
+    """Put the HTML of a script ``template`` before it, in a ``<mainc-template>`` element:
+    a tag of its own shifts no sibling's XPath position in the caller's parse. The script
+    stays, to be removed with the others, its tail left in place (see :func:`prepare`)."""
     parsed = etree.fromstring(
         f"<div>{template.text or ''}</div>", etree.HTMLParser(remove_comments=True, no_network=True)
     )
     rendered = parsed.find(".//div") if parsed is not None else None
-    parent = template.getparent()
-    if rendered is None or parent is None:
+    if rendered is None or template.getparent() is None:
         return
-    rendered.tag, rendered.tail = RENDERED_TEMPLATE_TAG, template.tail
-    parent.replace(template, rendered)
+    rendered.tag, rendered.tail = RENDERED_TEMPLATE_TAG, None
+    template.addprevious(rendered)
 
 
 def hidden_to_empty(hidden: list[etree._Element]) -> list[etree._Element]:

@@ -91,9 +91,10 @@ class OutcomeTally:
             "(Said once; further time-outs are counted in mainc/failed/timeout.)"
         )
 
-    def all_failed_warning(self, attaching: bool = False) -> str:
+    def all_failed_warning(self, attaching: bool = False, info_field: str = "mainc") -> str:
         """The warning for a crawl whose every item failed; "" for any other crawl.
-        ``attaching``: the spider middleware attached pages (no_page has another cause)."""
+        ``attaching``: the spider middleware attached pages (no_page has another cause);
+        ``info_field``: ``MAINC_INFO_FIELD``, where a failed item's reason goes ("": none)."""
         total = sum(self.counts.values())
         if not total or self.counts[""]:
             return ""
@@ -101,8 +102,26 @@ class OutcomeTally:
         counts = ", ".join(f"{kind}: {count}" for kind, count in kinds)
         causes = " ".join(f"{kind}: {self._cause(kind, attaching)}." for kind, _ in kinds)
         return (
-            f"mainc: all {total} items failed extraction ({counts}); they went on with empty "
-            f"fields and the reason in mainc['reason']. Likely cause: {causes}"
+            f"mainc: all {total} items failed extraction ({counts}); {self._what_became(info_field)}. "
+            f"Likely cause: {causes}"
+        )
+
+    def _what_became(self, info_field: str) -> str:
+        """What became of the failed items: those of a class that lacks the fields went on
+        unchanged (see ``MaincPipeline._pass_unfit``), the others with empty fields."""
+        unchanged, total = self.counts["missing_field"], sum(self.counts.values())
+        emptied = (
+            f"with empty fields and the reason in {info_field}['reason']"
+            if info_field
+            else "with empty fields (no reason: MAINC_INFO_FIELD is off)"
+        )
+        if not unchanged:
+            return f"they went on {emptied}"
+        if unchanged == total:
+            return "they went on unchanged, without the fields their classes lack"
+        return (
+            f"the {unchanged} of classes that lack the fields went on unchanged, without them, "
+            f"the {total - unchanged} others {emptied}"
         )
 
     def _cause(self, kind: str, attaching: bool) -> str:

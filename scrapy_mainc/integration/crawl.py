@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
 from scrapy import Request, signals
-from scrapy.crawler import CrawlerProcess
+from scrapy.crawler import AsyncCrawlerProcess, CrawlerProcess
 from scrapy.linkextractors import LinkExtractor
 from scrapy.selector import Selector
 from scrapy.settings import Settings
@@ -34,11 +34,13 @@ from scrapy.utils.sitemap import Sitemap
 
 from ._itembuild import page_item
 from ._offline import ItemOptions, option_settings
+from ._startup import StartupError
 from .addon import Addon
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    from scrapy.crawler import Crawler, CrawlerProcessBase
     from scrapy.http import Response
+    from twisted.python.failure import Failure
 
 #: AutoThrottle's first delay, seconds (Scrapy's default, 5, holds a crawl of one site
 #: back for its first seconds; AutoThrottle then follows the server's latency).
@@ -53,6 +55,8 @@ FEED_LINKS_XPATH = (
     "//*[local-name()='item']/*[local-name()='link']/text()"
     " | //*[local-name()='entry']/*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
 )
+#: Scrapy's default reactor, on which ``scrapy crawl`` runs ``AsyncCrawlerProcess``.
+ASYNCIO_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 #: Scrapy components that log a failed download with a traceback of their own.
 _TRACEBACK_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt", "scrapy.core.scraper")
 
@@ -197,20 +201,39 @@ def _job_settings(job: CrawlJob) -> dict[str, Any]:
 
 def run(job: CrawlJob, stream: TextIO = sys.stderr) -> int:
     """Run ``job``; progress and the summary go to ``stream``. Returns the exit status: 1
-    when the crawl did not start or fetched nothing, else 0."""
-    process = CrawlerProcess(crawl_settings(job))
+    when the crawl did not start (a bad setting, an index that cannot be opened: the ERROR
+    line says why, then one line says the crawl did not start) or fetched nothing, else 0."""
+    process = crawler_process(crawl_settings(job))
     crawler = process.create_crawler(MaincCrawlSpider)
     progress = Progress(crawler, job.progress_interval, stream)
     for name in _TRACEBACK_LOGGERS:
         logging.getLogger(name).addFilter(_without_traceback)
-    process.crawl(crawler, start_urls=job.start_urls, page_urls=job.page_urls, limit=job.limit)
+    arguments = {"start_urls": job.start_urls, "page_urls": job.page_urls, "limit": job.limit}
+    if isinstance(process, CrawlerProcess):  # a Deferred, which Twisted would report failed
+        process.crawl(crawler, **arguments).addErrback(_said_in_its_error_line)
+    else:
+        process.crawl(crawler, **arguments)
     process.start()
-    stats = crawler.stats.get_stats() if crawler.stats is not None else {}
-    if process.bootstrap_failed:
+    if process.bootstrap_failed:  # before reading stats: a crawl that did not start has none
         print("mainc crawl: the crawl did not start (the ERROR above says why)", file=stream)
         return 1
+    stats = crawler.stats.get_stats()
     print(summary(stats, progress.elapsed(), job.output), file=stream)
     return 0 if stats.get("downloader/response_count") else 1
+
+
+def crawler_process(settings: Settings) -> CrawlerProcessBase:
+    """The process ``scrapy crawl`` runs with ``settings``: ``AsyncCrawlerProcess`` on the
+    asyncio reactor (Scrapy's default), ``CrawlerProcess`` on another one."""
+    if settings.get("TWISTED_REACTOR") == ASYNCIO_REACTOR and not settings.getbool("FORCE_CRAWLER_PROCESS"):
+        return AsyncCrawlerProcess(settings)
+    return CrawlerProcess(settings)
+
+
+def _said_in_its_error_line(failure: Failure) -> Failure | None:
+    """Consume a crawl's failure to start: its ERROR line said why, and Twisted would
+    report the failed Deferred again, with two tracebacks (other errors go on)."""
+    return None if isinstance(failure.value, StartupError) else failure
 
 
 def _without_traceback(record: logging.LogRecord) -> bool:
@@ -244,7 +267,7 @@ class Progress:
         return time.monotonic() - self.started
 
     def report(self) -> None:
-        stats = self.crawler.stats.get_stats() if self.crawler.stats is not None else {}
+        stats = self.crawler.stats.get_stats()  # set: the spider has opened
         pages, seconds = stats.get("downloader/response_count", 0), self.elapsed()
         print(
             f"mainc crawl: {seconds:.0f} s: {pages} pages fetched, "

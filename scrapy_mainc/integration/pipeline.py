@@ -99,7 +99,9 @@ class MaincPipeline:
     def close_spider(self, spider: Spider | None = None) -> None:
         if self.pool is not None:
             self.pool.close(CLOSE_WAIT)
-        warning = self.tally.all_failed_warning(attaching=self.book.filing)
+        warning = self.tally.all_failed_warning(
+            attaching=self.book.filing, info_field=self.config.fields.info
+        )
         if warning:
             logger.warning("%s", warning)
 

@@ -1,0 +1,100 @@
+"""Repairs of what a browser shows and a parse of the page's HTML alone does not.
+
+A crawler reads the HTML as served; a reader sees it after the browser's parser and the
+page's scripts. Three kinds of page differ enough to lose their whole text, and each has
+a repair here, run by preparation (:func:`scrapy_mainc.core._dom.prepare`) before it
+removes what no algorithm reads:
+
+* **a script-rendered page with a no-script fallback** (:func:`reveal_noscript`): forum
+  software and other single-page applications serve an empty application shell and the
+  page itself in ``<noscript>``, which a reader without scripts, and a crawler, gets;
+* **streamed segments** (:func:`place_streamed_segments`): a server that streams its
+  rendering (React's) sends a placeholder ``<template id="B:0">`` where a part belongs
+  and the part later, in a hidden ``<div id="S:0">``, for a script to move into place;
+* **a page nested in a button** (:func:`release_swallowed`): libxml2's HTML parser, unlike
+  a browser's, ignores a ``</button>`` while elements opened inside the button are still
+  open, and nests the rest of the page in it; preparation would remove it as a form
+  control, with the page.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ._tags import NON_CONTENT_TAGS
+
+#: The tag a revealed ``<noscript>`` gets in the analysis tree (a custom element name: it
+#: shifts no sibling's XPath position in the caller's parse).
+REVEALED_NOSCRIPT_TAG = "mainc-noscript"
+#: A page shows its ``<noscript>`` content when the rest of its body holds less than this
+#: share of the characters its noscript elements hold...
+NOSCRIPT_VISIBLE_SHARE = 0.25
+#: ...and they hold at least this many (some fifty words: not a "please enable
+#: JavaScript" line).
+NOSCRIPT_MIN_CHARS = 300
+#: A ``<button>`` holding more characters than this holds what followed it: a label is a
+#: few words (the widest buttons of the development pages, a cookie banner's, hold under
+#: 100 characters).
+BUTTON_MAX_CHARS = 500
+_TEXT_CHARS = etree.XPath("string-length(normalize-space())")
+_STREAMED_SEGMENTS = etree.XPath("descendant::div[@hidden][starts-with(@id, 'S:')]")
+_PLACEHOLDER = etree.XPath("descendant::template[@id = $name]")
+
+
+def repair(body: etree._Element) -> None:
+    """Apply the repairs of this module to the analysis root ``body``, in place."""
+    if next(body.iter("noscript"), None) is not None:
+        reveal_noscript(body)
+    place_streamed_segments(body)
+    release_swallowed(body)
+
+
+def reveal_noscript(body: etree._Element) -> None:
+    """Show the ``<noscript>`` content of a page that a script renders: when the body
+    outside its noscript elements (scripts and styles aside) holds almost no text and they
+    hold a page's worth (:data:`NOSCRIPT_MIN_CHARS`, :data:`NOSCRIPT_VISIBLE_SHARE`),
+    they are what a reader without scripts, and a crawler, gets. Elsewhere they are
+    removed with the other non-content elements (a tracking pixel, a "please enable
+    JavaScript" line, a lazy image's fallback copy)."""
+    etree.strip_elements(body, *(NON_CONTENT_TAGS - {"noscript"}), with_tail=False)
+    fallbacks = list(body.iter("noscript"))
+    outermost = [element for element in fallbacks if not _in_noscript(element)]
+    hidden = sum(_TEXT_CHARS(element) for element in outermost)
+    if hidden < NOSCRIPT_MIN_CHARS or _TEXT_CHARS(body) - hidden >= NOSCRIPT_VISIBLE_SHARE * hidden:
+        return
+    for element in fallbacks:
+        element.tag = REVEALED_NOSCRIPT_TAG
+
+
+def _in_noscript(element: etree._Element) -> bool:
+    return any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
+
+
+def place_streamed_segments(body: etree._Element) -> None:
+    """Put each streamed segment (a hidden ``<div id="S:n">``) in the place of its
+    placeholder (``<template id="B:n">``), shown, as the streaming script does; a segment
+    without a placeholder stays hidden."""
+    for segment in _STREAMED_SEGMENTS(body):
+        name = "B:" + segment.get("id", "")[2:]
+        placeholder = next(iter(_PLACEHOLDER(body, name=name)), None)
+        if placeholder is None or placeholder.getparent() is None:
+            continue
+        del segment.attrib["hidden"]
+        placeholder.addprevious(segment)  # moved, with its tail: lxml takes it out of its old place
+
+
+def release_swallowed(body: etree._Element) -> None:
+    """Move what the parser nested in a ``<button>`` out into its parent, in order, when it
+    holds more than a label (:data:`BUTTON_MAX_CHARS`): the rest of the page, as a browser
+    shows it. (One ``etree.strip_tags`` moves the text as parsed: a control character in
+    it could not be written back through lxml's API.)"""
+    swallowing = [button for button in body.iter("button") if _TEXT_CHARS(button) > BUTTON_MAX_CHARS]
+    for button in swallowing:
+        button.tag = _RELEASED
+    if swallowing:
+        etree.strip_tags(body, _RELEASED)
+
+
+#: The tag a swallowing button takes until ``etree.strip_tags`` removes it (namespaced, so
+#: no page has it).
+_RELEASED = "{urn:scrapy-mainc}released"
