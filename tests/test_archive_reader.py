@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
+import random
 import re
 import subprocess
 import sys
@@ -171,7 +171,7 @@ def test_an_unreadable_file_in_a_folder_of_good_ones(tmp_path: Path) -> None:
     folder = tmp_path / "archives"
     folder.mkdir()
     write_warc(folder / "a-good.warc.gz", [("response", url(0), page(0), {})])
-    (folder / "b-garbage.warc.gz").write_bytes(os.urandom(4000))
+    (folder / "b-garbage.warc.gz").write_bytes(random.Random(32).randbytes(4000))
     (folder / "c-gone.warc").symlink_to(tmp_path / "nowhere.warc")
     write_warc(folder / "d-good.warc", [("response", url(1), page(1), {})], gzip=False)
     out = tmp_path / "items.jsonl"
@@ -235,7 +235,7 @@ def test_a_wacz_file(tmp_path: Path) -> None:
 
 def test_damage_is_reported_where_it_is(tmp_path: Path) -> None:
     members = five_members(tmp_path)
-    garbage = os.urandom(3000)
+    garbage = random.Random(33).randbytes(3000)
     path = tmp_path / "garbage.warc.gz"
     path.write_bytes(members[0] + garbage + members[1])
     with path.open("rb") as stream:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -62,7 +62,7 @@ def response_record(
 def request_record(writer: WARCWriter, url: str) -> object:
     parts = urlsplit(url)
     http_headers = StatusAndHeaders(
-        f"GET {parts.path or '/'} HTTP/1.1", [("Host", parts.netloc)], is_http_request=True
+        f"GET {quote(parts.path or '/', safe='/%')} HTTP/1.1", [("Host", parts.netloc)], is_http_request=True
     )
     return writer.create_warc_record(
         url,
