@@ -214,3 +214,26 @@ def test_a_killed_job_started_again_loses_and_doubles_nothing(
         items = jsonl(part)
         assert len(items) == len({item["url"] for item in items}) == per_file
     assert summary.items == per_file * len(sources)
+
+
+def test_the_archive_clusters_in_a_redis_cluster(crawled: dict[str, Any], redis_cluster: Any) -> None:
+    """Many processes share one index on a Redis Cluster: the same clusters as the crawl's."""
+    work = crawled["work"]
+    warcs = [str(path) for path in crawled["warcs"]]
+    prefix = "-s", "MAINC_DEDUP_REDIS_KEY=archive:test"
+    cluster = "-s", "MAINC_DEDUP_REDIS_CLUSTER=True"
+    done = run_mainc(
+        "warc",
+        *warcs,
+        "--redis",
+        redis_cluster.url,
+        *prefix,
+        *cluster,
+        "-o",
+        "cluster.jsonl",
+        *FAST,
+        cwd=work,
+    )
+    assert done.returncode == 0, done.stderr
+    items = jsonl(work / "cluster.jsonl")
+    assert clusters(items) == clusters(crawled["items"])
