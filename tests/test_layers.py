@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scrapy_mainc._extract",),
     ("scrapy_mainc.dedup", "scrapy_mainc.evaluation"),
     ("scrapy_mainc.integration",),
+    ("scrapy_mainc.archive",),
     ("scrapy_mainc.cli",),
     ("scrapy_mainc.__main__",),
 )

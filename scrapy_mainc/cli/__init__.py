@@ -1,10 +1,12 @@
-"""Command line: ``mainc extract``, ``mainc crawl`` and ``mainc evaluate`` (also
-``python -m scrapy_mainc``).
+"""Command line: ``mainc extract``, ``mainc crawl``, ``mainc warc`` and ``mainc evaluate``
+(also ``python -m scrapy_mainc``).
 
 Each command has a module of its own: ``_extract`` (pages, one or many, from files, URLs
 or standard input; ``_inputs`` reads them), ``_crawl`` (a Scrapy crawl with the add-on:
 the Scrapy side is :mod:`scrapy_mainc.integration.crawl`, imported only when crawling, so
-that ``mainc extract`` never imports Scrapy) and ``_evaluate``.
+that ``mainc extract`` never imports Scrapy), ``_warc`` (the archive mode:
+:mod:`scrapy_mainc.archive`) and ``_evaluate``; ``_options`` holds the options ``crawl``
+and ``warc`` share.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from . import _crawl, _evaluate, _extract
+from . import _crawl, _evaluate, _extract, _warc
 from ._errors import CommandError
 from ._evaluate import DATASET_LAYOUT
 
@@ -56,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     _extract.add_parser(commands)
     _crawl.add_parser(commands)
+    _warc.add_parser(commands)
     _evaluate.add_parser(commands)
     return parser
 

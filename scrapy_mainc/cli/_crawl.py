@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from ..algorithms._auto_params import FAVOR_PRESETS
 from ._errors import CommandError
 from ._inputs import is_url
-from ._values import positive_seconds, whole_number
+from ._options import add_item_options, item_options
+from ._values import whole_number
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,41 +25,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     command.add_argument("inputs", nargs="+", metavar="URL|FILE", help="sitemap, feed, start page, or a file")
+    depth = whole_number(0, "not 0 (no limit) or a positive integer: {!r}")
     command.add_argument(
-        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
+        "--depth", type=depth, default=0, metavar="N", help="follow links N deep at most (default: no limit)"
     )
-    for option, minimum, refusal, meaning in (
-        ("--limit", 1, "not a positive integer: {!r} (without --limit: no limit)", "extract at most N pages"),
-        ("--depth", 0, "not 0 (no limit) or a positive integer: {!r}", "follow links N deep at most"),
-    ):  # 0, the default, is no limit
-        kind = whole_number(minimum, refusal)
-        command.add_argument(option, type=kind, default=0, metavar="N", help=f"{meaning} (default: no limit)")
-    command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
-    command.add_argument("--articles-only", action="store_true", help="keep article pages only")
-    command.add_argument(
-        "--dedup", action="store_true", help="cluster near-duplicates (cluster_id, duplicate_of)"
-    )
-    command.add_argument("--redis", default="", metavar="URL", help="share the near-duplicate index in Redis")
-    command.add_argument(
-        "--markdown", action="store_true", help="add the article as Markdown (field 'markdown')"
-    )
-    command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced")
-    command.add_argument(
-        "--progress",
-        type=positive_seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="seconds between progress lines (default: 5)",
-    )
-    command.add_argument(
-        "-s",
-        "--set",
-        dest="settings",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="any Scrapy setting",
-    )
+    add_item_options(command, "any Scrapy setting")
     command.set_defaults(run=run)
 
 
@@ -72,30 +41,10 @@ def run(args: argparse.Namespace) -> int:
     job = CrawlJob(
         start_urls=tuple(start_urls),
         page_urls=tuple(page_urls),
-        output=args.output,
-        limit=args.limit,
         depth=args.depth,
-        favor=args.favor,
-        languages=tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
-        articles_only=args.articles_only,
-        dedup=args.dedup,
-        redis_url=args.redis or "",
-        markdown=args.markdown,
-        settings=_settings(args),
-        progress_interval=args.progress,
+        **item_options(args),
     )
     return run_crawl(job)
-
-
-def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``-s NAME=VALUE`` settings."""
-    settings: dict[str, Any] = {}
-    for pair in args.settings:
-        name, equals, value = pair.partition("=")
-        if not equals or not name:
-            raise CommandError(f"-s takes NAME=VALUE, not {pair!r}")
-        settings[name.strip()] = value
-    return settings
 
 
 def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:

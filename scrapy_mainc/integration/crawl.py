@@ -20,7 +20,7 @@ import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
@@ -32,6 +32,8 @@ from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule, SitemapSpider
 from scrapy.utils.sitemap import Sitemap
 
+from ._itembuild import page_item
+from ._offline import ItemOptions, option_settings
 from ._startup import StartupError
 from .addon import Addon
 
@@ -40,8 +42,6 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from twisted.python.failure import Failure
 
-#: Seconds between two progress lines.
-PROGRESS_INTERVAL = 5.0
 #: AutoThrottle's first delay, seconds (Scrapy's default, 5, holds a crawl of one site
 #: back for its first seconds; AutoThrottle then follows the server's latency).
 START_DELAY = 1.0
@@ -62,8 +62,9 @@ _TRACEBACK_LOGGERS = ("scrapy.downloadermiddlewares.robotstxt", "scrapy.core.scr
 
 
 @dataclass(frozen=True, slots=True)
-class CrawlJob:
-    """What to crawl and how (the options of ``mainc crawl``)."""
+class CrawlJob(ItemOptions):
+    """What to crawl and how (the options of ``mainc crawl``; ``limit`` counts the pages
+    requested for extraction)."""
 
     #: URLs fetched first and routed: sitemaps, robots.txt, feeds, start pages.
     start_urls: tuple[str, ...] = ()
@@ -71,25 +72,8 @@ class CrawlJob:
     page_urls: tuple[str, ...] = ()
     #: Where the items go: a file path, or ``-`` for standard output.
     output: str = "items.jsonl"
-    #: Most pages requested for extraction; 0: no limit.
-    limit: int = 0
     #: Links followed from a start page, at most this deep (``DEPTH_LIMIT``); 0: no limit.
     depth: int = 0
-    #: ``MAINC_FAVOR``.
-    favor: str = "balanced"
-    #: ``MAINC_LANGUAGES``: keep only items in these languages; (): every language.
-    languages: tuple[str, ...] = ()
-    #: ``MAINC_ARTICLES_ONLY``.
-    articles_only: bool = False
-    #: Cluster near-duplicates (``MAINC_DEDUP_ENABLED``), in memory or...
-    dedup: bool = False
-    #: ...in the index at this Redis URL (``MAINC_DEDUP_REDIS_URL``; implies ``dedup``).
-    redis_url: str = ""
-    #: Add the article as Markdown, in the item field ``markdown``.
-    markdown: bool = False
-    #: More settings of the crawl (``-s NAME=VALUE``), applied last.
-    settings: dict[str, Any] = field(default_factory=dict)
-    progress_interval: float = PROGRESS_INTERVAL
 
 
 class MaincCrawlSpider(CrawlSpider, SitemapSpider):
@@ -137,7 +121,7 @@ class MaincCrawlSpider(CrawlSpider, SitemapSpider):
         return self.parse_page(response) if self.admit(response.request) is not None else ()
 
     def parse_page(self, response: Response) -> Iterator[dict[str, Any]]:
-        yield {"url": response.url}
+        yield page_item(response.url)
 
     def admit(self, request: Request | None, response: Response | None = None) -> Request | None:
         """``request`` if it is for a page within ``limit`` (a page asked for again is
@@ -209,17 +193,7 @@ def crawl_settings(job: CrawlJob) -> Settings:
 
 def _job_settings(job: CrawlJob) -> dict[str, Any]:
     """The settings ``job``'s options stand for."""
-    settings: dict[str, Any] = {"MAINC_FAVOR": job.favor}
-    if job.languages:
-        settings["MAINC_LANGUAGES"] = list(job.languages)
-    if job.articles_only:
-        settings["MAINC_ARTICLES_ONLY"] = True
-    if job.dedup or job.redis_url:
-        settings["MAINC_DEDUP_ENABLED"] = True
-    if job.redis_url:
-        settings["MAINC_DEDUP_REDIS_URL"] = job.redis_url
-    if job.markdown:
-        settings["MAINC_MARKDOWN_FIELD"] = "markdown"
+    settings = option_settings(job)
     if job.depth:
         settings["DEPTH_LIMIT"] = job.depth
     return settings

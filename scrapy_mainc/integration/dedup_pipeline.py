@@ -48,6 +48,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
 from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, redacted
 from ..dedup._open import open_index
+from ._clusterfields import assignment_kind, clusterable, write_cluster
 from ._config import MaincConfig
 from ._dedup_config import DedupConfig
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
@@ -224,9 +225,7 @@ class NearDuplicatePipeline:
                 self._inc("fingerprinted")
                 if stored is None and field:
                     set_if_declared(adapter, field, fingerprint.to_dict())
-        if fingerprint is None or fingerprint.words < params.min_words:
-            return None
-        return fingerprint
+        return clusterable(fingerprint, params)
 
     async def _assign(self, fingerprint: Fingerprint, url: str) -> Assignment | None:
         """The item's cluster; None (counted, logged) when the index fails or is too slow."""
@@ -273,8 +272,7 @@ class NearDuplicatePipeline:
     ) -> None:
         """Write the cluster fields; count and log the assignment."""
         try:
-            adapter["cluster_id"] = assignment.cluster_id if assignment else ""
-            adapter["duplicate_of"] = assignment.duplicate_of if assignment else ""
+            write_cluster(adapter, assignment)
         except Exception:
             if assignment is not None and assignment.is_new:  # not in the index without them
                 self._submit(self._withdraw, assignment.cluster_id, fingerprint)
@@ -284,7 +282,7 @@ class NearDuplicatePipeline:
         if assignment.is_new:
             assert fingerprint is not None  # an assignment is of a fingerprint
             self._new_leaders.add(adapter.item, url, (assignment.cluster_id, fingerprint))
-        kind = "duplicates" if assignment.is_duplicate else "recrawled" if assignment.is_recrawl else "unique"
+        kind = assignment_kind(assignment)
         self._inc(kind)
         logger.debug(
             "mainc dedup: %s: %s of cluster %s%s (Jaccard %.3f, containment %.3f)",

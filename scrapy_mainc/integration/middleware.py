@@ -9,15 +9,14 @@ or wrongly declared charsets).
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.http import Response, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from ..core._annotate import annotate, better_encoding, declared_encoding
 from ._config import MaincConfig
+from ._decoding import is_html, settle_response
 from ._pages import AttachedPage, book_of
 from ._startup import check_crawl, checked
 
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
-logger = logging.getLogger(__name__)
 
 #: Key of the annotations in ``response.meta``.
 META_KEY = "mainc"
@@ -67,24 +65,10 @@ class MaincDownloaderMiddleware:
         if not is_html(response):
             return response
         assert isinstance(response, TextResponse)
-        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
-        declared = declared_encoding(content_type, response.body)
-        redecoded = False
-        if self.config.redecode:
-            encoding = better_encoding(response.body, response.encoding, declared)
-            if encoding:
-                logger.debug("mainc: decoding %s as %s, not %s", response.url, encoding, response.encoding)
-                response = response.replace(encoding=encoding)
-                redecoded = True
-                if self.crawler.stats:
-                    self.crawler.stats.inc_value("mainc/redecoded")
-        annotations = annotate(
-            response.text,
-            declared_encoding=declared,
-            encoding=response.encoding,
-            redecoded=redecoded,
-        )
-        request.meta[META_KEY] = annotations.as_meta()
+        response, annotations, redecoded = settle_response(response, self.config.redecode)
+        if redecoded and self.crawler.stats:
+            self.crawler.stats.inc_value("mainc/redecoded")
+        request.meta[META_KEY] = annotations
         return response
 
 
@@ -101,16 +85,6 @@ class MaincSpiderMiddleware(BaseSpiderMiddleware):
         if isinstance(response, Response):
             self.book.file(item, response, attached_page(response), response_urls(response))
         return item
-
-
-def is_html(response: Response) -> bool:
-    """True for HTML responses: ``HtmlResponse``, or text declared as (X)HTML."""
-    if isinstance(response, HtmlResponse):
-        return True
-    if not isinstance(response, TextResponse):
-        return False
-    content_type = (response.headers.get(b"Content-Type") or b"").lower()
-    return b"html" in content_type
 
 
 def response_urls(response: Response) -> list[str]:

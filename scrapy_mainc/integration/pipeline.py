@@ -31,20 +31,14 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from ._config import MaincConfig, spider_algorithm
 from ._dedup_config import DedupConfig
-from ._filters import ItemFilters
-from ._itemfields import (
-    CLUSTER_FIELDS,
-    ItemFields,
-    MissingFieldError,
-    set_if_declared,
-    undeclared_metadata_message,
-)
-from ._pages import AttachedPage, Trail, book_of
+from ._itembuild import ItemBuilder
+from ._itemfields import MissingFieldError, undeclared_metadata_message
+from ._pages import AttachedPage, book_of
 from ._pool import WorkerPool
 from ._reactor import asyncio_available, await_future
 from ._startup import check_crawl, checked, enabled_before, enabled_order
 from ._tally import OutcomeTally, metadata_stats
-from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, ExtractionTask, failed
+from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, failed
 from .middleware import MaincSpiderMiddleware
 
 if TYPE_CHECKING:
@@ -81,14 +75,15 @@ class MaincPipeline:
         self.book = book_of(crawler)
         #: Components that may hand this pipeline another object than the spider's item.
         self.replacers = _replacers(crawler.settings)
-        self.fields = ItemFields(self.config, CLUSTER_FIELDS if self.dedup.enabled else ())
+        #: The steps from a page to its item, shared with the archive mode.
+        self.builder = ItemBuilder(
+            self.config, self.dedup, self._inc, checked(spider_algorithm, crawler.spider)
+        )
+        self.fields = self.builder.fields
         #: Item classes already told (at INFO) that they lack metadata fields.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
-        self.spider_algorithm = checked(spider_algorithm, crawler.spider)
         self.pool: WorkerPool | None = None
-        #: MAINC_LANGUAGES and MAINC_ARTICLES_ONLY.
-        self.filters = ItemFilters(self.config.content, self._inc)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -126,16 +121,14 @@ class MaincPipeline:
         url = attached.url if attached else _item_url(adapter)
         fetched = attached.fetched if attached else None
         outcome = await self._extract(page, url, self.fields.takes_metadata(item), fetched)
-        found = self.fields.attach(adapter, outcome.extraction, _info(outcome, attached))
-        self.fields.settle_page(adapter, page)
+        found = self.builder.fill(adapter, outcome, page, attached.annotations if attached else None)
         if self.dedup.enabled:
-            self._hand_to_dedup(adapter, outcome, url, trail)
+            beside = self.builder.hand_on(adapter, outcome, url)
+            if beside is not None and self.handoff:
+                self.book.keep_fingerprint(trail, adapter.item, beside)
         self._count(outcome, url)
         self._count_metadata(item, found)
-        if self.config.drop_empty and not outcome.extraction.text:
-            self._inc("mainc/dropped")
-            raise _drop(f"mainc: no main text ({outcome.extraction.reason})")
-        dropped = self.filters.drop_reason(outcome.extraction, bool(outcome.failure))
+        dropped = self.builder.drop_reason(outcome)
         if dropped:
             raise _drop(dropped)
         return item
@@ -143,42 +136,18 @@ class MaincPipeline:
     async def _extract(
         self, page: str | bytes | None, url: str | None, metadata: bool, fetched: str | None = None
     ) -> ExtractionOutcome:
-        task = ExtractionTask(
-            page=page if page is not None else "",
-            url=url,
-            algorithm=self.config.algorithm_for(url, self.spider_algorithm),
-            strip_comments=self.config.strip_comments,
-            metadata=metadata,
-            fingerprint=self.dedup.fingerprint_params if self.dedup.enabled else None,
-            fetched=fetched or None,
-            output=self.config.content.output,
-            favor=self.config.content.favor,
-        )
+        task = self.builder.task(page, url, metadata, fetched)
         if page is None:
             return failed(task, "no_page", self._no_page_reason(url))
-        if len(page) > self.config.max_page_size:
-            limit = self.config.max_page_size
-            reason = f"page too large: {len(page):,} > MAINC_MAX_PAGE_SIZE ({limit:,})"
-            return failed(task, "too_large", reason)
+        refused = self.builder.too_large(task)
+        if refused is not None:
+            return refused
         if self.pool is None:  # process_item before open_spider: not in a crawl
             self.pool = WorkerPool("inline", 1, self.config.timeout)
         submitted = self.pool.submit(task)
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
         return await await_future(submitted)
-
-    def _hand_to_dedup(
-        self, adapter: ItemAdapter, outcome: ExtractionOutcome, url: str | None, trail: Trail | None
-    ) -> None:
-        """Hand the worker's fingerprint on (in its field, or beside the item when the items
-        are not to keep it) and, where the item has none, the page URL."""
-        fingerprint, dedup = outcome.fingerprint, self.dedup
-        if fingerprint is not None and dedup.fingerprint_field:
-            set_if_declared(adapter, dedup.fingerprint_field, fingerprint.to_dict())
-        elif fingerprint is not None and self.handoff:
-            self.book.keep_fingerprint(trail, adapter.item, fingerprint)
-        if url and not adapter.get(dedup.url_field):
-            set_if_declared(adapter, dedup.url_field, url)
 
     def _no_page_reason(self, url: str | None) -> str:
         """Why an item has no page: with the spider middleware off, it may well have come
@@ -309,22 +278,6 @@ def _drop(message: str) -> DropItem:
         return DropItem(message, log_level="DEBUG")
     except TypeError:  # a Scrapy without DropItem(log_level=...)
         return DropItem(message)
-
-
-def _info(outcome: ExtractionOutcome, attached: AttachedPage | None) -> dict[str, Any]:
-    extraction = outcome.extraction
-    info: dict[str, Any] = {
-        "algorithm": extraction.algorithm,
-        "xpath": extraction.xpath,
-        "score": extraction.score,
-        "lang": extraction.lang,
-        "milliseconds": round(extraction.milliseconds, 3),
-        "reason": extraction.reason,
-        "article": extraction.article,
-    }
-    if attached is not None and attached.annotations:
-        info["page"] = attached.annotations
-    return info
 
 
 def _page_of(attached: AttachedPage | None) -> str | bytes | None:

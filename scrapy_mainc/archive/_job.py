@@ -1,0 +1,153 @@
+"""The Dask job: one task per archive file, one part file per input, and the job's summary.
+
+:func:`run_job` plans the job in the folder ``parts``: each input file gets a part file
+named after it (``<name>-<8 hex digits of its path>.jsonl``) and, once the part is
+complete, its summary beside it (``.summary.json``). A file whose summary is there was
+done by an earlier run of the job and is skipped, so a job that was killed and started
+again redoes only the files it had not finished: a part is written under a temporary name
+and renamed when complete, and its summary written after it, so no part is ever half
+written or counted twice. The other files go to the Dask cluster as tasks
+(:func:`read_file`, run by a worker); the clients and the workers need the package, and
+with clustering on every task opens the shared Redis index (a Dask job needs one: an index
+in memory would be one per task). The job's summary (records by kind, items, problems,
+each worker's files and time) is written to ``_job.json``.
+
+Each task runs its pages in one thread of its worker (``MAINC_TIMEOUT`` still holds); the
+cluster's workers are the parallelism: give one worker process per core
+(``dask worker SCHEDULER --nworkers N --nthreads 1``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..integration._config import default_workers
+from ..integration._offline import OfflineConfig
+from ._files import file_items, write_part
+from ._items import ArchiveExtractor
+from ._optional import require_distributed
+from ._run import COMMAND
+from ._summary import FileSummary, JobSummary
+
+#: The job's summary, in the parts folder.
+JOB_SUMMARY = "_job.json"
+SUMMARY_SUFFIX = ".summary.json"
+#: How a task runs its pages: in a thread of its Dask worker (a worker is a daemon
+#: process, which may not start processes of its own).
+TASK_WORKER_MODE = "thread"
+
+
+class JobError(Exception):
+    """A job that cannot run as asked: one line for the user."""
+
+
+def part_path(parts: Path, source: Path) -> Path:
+    """The part file of ``source``: its name without the archive suffix, and 8 hex digits
+    of its absolute path, so that two inputs of one name keep two parts."""
+    name = source.name
+    for suffix in (".warc.gz", ".warc", ".wacz"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    digest = hashlib.blake2b(str(source.resolve()).encode(), digest_size=4).hexdigest()
+    return parts / f"{name}-{digest}.jsonl"
+
+
+def read_file(source: str, part: str, config: OfflineConfig) -> FileSummary:
+    """The task: the items of ``source`` into ``part``, then its summary beside it."""
+    summary = FileSummary(source, part=part, worker=_worker_address())
+    started = time.monotonic()
+    with ArchiveExtractor(config, summary, worker_mode=TASK_WORKER_MODE) as extractor:
+        write_part(Path(part), file_items(Path(source), extractor))
+    summary.seconds = round(time.monotonic() - started, 3)
+    marker = Path(part + SUMMARY_SUFFIX)
+    temporary = marker.with_name(marker.name + ".tmp")
+    temporary.write_text(summary.to_json(), encoding="utf-8")
+    temporary.replace(marker)
+    return summary
+
+
+def _worker_address() -> str:
+    try:
+        return str(require_distributed().get_worker().address)
+    except ValueError:  # not in a Dask worker (the function called directly)
+        return ""
+
+
+def _result(future: Any, source: str) -> FileSummary:
+    """The task's summary; a task that failed (its worker died, the index could not be
+    opened) is a problem of its file, whose part is not marked done: a restart redoes it."""
+    try:
+        summary: FileSummary = future.result()
+    except Exception as exc:  # noqa: BLE001 - one file's failure, said, and the job goes on
+        summary = FileSummary(source)
+        summary.problem(0, "task failed", f"{type(exc).__name__}: {exc}")
+    return summary
+
+
+def check_job(config: OfflineConfig) -> None:
+    """A :class:`JobError` for a configuration a Dask job cannot run."""
+    if config.dedup.enabled and not config.dedup.redis_url:
+        raise JobError(
+            "a Dask job clusters near-duplicates in a shared index: give --redis URL "
+            "(MAINC_DEDUP_REDIS_URL); an index in memory would be one per task"
+        )
+
+
+@contextmanager
+def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
+    """A client of the cluster at ``scheduler``, or of a local cluster of ``workers``
+    worker processes (default: one per core) of one thread each, closed afterwards."""
+    distributed = require_distributed()
+    if scheduler:
+        with distributed.Client(scheduler) as client:
+            yield client
+        return
+    count = workers or default_workers()
+    with (
+        distributed.LocalCluster(
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def run_job(
+    client: Any, files: list[Path], parts: Path, config: OfflineConfig, stream: TextIO = sys.stderr
+) -> JobSummary:
+    """Run the job for ``files`` on the Dask ``client``'s cluster (see the module
+    docstring); progress lines go to ``stream``."""
+    check_job(config)
+    distributed = require_distributed()
+    started = time.monotonic()
+    parts.mkdir(parents=True, exist_ok=True)
+    done: list[FileSummary] = []
+    todo: list[tuple[str, str]] = []
+    for source in files:
+        part = part_path(parts, source)
+        marker = Path(str(part) + SUMMARY_SUFFIX)
+        if marker.exists():
+            done.append(FileSummary.load(marker))
+        else:
+            todo.append((str(source), str(part)))
+    resumed = len(done)
+    futures = {client.submit(read_file, source, part, config, pure=False): source for source, part in todo}
+    for future in distributed.as_completed(futures):
+        summary = _result(future, futures[future])
+        done.append(summary)
+        print(
+            f"{COMMAND}: {len(done)}/{len(files)} files: {summary.file}: {summary.items} items, "
+            f"{sum(summary.errors.values())} problems, {summary.seconds:.1f} s on {summary.worker}",
+            file=stream,
+            flush=True,
+        )
+    job = JobSummary.of(done, time.monotonic() - started, resumed)
+    (parts / JOB_SUMMARY).write_text(job.to_json(), encoding="utf-8")
+    return job

@@ -1,0 +1,37 @@
+"""The archive mode's optional dependencies, probed here and nowhere else: warcio (reading
+WARC files: the ``archive`` extra) and Dask distributed (the cluster job: the ``dask``
+extra). Each is imported on first use, with the command that installs it when missing."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+#: Extra -> the command that installs it.
+INSTALL_HINTS = {
+    "archive": 'pip install "scrapy-mainc[archive]" (or: pip install warcio)',
+    "dask": 'pip install "scrapy-mainc[dask]" (or: pip install warcio "dask[distributed]")',
+}
+
+
+class MissingDependency(ImportError):
+    """An optional dependency of the archive mode is not installed; the message says how
+    to install it."""
+
+
+def _load(module: str, extra: str, purpose: str) -> ModuleType:
+    try:
+        return import_module(module)
+    except ImportError as exc:
+        raise MissingDependency(f"{purpose} needs {module.split('.')[0]}: {INSTALL_HINTS[extra]}") from exc
+
+
+def require_warcio() -> Any:
+    """``warcio.archiveiterator`` (its ``ArchiveIterator``)."""
+    return _load("warcio.archiveiterator", "archive", "reading WARC files")
+
+
+def require_distributed() -> Any:
+    """``dask.distributed`` (``Client``, ``LocalCluster``, ``as_completed``, ``get_worker``)."""
+    return _load("dask.distributed", "dask", "the Dask job")

@@ -1,0 +1,87 @@
+"""``mainc warc PATH... -o items.jsonl``: the items of ``mainc crawl`` from WARC files (the
+archive mode, :mod:`scrapy_mainc.archive`).
+
+A path is a .warc, .warc.gz or .wacz file, a folder of them (at any depth) or a glob
+pattern. Each response (or resource) record holding an HTML page becomes the item a
+crawl makes of it, with the crawl's options and settings; the other records are counted
+by kind, and every damaged record, cut file or unreadable file is counted with its reason
+while the rest goes on. With --parts DIR the files are read as a Dask job instead: one
+part file per input in DIR and the job's summary (_job.json); a job started again skips
+the files it finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._errors import CommandError
+from ._options import add_item_options, item_options
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = commands.add_parser(
+        "warc",
+        help="the items of a crawl from WARC files (archive mode); JSON Lines",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    command.add_argument("inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, folder or glob")
+    command.add_argument(
+        "--parts", default="", metavar="DIR", help="run as a Dask job: one part file per input in DIR"
+    )
+    command.add_argument(
+        "--scheduler", default="", metavar="ADDRESS", help="the Dask scheduler (tcp://host:8786) of --parts"
+    )
+    command.add_argument(
+        "--dask-workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes of a local Dask cluster, without --scheduler (default: one per core)",
+    )
+    add_item_options(command, "a MAINC_ setting")
+    command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..archive._optional import MissingDependency  # noqa: PLC0415
+    from ..archive._run import ArchiveJob  # noqa: PLC0415
+
+    if (args.scheduler or args.dask_workers) and not args.parts:
+        raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
+    job = ArchiveJob(
+        inputs=tuple(args.inputs),
+        parts=args.parts,
+        scheduler=args.scheduler,
+        dask_workers=max(args.dask_workers, 0),
+        **item_options(args),
+    )
+    try:
+        return _run(job)
+    except MissingDependency as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _run(job: object) -> int:
+    from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
+    from ..archive._run import COMMAND, ArchiveJob, run_here  # noqa: PLC0415
+    from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
+
+    assert isinstance(job, ArchiveJob)
+    try:
+        config = job.config()
+        files = archive_files(list(job.inputs))
+    except (ValueError, SourceError) as exc:
+        raise CommandError(str(exc)) from None
+    if not job.parts:
+        return run_here(job, files, config)
+    from pathlib import Path  # noqa: PLC0415
+
+    try:
+        check_job(config)
+        with dask_client(job.scheduler, job.dask_workers) as client:
+            summary = run_job(client, files, Path(job.parts), config)
+    except JobError as exc:
+        raise CommandError(str(exc)) from None
+    print("\n".join(summary.lines(COMMAND, f"{job.parts}/")), file=sys.stderr, flush=True)
+    return 0 if sum(summary.records.values()) or summary.resumed else 1

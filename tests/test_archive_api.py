@@ -1,0 +1,105 @@
+"""The archive mode's library side: items from a loop of one's own over warcio records,
+the fetch time from WARC-Date, the configuration and the errors of the command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from warcio.archiveiterator import ArchiveIterator
+from warcs import write_warc
+
+from scrapy_mainc.archive import FileSummary, OfflineConfig, http_date, items_from_records, part_path
+from scrapy_mainc.archive._optional import MissingDependency, _load
+
+#: A page that dates itself relative to when it was fetched.
+RELATIVE_PAGE = (
+    b"<html><head><title>Bridge reopens</title></head><body><article><h1>Bridge reopens</h1>"
+    b'<p class="meta">By Jane Smith \xc2\xb7 3 hours ago</p><p>The Eastgate harbour bridge reopened '
+    b"to traffic on Monday after a two-year repair programme that replaced most of its steel deck "
+    b"and all of its cables. A small crowd gathered.</p><p>The first vehicle across was the number 14 "
+    b"bus, followed by a group of around forty cyclists who had waited since four o'clock.</p>"
+    b"</article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("warc_date", "expected"),
+    [
+        ("2026-04-14T09:30:00Z", "Tue, 14 Apr 2026 09:30:00 GMT"),
+        ("2026-04-14T09:30:00.123456Z", "Tue, 14 Apr 2026 09:30:00 GMT"),  # WARC 1.1
+        ("2026-04-14T11:30:00+02:00", "Tue, 14 Apr 2026 09:30:00 GMT"),
+        ("20260414093000", "Tue, 14 Apr 2026 09:30:00 GMT"),  # WARC 0.17
+        ("yesterday", None),
+        ("", None),
+    ],
+)
+def test_the_warc_date_as_an_http_date(warc_date: str, expected: str | None) -> None:
+    assert http_date(warc_date) == expected
+
+
+@pytest.mark.parametrize(("warc_date", "published"), [("2026-04-14T09:30:00Z", "2026-04-14T06:30:00+00:00")])
+def test_a_loop_of_ones_own_and_relative_dates_read_against_the_warc_date(
+    tmp_path: Path, warc_date: str, published: str
+) -> None:
+    path = write_warc(
+        tmp_path / "own.warc.gz",
+        [
+            ("request", "http://own.test/a", b"", {}),
+            ("response", "http://own.test/a", RELATIVE_PAGE, {"warc": {"WARC-Date": warc_date}}),
+            ("response", "http://own.test/b", RELATIVE_PAGE, {"warc": {"WARC-Date": "2026-04-20T12:00:00Z"}}),
+        ],
+    )
+    summary = FileSummary(str(path))
+    settings = {"MAINC_WORKER_MODE": "inline", "MAINC_MARKDOWN_FIELD": "markdown"}
+    with path.open("rb") as stream:
+        items = list(items_from_records(ArchiveIterator(stream), settings, summary))
+    assert [item["url"] for item in items] == ["http://own.test/a", "http://own.test/b"]
+    assert items[0]["published"] == published and items[0]["published_from"] == "dateline"
+    assert items[1]["published"] == "2026-04-20T09:00:00+00:00"  # three hours before its own WARC-Date
+    assert items[0]["markdown"].startswith("The Eastgate harbour bridge reopened")
+    assert summary.records == {"request": 1, "response": 2} and summary.items == 2
+
+
+def test_settings_are_the_crawls() -> None:
+    config = OfflineConfig.from_settings({"MAINC_TEXT_FIELD": "body", "MAINC_DEDUP_ENABLED": "True"})
+    assert config.mainc.fields.text == "body" and config.dedup.enabled
+    assert config.dedup.text_field == "body"  # the add-on keeps it in step, as in a crawl
+    with pytest.raises(ValueError, match="MAINC_MARKDOWN_FEILD is not a scrapy_mainc setting; did you mean"):
+        OfflineConfig.from_settings({"MAINC_MARKDOWN_FEILD": "markdown"})
+    with pytest.raises(ValueError, match="only MAINC_ settings apply"):
+        OfflineConfig.from_settings({"DOWNLOAD_DELAY": "1"})
+
+
+def test_part_files_are_named_after_their_input(tmp_path: Path) -> None:
+    first, second = tmp_path / "a" / "CC-NEWS-1.warc.gz", tmp_path / "b" / "CC-NEWS-1.warc.gz"
+    assert part_path(tmp_path, first).name.startswith("CC-NEWS-1-")
+    assert part_path(tmp_path, first) == part_path(tmp_path, first) != part_path(tmp_path, second)
+
+
+def test_a_missing_dependency_says_how_to_install_it() -> None:
+    with pytest.raises(MissingDependency, match=r'pip install "scrapy-mainc\[dask\]"'):
+        _load("no_such_module_here", "dask", "the Dask job")
+
+
+def _warc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "warc", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_commands_errors(tmp_path: Path) -> None:
+    good = write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})])
+    cases = {
+        (str(tmp_path / "missing.warc.gz"),): "no such file or folder",
+        (str(tmp_path / "nothing-*.warc"),): "no archive matches",
+        (str(good), "-s", "MAINC_ALGORITM=nce"): "did you mean MAINC_ALGORITHM?",
+        (str(good), "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
+        (str(good), "--dedup", "--parts", str(tmp_path / "parts"), "--dask-workers", "1"): "give --redis URL",
+    }
+    for args, message in cases.items():
+        done = _warc(*args)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr

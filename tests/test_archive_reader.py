@@ -1,0 +1,246 @@
+"""Archive mode on bad and unusual archives: each shape is counted with its reason, and the
+rest of the file (and of the job) goes on. Real WARC files, written with warcio."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import WRONG_CHARSET_TEXT
+from warcs import record_bytes, write_warc
+
+from scrapy_mainc.archive import FileSummary, items_from_files, read_records
+from scrapy_mainc.archive._reader import ArchiveRecord, Damage
+
+SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"
+#: Articles of the bundled site, as the bodies of hand-built records.
+PAGES = [
+    SITE / "en" / name
+    for name in ("harbour-bridge-reopens.html", "river-festival.html", "school-gardens.html")
+]
+INLINE = {"MAINC_WORKER_MODE": "inline"}
+INLINE_SETTING = "MAINC_WORKER_MODE=inline"
+
+
+def page(number: int) -> bytes:
+    return PAGES[number % len(PAGES)].read_bytes()
+
+
+def url(number: int) -> str:
+    return f"http://archive.test/{number}.html"
+
+
+def read(path: Path, settings: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], FileSummary]:
+    summary = FileSummary(str(path))
+    items = list(items_from_files([path], {**INLINE, **(settings or {})}, summary))
+    return items, summary
+
+
+def urls(items: list[dict[str, Any]]) -> list[str]:
+    return [item["url"] for item in items]
+
+
+def five_members(directory: Path) -> list[bytes]:
+    return [record_bytes(url(number), page(number)) for number in range(5)]
+
+
+def test_a_truncated_gzip_member_in_the_middle(tmp_path: Path) -> None:
+    members = five_members(tmp_path)
+    path = tmp_path / "cut.warc.gz"
+    path.write_bytes(b"".join([*members[:2], members[2][: len(members[2]) // 2], *members[3:]]))
+    items, summary = read(path)
+    assert urls(items) == [url(0), url(1), url(3), url(4)]
+    assert summary.errors["bad record"] == 1
+    offset = len(members[0]) + len(members[1])
+    assert any(problem.offset == offset and problem.kind == "bad record" for problem in summary.problems)
+
+
+@pytest.mark.parametrize(
+    ("gzipped", "keep", "expected", "errors"),
+    [
+        (True, 40, 4, {"truncated file": 1}),  # warcio stops without a word: the reader says it
+        (True, -300, 5, {"length mismatch": 1}),  # the last page is read in part, and said
+        (False, -500, 5, {"length mismatch": 1}),
+    ],
+)
+def test_a_file_cut_inside_its_last_record(
+    tmp_path: Path, gzipped: bool, keep: int, expected: int, errors: dict[str, int]
+) -> None:
+    members = [record_bytes(url(number), page(number), gzip=gzipped) for number in range(5)]
+    last = members[-1][:keep]
+    path = tmp_path / ("cut.warc.gz" if gzipped else "cut.warc")
+    path.write_bytes(b"".join(members[:-1]) + last)
+    items, summary = read(path)
+    assert urls(items) == [url(number) for number in range(expected)]
+    assert summary.errors == errors
+    assert summary.truncated == ({"shorter than stated": 1} if expected == 5 else {})
+
+
+def _lie(record: bytes, delta: int) -> bytes:
+    length = int(re.search(rb"Content-Length: (\d+)", record).group(1))  # type: ignore[union-attr]
+    return record.replace(b"Content-Length: %d" % length, b"Content-Length: %d" % (length + delta), 1)
+
+
+@pytest.mark.parametrize("gzipped", [True, False])
+@pytest.mark.parametrize("delta", [400, -400])
+def test_a_record_whose_length_lies(tmp_path: Path, gzipped: bool, delta: int) -> None:
+    plain = [record_bytes(url(number), page(number), gzip=False) for number in range(4)]
+    plain[1] = _lie(plain[1], delta)
+    data = b"".join(gzip.compress(record) if gzipped else record for record in plain)
+    path = tmp_path / ("lie.warc.gz" if gzipped else "lie.warc")
+    path.write_bytes(data)
+    items, summary = read(path)
+    assert urls(items) == [url(number) for number in range(4)]  # the liar's page too, cut or not
+    assert sum(summary.errors.values()) >= 1  # "length mismatch", or a bad record and bytes skipped
+    liar = items[1]["main_text"]
+    assert "WARC/1.0" not in liar and "WARC-Type" not in liar  # never the next record's header
+
+
+def test_a_record_of_50_megabytes(tmp_path: Path) -> None:
+    huge = (
+        b"<html><body>"
+        + b"<p>Words of a very long page, with commas, and periods.</p>" * 900_000
+        + b"</body></html>"
+    )
+    assert len(huge) > 50_000_000
+    path = write_warc(
+        tmp_path / "huge.warc.gz",
+        [
+            ("response", url(0), page(0), {}),
+            ("response", url(1), huge, {}),
+            ("response", url(2), page(2), {}),
+        ],
+    )
+    with path.open("rb") as stream:
+        records = [
+            entry for entry in read_records(stream, 10 * 1024 * 1024) if isinstance(entry, ArchiveRecord)
+        ]
+    assert records[1].size == len(huge) and len(records[1].body) == 10 * 1024 * 1024 + 1  # never held whole
+    items, summary = read(path)
+    assert urls(items) == [url(0), url(1), url(2)]
+    assert items[1]["main_text"] == "" and items[1]["mainc"]["reason"].startswith(
+        f"page too large: {len(huge):,} > MAINC_MAX_PAGE_SIZE"
+    )
+    assert summary.stats["mainc/failed/too_large"] == 1 and summary.errors["extraction too_large"] == 1
+
+
+def test_a_wrong_charset_is_read_as_the_crawl_reads_it(tmp_path: Path) -> None:
+    body = (
+        f'<html><head><meta charset="iso-8859-1"></head><body><p>{WRONG_CHARSET_TEXT * 3}</p></body></html>'
+    )
+    headers = (("Content-Type", "text/html; charset=iso-8859-1"),)
+    path = write_warc(tmp_path / "charset.warc", [("response", url(0), body.encode(), {"headers": headers})])
+    items, summary = read(path)
+    assert WRONG_CHARSET_TEXT in items[0]["main_text"]
+    assert items[0]["mainc"]["page"]["redecoded"] is True and summary.stats["mainc/redecoded"] == 1
+
+
+def test_a_warc_with_no_html(tmp_path: Path) -> None:
+    image = (("Content-Type", "image/png"),)
+    path = write_warc(
+        tmp_path / "nohtml.warc.gz",
+        [
+            ("request", url(0), b"", {}),
+            ("response", url(0) + ".png", b"\x89PNG\r\n", {"headers": image}),
+            ("response", url(1), page(1), {"status": "404 Not Found"}),
+            ("metadata", url(0), b"outlinks: none", {"content_type": "application/warc-fields"}),
+            ("resource", url(2) + ".txt", b"plain text", {"content_type": "text/plain"}),
+        ],
+    )
+    items, summary = read(path)
+    assert items == []
+    assert summary.records == {"request": 1, "response": 2, "metadata": 1, "resource": 1}
+    assert summary.skipped == {
+        "request record": 1,
+        "not HTML": 2,
+        "HTTP status 404": 1,
+        "metadata record": 1,
+    }
+    assert summary.errors == {"no pages": 1}
+
+
+def test_an_unreadable_file_in_a_folder_of_good_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "archives"
+    folder.mkdir()
+    write_warc(folder / "a-good.warc.gz", [("response", url(0), page(0), {})])
+    (folder / "b-garbage.warc.gz").write_bytes(random.Random(32).randbytes(4000))
+    (folder / "c-gone.warc").symlink_to(tmp_path / "nowhere.warc")
+    write_warc(folder / "d-good.warc", [("response", url(1), page(1), {})], gzip=False)
+    out = tmp_path / "items.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scrapy_mainc",
+            "warc",
+            str(folder),
+            "-o",
+            str(out),
+            "-s",
+            "MAINC_WORKER_MODE=inline",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["url"] for line in out.read_text().splitlines()] == [url(0), url(1)]
+    assert "c-gone.warc at 0: unreadable: FileNotFoundError" in done.stderr
+    assert "b-garbage.warc.gz at 0: bad record" in done.stderr
+    assert "problems: 3 (bad record: 1, skipped: 1, unreadable: 1)" in done.stderr
+
+
+def test_chunked_compressed_truncated_and_resource_records(tmp_path: Path) -> None:
+    body = page(0)
+    packed = gzip.compress(body)
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(packed), packed)
+    encoded = (("Content-Type", "text/html"), ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip"))
+    unchunked = (("Content-Type", "text/html"), ("Transfer-Encoding", "chunked"))  # a body stored de-chunked
+    path = write_warc(
+        tmp_path / "bodies.warc.gz",
+        [
+            ("response", url(0), chunked, {"headers": encoded}),
+            ("response", url(1), body, {"headers": unchunked}),
+            ("response", url(2), body[:2000], {"warc": {"WARC-Truncated": "length"}}),
+            ("resource", url(3), body, {}),
+            ("revisit", url(0), b"", {"content_type": "application/http; msgtype=response"}),
+        ],
+    )
+    items, summary = read(path)
+    assert urls(items) == [url(0), url(1), url(2), url(3)]
+    assert items[0]["main_text"] == items[1]["main_text"] == items[3]["main_text"] != ""
+    assert summary.truncated == {"length": 1} and summary.skipped == {"revisit record": 1}
+    assert summary.errors == {}
+
+
+def test_a_wacz_file(tmp_path: Path) -> None:
+    first = write_warc(tmp_path / "one.warc.gz", [("response", url(0), page(0), {})])
+    second = write_warc(tmp_path / "two.warc.gz", [("response", url(1), page(1), {})])
+    wacz = tmp_path / "crawl.wacz"
+    with zipfile.ZipFile(wacz, "w") as archive:
+        archive.write(first, "archive/data-1.warc.gz")
+        archive.write(second, "archive/data-2.warc.gz")
+        archive.writestr("datapackage.json", "{}")
+    items, summary = read(wacz)
+    assert urls(items) == [url(0), url(1)] and summary.errors == {}
+
+
+def test_damage_is_reported_where_it_is(tmp_path: Path) -> None:
+    members = five_members(tmp_path)
+    garbage = random.Random(33).randbytes(3000)
+    path = tmp_path / "garbage.warc.gz"
+    path.write_bytes(members[0] + garbage + members[1])
+    with path.open("rb") as stream:
+        entries = list(read_records(stream, 10_000_000))
+    damage = [entry for entry in entries if isinstance(entry, Damage)]
+    assert [entry.url for entry in entries if isinstance(entry, ArchiveRecord)] == [url(0), url(1)]
+    assert (damage[0].offset, damage[0].kind) == (len(members[0]), "bad record")
+    assert damage[1].reason == f"{len(garbage):,} bytes skipped to the next record"
