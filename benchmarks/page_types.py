@@ -43,7 +43,7 @@ from devsets import DATASETS_DIR, DEVELOPMENT_SETS  # noqa: E402
 from scrapy_mainc._extract import build_document  # noqa: E402
 from scrapy_mainc.core._decode import decode_html  # noqa: E402
 from scrapy_mainc.core._dom import parse_html  # noqa: E402
-from scrapy_mainc.core._page_signals import page_signals  # noqa: E402
+from scrapy_mainc.core._page_signals import more_signals, quick_signals  # noqa: E402
 from scrapy_mainc.core._pagetype import PAGE_TYPES  # noqa: E402
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "scrapy_mainc" / "core" / "_pagetype_model.py"
@@ -55,6 +55,8 @@ VOCABULARY = 2000
 #: 0.2 and 0.5 by the grouped folds: 0.2 scored highest).
 C = 0.2
 FOLDS = 5
+#: The quick model's probability of ``article`` that settles a page (swept, see docs/page-types.md).
+QUICK_ARTICLE = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,10 @@ class Sample:
     site: str
     signals: dict[str, float]
     words: frozenset[str]
+
+
+#: The signals the quick model reads (those :func:`quick_signals` gives), set by ``collect``.
+QUICK_NAMES: list[str] = []
 
 
 def site_of(url: str, fallback: str) -> str:
@@ -98,13 +104,51 @@ def _sample(page: tuple[str, str, str, str, Path]) -> Sample:
     source, page_id, page_type, url, path = page
     raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
     document = build_document(parse_html(decode_html(raw).text), url or None)
-    signals, words = page_signals(document)
+    signals, words = quick_signals(document)
+    signals = {**{f"quick:{name}": 0.0 for name in signals}, **signals, **more_signals(document)}
     return Sample(source, page_id, page_type, site_of(url, f"{source}/{page_id}"), signals, words)
 
 
 def collect(jobs: int) -> list[Sample]:
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(_sample, _pages(), chunksize=16))
+
+
+def split_quick(samples: list[Sample]) -> list[Sample]:
+    """The samples without the markers of the quick signals' names (``quick:NAME``), which
+    set :data:`QUICK_NAMES`."""
+    QUICK_NAMES[:] = sorted(name[6:] for name in samples[0].signals if name.startswith("quick:"))
+    return [
+        Sample(
+            *astuple_head(sample),
+            {k: v for k, v in sample.signals.items() if not k.startswith("quick:")},
+            sample.words,
+        )
+        for sample in samples
+    ]
+
+
+def astuple_head(sample: Sample) -> tuple[str, str, str, str]:
+    return sample.source, sample.page_id, sample.page_type, sample.site
+
+
+def _cached(path: Path | None, jobs: int) -> list[Sample]:
+    """The samples, from ``path`` when it holds them, else collected (and saved there)."""
+    if path is not None and path.exists():
+        records = json.loads(path.read_text(encoding="utf-8"))
+        return [Sample(*record[:5], frozenset(record[5])) for record in records]
+    samples = collect(jobs)
+    if path is not None:
+        records = [[s.source, s.page_id, s.page_type, s.site, s.signals, sorted(s.words)] for s in samples]
+        path.write_text(json.dumps(records), encoding="utf-8")
+    return samples
+
+
+def _without(sample: Sample, prefixes: tuple[str, ...]) -> Sample:
+    """``sample`` without the signals named by ``prefixes`` (``words``: its label words)."""
+    signals = {name: value for name, value in sample.signals.items() if not name.startswith(prefixes)}
+    words = frozenset() if "words" in prefixes else sample.words
+    return Sample(sample.source, sample.page_id, sample.page_type, sample.site, signals, words)
 
 
 def vocabulary(samples: Sequence[Sample]) -> list[str]:
@@ -121,12 +165,12 @@ def vocabulary(samples: Sequence[Sample]) -> list[str]:
 class Model:
     """The scaler, vocabulary and logistic regression fitted on some samples."""
 
-    def __init__(self, samples: Sequence[Sample]) -> None:
+    def __init__(self, samples: Sequence[Sample], names: Sequence[str] | None = None) -> None:
         import numpy as np
         from sklearn.linear_model import LogisticRegression
         from sklearn.preprocessing import StandardScaler
 
-        self.names = sorted(samples[0].signals)
+        self.names = sorted(names if names is not None else samples[0].signals)
         self.words = vocabulary(samples)
         dense = np.array([[sample.signals[name] for name in self.names] for sample in samples])
         self.scaler = StandardScaler().fit(dense)
@@ -147,19 +191,32 @@ class Model:
     def predict(self, samples: Sequence[Sample]) -> list[str]:
         return [PAGE_TYPES[label] for label in self.regression.predict(self._inputs(samples))]
 
+    def article_probability(self, samples: Sequence[Sample]) -> list[float]:
+        column = list(self.regression.classes_).index(PAGE_TYPES.index("article"))
+        return [float(row[column]) for row in self.regression.predict_proba(self._inputs(samples))]
 
-def cross_validated(samples: list[Sample]) -> list[str]:
-    """Each sample's type as predicted by a model trained on the other folds (grouped by site)."""
+
+def cross_validated(samples: list[Sample], threshold: float) -> list[str]:
+    """Each sample's type as the cascade trained on the other folds (grouped by site)
+    predicts it: the quick model's ``article`` when its probability is at least
+    ``threshold``, else the full model's type."""
     sites = sorted({sample.site for sample in samples})
     fold_of = {site: position % FOLDS for position, site in enumerate(_shuffled(sites))}
     predicted = [""] * len(samples)
     for fold in range(FOLDS):
         train = [sample for sample in samples if fold_of[sample.site] != fold]
         test = [index for index, sample in enumerate(samples) if fold_of[sample.site] == fold]
-        model = Model(train)
-        for index, page_type in zip(test, model.predict([samples[index] for index in test])):
-            predicted[index] = page_type
+        tested = [samples[index] for index in test]
+        quick, full = Model(train, QUICK_NAMES), Model(train)
+        for index, article, page_type in zip(test, quick.article_probability(tested), full.predict(tested)):
+            predicted[index] = "article" if article >= threshold else page_type
+        for index, article in zip(test, quick.article_probability(tested)):
+            QUICK_EXITS[index] = article >= threshold
     return predicted
+
+
+#: Whether each sample's type was settled by the quick model (set by ``cross_validated``).
+QUICK_EXITS: dict[int, bool] = {}
 
 
 def _shuffled(items: list[str]) -> list[str]:
@@ -171,13 +228,27 @@ def _shuffled(items: list[str]) -> list[str]:
     return order
 
 
+def held_out_types(cache: Path | None = None, jobs: int = 2) -> dict[str, str]:
+    """Each WCXB page's type as the cascade trained on the other folds predicts it (the
+    types a crawl of sites the model never saw would get), by page id."""
+    samples = split_quick(_cached(cache, jobs))
+    predicted = cross_validated(samples, QUICK_ARTICLE)
+    return {sample.page_id: guess for sample, guess in zip(samples, predicted) if sample.source == "wcxb"}
+
+
 def report(samples: list[Sample], predicted: list[str]) -> str:
     wcxb = [(sample.page_type, guess) for sample, guess in zip(samples, predicted) if sample.source == "wcxb"]
-    others = [(sample.page_type, guess) for sample, guess in zip(samples, predicted) if sample.source != "wcxb"]
+    others = [
+        (sample.page_type, guess) for sample, guess in zip(samples, predicted) if sample.source != "wcxb"
+    ]
     right = sum(truth == guess for truth, guess in wcxb)
+    settled = Counter(samples[index].source for index, exit in QUICK_EXITS.items() if exit)
+    total = Counter(sample.source for sample in samples)
+    quick = ", ".join(f"{name} {settled[name] / total[name]:.2f}" for name in total)
     lines = [
         f"WCXB dev, {FOLDS} folds grouped by site: accuracy {right / len(wcxb):.3f} ({right}/{len(wcxb)})",
         f"article sets (all articles): {sum(g == 'article' for _, g in others) / max(len(others), 1):.3f}",
+        f"settled by the quick model: {quick}",
         "",
         "| label \\ predicted | " + " | ".join(PAGE_TYPES) + " | recall |",
         "|---|" + "---:|" * (len(PAGE_TYPES) + 1),
@@ -190,46 +261,79 @@ def report(samples: list[Sample], predicted: list[str]) -> str:
     return "\n".join(lines)
 
 
-def write_model(model: Model, path: Path = MODEL_PATH) -> None:
-    """The fitted model as Python constants (``_pagetype_model.py``)."""
-    coefficients = model.regression.coef_
-    dense = len(model.names)
-
-    def row(values: Sequence[float]) -> str:
-        return "(" + ", ".join(f"{value:.4g}" for value in values) + ")"
-
+def write_model(quick: Model, full: Model, threshold: float, path: Path = MODEL_PATH) -> None:
+    """The fitted models as Python constants (``_pagetype_model.py``)."""
     lines = [
-        '"""The page-type model: generated by ``python3 scripts/dev.py page-types --train``',
-        '(benchmarks/page_types.py) from the WCXB development split and the four article sets;',
+        '"""The page-type models: generated by ``python3 scripts/dev.py page-types --train``',
+        "(benchmarks/page_types.py) from the WCXB development split and the four article sets;",
         'do not edit. See :mod:`scrapy_mainc.core._pagetype`."""',
         "",
+        "from ._linear import LinearModel",
+        "",
         "# fmt: off",
-        f"PAGE_TYPES = {tuple(PAGE_TYPES)!r}",
-        f"SIGNALS = {tuple(model.names)!r}",
-        f"MEANS = {row(model.scaler.mean_)}",
-        f"SCALES = {row(model.scaler.scale_)}",
-        f"INTERCEPTS = {row(model.regression.intercept_)}",
-        "SIGNAL_WEIGHTS = (",
-        *(f"    {row(coefficients[:, column])}," for column in range(dense)),
-        ")",
-        "WORD_WEIGHTS = {",
-        *(f"    {word!r}: {row(coefficients[:, dense + column])}," for column, word in enumerate(model.words)),
-        "}",
+        "#: The quick model's probability of ``article`` that settles a page's type.",
+        f"QUICK_ARTICLE = {threshold}",
+        *_model_lines("QUICK", quick),
+        *_model_lines("FULL", full),
         "# fmt: on",
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
+def _model_lines(name: str, model: Model) -> list[str]:
+    coefficients = model.regression.coef_
+    dense = len(model.names)
+
+    def row(values: Sequence[float]) -> str:
+        return "(" + ", ".join(f"{value:.4g}" for value in values) + ")"
+
+    return [
+        f"{name} = LinearModel(",
+        f"    classes={tuple(PAGE_TYPES)!r},",
+        f"    signals={tuple(model.names)!r},",
+        f"    means={row(model.scaler.mean_)},",
+        f"    scales={row(model.scaler.scale_)},",
+        f"    intercepts={row(model.regression.intercept_)},",
+        "    signal_weights=(",
+        *(f"        {row(coefficients[:, column])}," for column in range(dense)),
+        "    ),",
+        "    word_weights={",
+        *(
+            f"        {word!r}: {row(coefficients[:, dense + column])},"
+            for column, word in enumerate(model.words)
+        ),
+        "    },",
+        ")",
+    ]
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--train", action="store_true", help="fit on every page and write the model")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=QUICK_ARTICLE,
+        help="the quick model's article probability that settles",
+    )
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--cache", type=Path, help="read the pages' signals here if it exists, else save them"
+    )
+    parser.add_argument(
+        "--without", default="", help="leave out signals starting with these (comma-separated)"
+    )
     args = parser.parse_args()
-    samples = collect(args.jobs)
-    print(report(samples, cross_validated(samples)))
+    samples = split_quick(_cached(args.cache, args.jobs))
+    if args.without:
+        prefixes = tuple(args.without.split(","))
+        samples = [_without(sample, prefixes) for sample in samples]
+    print(report(samples, cross_validated(samples, args.threshold)))
     if args.train:
-        write_model(Model(samples))
+        write_model(Model(samples, QUICK_NAMES), Model(samples), args.threshold)
         print(f"\nwrote {MODEL_PATH}")
     return 0
 

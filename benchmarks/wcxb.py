@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devsets import DATASETS_DIR, ours  # noqa: E402
 from peers import available_peers  # noqa: E402
 
+from scrapy_mainc import extract  # noqa: E402
 from scrapy_mainc.evaluation._metric import score_page  # noqa: E402
 from scrapy_mainc.evaluation._snippets import normalize_whitespace  # noqa: E402
 from scrapy_mainc.evaluation._words import WordScore, score_words, word_tokens  # noqa: E402
@@ -53,6 +54,11 @@ PAGE_TYPES = ("article", "forum", "listing", "collection", "product", "documenta
 LOST_F1 = 0.5
 #: What runs without ``--only``: ``auto``, the whole-page density algorithm, the peers.
 DEFAULT_ROWS = ("auto", "cectd-ds", "trafilatura", "trafilatura fast", "readability-lxml")
+#: The row of ``auto`` given each page's type as predicted by the page-type model trained on
+#: the other folds (``benchmarks/page_types.py``): the page-type model ships trained on
+#: these pages, so ``auto``'s own row reads types it has seen; this row reads types as a
+#: crawl of unseen sites gets them (``--held-out``; needs the ``train`` extra).
+HELD_OUT = "auto, held-out types"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,22 +123,35 @@ def score(page: WcxbPage, text: str, milliseconds: float) -> Scored:
     )
 
 
-def _extractors(names: list[str]) -> dict[str, object]:
+def _extractors(names: list[str], held_out: dict[str, str]) -> dict[str, object]:
     peers = available_peers()
-    return {name: peers[name] if name in peers else ours(name) for name in names}
+    runs: dict[str, object] = {name: peers[name] for name in names if name in peers}
+    runs.update({name: ours(name) for name in names if name not in peers and name != HELD_OUT})
+    if HELD_OUT in names:
+        runs[HELD_OUT] = held_out
+    return runs
 
 
-def _run_chunk(task: tuple[list[str], list[WcxbPage]]) -> dict[str, dict[str, tuple[str, float]]]:
+def _held_out_run(types: dict[str, str], page: WcxbPage, html: bytes) -> str:
+    return extract(html, url=page.url or None, metadata=False, page_type=types[page.page_id]).text
+
+
+def _run_chunk(
+    task: tuple[list[str], list[WcxbPage], dict[str, str]],
+) -> dict[str, dict[str, tuple[str, float]]]:
     """Texts and CPU ms of ``names`` on ``pages``, taking turns page by page."""
-    names, pages = task
-    runs = _extractors(names)
+    names, pages, held_out = task
+    runs = _extractors(names, held_out)
     outputs: dict[str, dict[str, tuple[str, float]]] = {name: {} for name in names}
     for page in pages:
         html = page.html()
         for name, run in runs.items():
             started = process_time()
             try:
-                text = run(html, page.url)  # type: ignore[operator]
+                if isinstance(run, dict):  # the held-out page types
+                    text = _held_out_run(run, page, html)
+                else:
+                    text = run(html, page.url)  # type: ignore[operator]
             except Exception as exc:  # a crash is a finding: report it as an empty page
                 print(f"  {name} raised on {page.page_id}: {exc!r}", file=sys.stderr)
                 text = ""
@@ -144,13 +163,18 @@ def run_all(names: list[str], pages: list[WcxbPage], jobs: int) -> dict[str, dic
     """Every extractor's text and time on every page (``jobs`` processes)."""
     if not names:
         return {}
+    held_out: dict[str, str] = {}
+    if HELD_OUT in names:
+        from page_types import held_out_types
+
+        held_out = held_out_types(jobs=jobs)
     chunks = [pages[index::jobs] for index in range(jobs)]
     outputs: dict[str, dict[str, tuple[str, float]]] = {name: {} for name in names}
     if jobs == 1:
-        results = [_run_chunk((names, pages))]
+        results = [_run_chunk((names, pages, held_out))]
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_run_chunk, [(names, chunk) for chunk in chunks]))
+            results = list(pool.map(_run_chunk, [(names, chunk, held_out) for chunk in chunks]))
     for result in results:
         for name, texts in result.items():
             outputs[name].update(texts)
@@ -229,10 +253,13 @@ def main() -> int:
     )
     parser.add_argument("--save", type=Path, help="save every extractor's texts and times here")
     parser.add_argument("--load", type=Path, help="texts saved by --save: extractors found there are not run")
+    parser.add_argument("--held-out", action="store_true", help=f"add the row {HELD_OUT!r}")
     parser.add_argument("--list", metavar="EXTRACTOR", help="print this extractor's worst pages of each type")
     parser.add_argument("--worst", type=int, default=8, help="pages per type for --list")
     args = parser.parse_args()
     pages = load_pages()
+    if args.held_out and HELD_OUT not in args.only:
+        args.only.insert(1, HELD_OUT)
     saved: dict[str, dict[str, list[object]]] = json.loads(args.load.read_text()) if args.load else {}
     started = perf_counter()
     missing = [name for name in args.only if name not in saved]

@@ -9,7 +9,7 @@ docs/development.md, "Layers".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from time import perf_counter
 from typing import Any
@@ -19,6 +19,7 @@ from lxml import etree
 
 from .algorithms import Algorithm, get_algorithm
 from .algorithms._auto_params import favor_overrides
+from .algorithms._page_type_params import POSTS_ARE_CONTENT
 from .core._article import article_verdict
 from .core._attributes import attributes_reason
 from .core._comments import CommentParams, comment_nodes
@@ -29,6 +30,7 @@ from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._langid import identify_language
 from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES, elements_reason, too_large_reason
 from .core._markdown import render_markdown
+from .core._pagetype import PAGE_TYPES, page_type
 from .core._render import render_html, render_text
 from .core._sanitize import URL_ENDS, usable_url
 from .core._shown_title import visible_title
@@ -36,7 +38,7 @@ from .core._stats import DomStats
 from .core._tables import data_tables
 from .core._text import CJK_RUN_RE, clean_text, count_matching
 from .core._title import find_headline, find_titles, read_page_titles
-from .core._types import Document, Extraction, Metadata, OutputOptions, Selection
+from .core._types import Document, Extraction, Metadata, OutputOptions, PageType, Selection
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
@@ -59,6 +61,7 @@ def extract(
     images: bool = True,
     formatting: bool = True,
     favor: str = "balanced",
+    page_type: str | None = None,
     **params: Any,
 ) -> Extraction:
     """Extract the main content of the page ``html``.
@@ -81,12 +84,23 @@ def extract(
     leave out those in the outputs (:class:`~scrapy_mainc.core._types.OutputOptions`).
     ``favor`` (``"precision"``, ``"balanced"`` or ``"recall"``) tilts ``auto`` towards less
     boilerplate or more content (:data:`~scrapy_mainc.algorithms._auto_params.FAVOR_PRESETS`;
-    other algorithms ignore it). Bad input never raises: the result then has empty
-    ``text`` and a ``reason``.
+    other algorithms ignore it). ``page_type`` (one of :data:`PAGE_TYPES`) says what kind
+    of page this is instead of the page-type model (``None``: the model decides;
+    ``Extraction.page_type``). Bad input never raises: the result then has empty ``text``
+    and a ``reason``.
     """
     chosen, chosen_params = _resolve(algorithm, params, favor)
     output = OutputOptions(tables, links, images, formatting, markdown)
-    run = _Run(chosen, chosen_params, url, strip_comments, metadata, fetched_moment(fetched), output)
+    run = _Run(
+        chosen,
+        chosen_params,
+        url,
+        strip_comments,
+        metadata,
+        fetched_moment(fetched),
+        output,
+        _given(page_type),
+    )
     if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
         return _empty(run, too_large_reason(html, max_bytes, "max_bytes"))
     text, utf8, reason = _page_text(html)
@@ -118,12 +132,22 @@ def extract_tree(
     images: bool = True,
     formatting: bool = True,
     favor: str = "balanced",
+    page_type: str | None = None,
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
     chosen, chosen_params = _resolve(algorithm, params, favor)
     output = OutputOptions(tables, links, images, formatting, markdown)
-    run = _Run(chosen, chosen_params, url, strip_comments, metadata, fetched_moment(fetched), output)
+    run = _Run(
+        chosen,
+        chosen_params,
+        url,
+        strip_comments,
+        metadata,
+        fetched_moment(fetched),
+        output,
+        _given(page_type),
+    )
     return _extract_tree([copy_tree(tree)], run)
 
 
@@ -159,11 +183,26 @@ def _page_text(html: str | bytes) -> tuple[str, bytes | None, str]:
     return html, None, f"not HTML: {reason}" if reason else ""
 
 
+def _given(page_type: str | None) -> PageType | None:
+    """The page type the caller gives (certain), or None; ValueError names the valid ones."""
+    if page_type is None:
+        return None
+    if page_type not in PAGE_TYPES:
+        raise ValueError(f"unknown page_type {page_type!r}; valid: {', '.join(PAGE_TYPES)}")
+    return PageType(page_type, 1.0)
+
+
 def _resolve(name: str, params: dict[str, Any], favor: str) -> tuple[Algorithm, Any]:
     """The algorithm and its parameters: ``favor``'s preset for ``auto``, then ``params``."""
     chosen = get_algorithm(name)
     preset = favor_overrides(favor)  # checked for every algorithm: a typo is an error anywhere
-    return chosen, chosen.params(**({**preset, **params} if chosen.name == "auto" else params))
+    if chosen.name != "auto":
+        return chosen, chosen.params(**params)
+    given = {**preset, **params}
+    given["pinned"] = frozenset(
+        name for name in given if name != "pinned"
+    )  # a page type's preset leaves them
+    return chosen, chosen.params(**given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +216,7 @@ class _Run:
     metadata: bool
     fetched: datetime | None
     output: OutputOptions
+    page_type: PageType | None = None
     started: float = field(default_factory=perf_counter)
 
 
@@ -187,11 +227,11 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     before parents (see :meth:`DomStats.release`), so that the tree is freed, in linear
     time, before the extraction's time is taken.
     """
-    document = build_document(tree.pop(), run.url)
+    document = build_document(tree.pop(), run.url, run.page_type)
     stats, output = document.stats, run.output
     selection = run.algorithm.select(document, run.params)
     strip_comments = run.strip_comments
-    if strip_comments and selection.nodes:
+    if strip_comments and selection.nodes and document.page_type.name not in POSTS_ARE_CONTENT:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         selection = _without_comments(document, selection, comment_params)
     title, reason = document.title, selection.reason
@@ -209,7 +249,8 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
     html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
     lang = identify_language(text) or document.lang or document.declared_lang
-    verdict = article_verdict(document, nodes, text)
+    kind = document.page_type.name
+    verdict = kind == "article" and article_verdict(document, nodes, text)
     stats.release()
     del document, stats  # the last references to the tree, which is freed here
     return Extraction(
@@ -223,13 +264,17 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
         lang=lang,
         reason="" if text else reason or "the chosen content has no text",
         article=verdict,
+        page_type=kind,
         milliseconds=(perf_counter() - run.started) * 1000,
         metadata=page_metadata,
     )
 
 
-def build_document(root: etree._Element, url: str | None = None) -> Document:
-    """Prepare a private tree (modified in place) and compute its shared statistics.
+def build_document(
+    root: etree._Element, url: str | None = None, known_type: PageType | None = None
+) -> Document:
+    """Prepare a private tree (modified in place), compute its shared statistics and
+    decide its page type (``known_type`` when the caller knows it).
 
     A ``url`` urllib cannot take apart is ignored, as if none was given."""
     url = usable_url(url)
@@ -243,10 +288,10 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
     # (not the first of several stories, which main_article falls back to)
     own = names_page(article, evidence.jsonld, urls, page_titles.headlines)
     titles = find_titles(root, _jsonld_headlines(article) if own else (), page_titles)
-    body, itemprops = prepare(root)
+    body, itemprops, itemtypes = prepare(root)
     article_bodies = tuple(dict.fromkeys(element for prop, element in itemprops if prop == "articlebody"))
     stats = DomStats(body)
-    return Document(
+    document = Document(
         body,
         stats,
         title=titles.title,
@@ -259,9 +304,11 @@ def build_document(root: etree._Element, url: str | None = None) -> Document:
         base_url=base_url,
         evidence=evidence,
         itemprops=itemprops,
+        itemtypes=itemtypes,
         article=article,
         declared_lang=declared_lang.strip().lower().replace("_", "-").split("-")[0],
     )
+    return replace(document, page_type=known_type or page_type(document))  # decided once, from the statistics
 
 
 def _jsonld_headlines(article: dict[str, Any] | None) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ EXTRAS = {
     "oracle": "test,peers",
     "bench-dates": "test,peers",
     "bench-metadata": "test,peers",
-    "bench-wcxb": "test,peers",
+    "bench-wcxb": "test,peers,train",
     "page-types": "test,train",
     "lint": "test,lint",
     "docs": "docs",

@@ -70,7 +70,7 @@ def test_each_kind_of_page(kind: str) -> None:
 def test_the_thresholds() -> None:
     def words(count: int, head: str = "") -> bool:
         body = "<div><p>" + " ".join(["word"] * (count - 1)) + " end.</p></div>"
-        return extract(f"<html><head>{head}</head><body>{body}</body></html>").article
+        return extract(f"<html><head>{head}</head><body>{body}</body></html>", page_type="article").article
 
     assert words(MIN_ARTICLE_WORDS) and not words(MIN_ARTICLE_WORDS - 1)
     assert words(MIN_MARKED_WORDS, OG_ARTICLE) and not words(MIN_MARKED_WORDS - 1, OG_ARTICLE)

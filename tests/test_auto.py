@@ -430,8 +430,11 @@ def test_fallback_leaves_a_listing_of_links_and_dates_empty() -> None:
         f"<li><a href='/story/{n}'>Council story number {n} of the week</a> <span>12 May 2024</span></li>"
         for n in range(6)
     )
-    result = extract(f"<body><ul class='latest'>{items}</ul></body>")
+    result = extract(f"<body><ul class='latest'>{items}</ul></body>", page_type="article")
     assert result.text == "" and result.reason
+    # read as what it is, a listing, its items are its content
+    listing = extract(f"<body><ul class='latest'>{items}</ul></body>", page_type="listing")
+    assert listing.text.count("Council story number") == 6 and listing.page_type == "listing"
 
 
 def test_the_container_of_the_headline_is_never_cut_for_its_name() -> None:
@@ -627,10 +630,10 @@ def test_a_listing_whose_headline_links_pruning_dropped_is_no_story_in_short_lin
     # the words the recheck's choice keeps have no links in them; its teasers (headline
     # link, then prose) give the listing away: 5 teasers of 5 kept prose blocks
     page = _desk_page(5)
-    text = extract(page).text
-    assert text.count("Cyclists") == 1 and extract(page).article is False
+    text = extract(page, page_type="article").text
+    assert text.count("Cyclists") == 1 and extract(page, page_type="article").article is False
     monkeypatch.setattr(auto, "is_listing", lambda *args: False)
-    assert extract(page).text.count("Cyclists") == 5  # the recheck took the whole page
+    assert extract(page, page_type="article").text.count("Cyclists") == 5  # the recheck took the whole page
 
 
 def test_teasers_count_the_prose_kept_and_every_headline_link() -> None:

@@ -76,8 +76,10 @@ def test_extract_strips_comments_by_default_and_can_keep_them() -> None:
         f"<html><body><div id='story'>{BODY}<div id='comments'><p>Nice article, thanks.</p>"
         "<p>I disagree with it.</p></div></div></body></html>"
     )
-    assert "thanks" not in extract(page, algorithm="cectd-ds").text
-    assert "thanks" in extract(page, algorithm="cectd-ds", strip_comments=False).text
+    assert "thanks" not in extract(page, algorithm="cectd-ds", page_type="article").text
+    assert "thanks" in extract(page, algorithm="cectd-ds", page_type="article", strip_comments=False).text
+    # a forum thread's posts are its content: the comment stage leaves them in
+    assert "thanks" in extract(page, algorithm="cectd-ds", page_type="forum").text
 
 
 def _undated_thread(heading: str) -> str:

@@ -115,7 +115,7 @@ def test_what_an_unclosed_embed_held_moves_out_after_it() -> None:
     )
     embed = root.find(".//embed")
     assert [child.tag for child in embed] == ["p"]  # the parser's nesting, the tree before preparation
-    body, _ = prepare(root)
+    body, _, _ = prepare(root)
     div = body.find("div")
     assert div.find("embed") is None and [child.tag for child in div] == ["p", "p"]
     assert "".join(div.itertext()) == "aheldbtail"  # the element's text, its content, its tail, in order
@@ -206,7 +206,7 @@ def test_closing_a_void_element_that_holds_many_elements_is_linear() -> None:
     # one unclosed <embed> before 50,000 paragraphs: each moves out after the one before
     # (inserting each at its index walked the siblings: minutes for a page like this)
     root = parse_html("<html><body><div><embed src='x.swf'>" + "<p>a</p>" * 50_000 + "</div></body></html>")
-    body, _ = prepare(root)
+    body, _, _ = prepare(root)
     div = body.find("div")
     assert len(div) == 50_000 and div.find("embed") is None
 

@@ -178,17 +178,20 @@ DAYS = ["2005-03-21 01:20:44", "2005-03-18 01:58:01", "2005-03-15 16:47:37", "20
 
 def test_a_blogs_front_page_gives_its_first_post() -> None:
     page = _blog(DAYS)
-    text = extract(page).text
+    text = extract(page, page_type="article").text
     assert "Post 0 begins" in text and "Post 1 begins" not in text and "Post 3 begins" not in text
-    assert extract(page, first_post=False).text.count("begins") == 4
+    assert extract(page, page_type="article", first_post=False).text.count("begins") == 4
     # the post that shows the page's headline is the page's post
     headline = "The bridge opens on Friday"
     page = _blog(DAYS, head=f"{headline} | My blog", titles=("One", "Two", headline, "Four"))
-    text = extract(page).text
+    text = extract(page, page_type="article").text
     assert "Post 2 begins" in text and "Post 0 begins" not in text
     # English stamps on lines of their own, dates not numbers only
     english = ["Posted on March 21, 2019", "March 18, 2019 at 3:45 pm", "15 Mar 2019", "12 March 2019"]
-    assert extract(_blog(english)).text.count("begins") == 1
+    assert extract(_blog(english), page_type="article").text.count("begins") == 1
+    # a forum's or a listing's run of posts is all content
+    for kind in ("forum", "listing"):
+        assert extract(_blog(english), page_type=kind).text.count("begins") == 4
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,13 @@ from typing import Any
 class AutoParams:
     """Parameters of ``auto``; values tuned on the shared development datasets."""
 
+    # -- the page's type (:mod:`._page_type_params`) ------------------------------------
+    #: Apply the page type's preset (a forum's posts, a listing's links...).
+    by_page_type: bool = True
+    #: Parameters set explicitly (by the caller or ``favor``): a page type's preset
+    #: leaves them as given. Set by :func:`scrapy_mainc.extract`.
+    pinned: frozenset[str] = frozenset()
+
     # -- block values -------------------------------------------------------------------
     #: Value of a link word against a non-link word (1: a block is worth its non-link
     #: words minus its link words).

@@ -56,6 +56,7 @@ from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
+from ._page_type_params import for_page_type
 from ._refine import edge_blocks, first_post, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
 
@@ -78,6 +79,7 @@ def select(document: Document, params: AutoParams) -> Selection:
     """Choose the subtree of largest total block value, check that it is the page's
     story, then prune inside it; a choice shorter than ``penalty_recheck_words`` is
     checked against the choice made without the punctuation penalty."""
+    params = for_page_type(params, document.page_type.name)
     regions = block_regions(document.stats)
     context = block_context(document, regions, params)
     selection = _selection(document, regions, context, params)

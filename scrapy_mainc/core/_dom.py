@@ -36,6 +36,7 @@ from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 #: marks the article body with ``itemprop="articleBody"``.
 _PREPARED_ATTRIBUTES_XPATH = etree.XPath(
     "descendant-or-self::*/@style | descendant-or-self::*/@hidden | descendant-or-self::*/@itemprop"
+    " | descendant-or-self::*/@itemtype"
 )
 #: Alike hidden paragraph wrappers in one parent that are a paywall's continuation, not a
 #: collapsed panel (see :func:`hidden_to_empty`): the two paywalled development pages hide
@@ -128,9 +129,12 @@ def copy_tree(tree: etree._Element | etree._ElementTree) -> etree._Element:
     return copy.deepcopy(root)
 
 
-def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etree._Element], ...]]:
-    """Clean a private tree in place; return its analysis root (``<body>`` or root) and
-    its microdata: (lower-cased ``itemprop`` token, element) pairs in document order.
+def prepare(
+    root: etree._Element,
+) -> tuple[etree._Element, tuple[tuple[str, etree._Element], ...], tuple[str, ...]]:
+    """Clean a private tree in place; return its analysis root (``<body>`` or root), its
+    microdata: (lower-cased ``itemprop`` token, element) pairs in document order, and the
+    schema.org types its ``itemtype`` attributes name (``Product``, ``Comment``...).
 
     Only the analysis root is cleaned: ``<head>`` is read for metadata before this and
     never analysed.
@@ -151,15 +155,18 @@ def prepare(root: etree._Element) -> tuple[etree._Element, tuple[tuple[str, etre
     )
     hidden: list[etree._Element] = []
     itemprops: list[tuple[str, etree._Element]] = []
+    itemtypes: list[str] = []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
         if value.attrname == "itemprop":
             element = value.getparent()
             itemprops.extend((prop, element) for prop in value.lower().split())
+        elif value.attrname == "itemtype":
+            itemtypes.extend(part.rstrip("/").rsplit("/", 1)[-1] for part in value.split())
         elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
             hidden.append(value.getparent())
     for element in hidden_to_empty(hidden):
         element.clear(keep_tail=True)
-    return body, tuple(itemprops)
+    return body, tuple(itemprops), tuple(itemtypes)
 
 
 def holds_content(element: etree._Element) -> bool:

@@ -10,8 +10,8 @@ the signals here measure them on the prepared page, before any algorithm chooses
   items, paragraph length, punctuation;
 * **elements** counted: ``<article>``, ``<pre>``, ``<code>``, tables, ``<time>``, images,
   forms, headings, links to anchors of the page (a table of contents);
-* **repetition**: the largest run of alike siblings (same parent, tag and first class
-  name: cards, rows, posts), how much text it holds and how much of it is links; and the
+* **repetition**: the largest run of alike siblings (same parent and tag: cards, rows,
+  posts), how much text it holds and how much of it is links; and the
   run that holds the most prose, whether its members are dated (the posts of a thread);
 * **names**: how many ``class``/``id`` names hold words of each kind's vocabulary (post,
   reply, thread...; price, cart...; card, grid...; toc, sidebar, highlight...);
@@ -61,21 +61,25 @@ NAME_GROUPS = {
     ),
     "comment": frozenset({"comment", "comments"}),
     "product": frozenset(
-        "product products price prices cart basket sku buy variant variants quantity qty stock checkout".split()
+        """product products price prices cart basket sku buy variant variants quantity qty
+        stock checkout""".split()
     ),
     "card": frozenset(
-        "card cards grid tile tiles item items listing listings result results teaser teasers collection".split()
+        """card cards grid tile tiles item items listing listings result results teaser
+        teasers collection""".split()
     ),
-    "doc": frozenset("doc docs documentation toc sidebar api highlight syntax language code codeblock".split()),
+    "doc": frozenset(
+        "doc docs documentation toc sidebar api highlight syntax language code codeblock".split()
+    ),
     "service": frozenset(
-        "hero cta feature features testimonial testimonials pricing contact service services benefits faq".split()
+        """hero cta feature features testimonial testimonials pricing contact service
+        services benefits faq""".split()
     ),
     "article": frozenset({"article", "entry", "story", "byline", "author", "headline"}),
 }
 # (plain strings: lxml's "smart" ones each keep a reference to their element)
-_ITEMTYPES = etree.XPath("descendant-or-self::*/@itemtype", smart_strings=False)
-_NAMES = etree.XPath("descendant-or-self::*/@class | descendant-or-self::*/@id", smart_strings=False)
-_ANCHOR_LINKS = etree.XPath("count(descendant::a[starts-with(@href, '#') and string-length(@href) > 1])")
+_CLASSES = etree.XPath("descendant-or-self::*/@class", smart_strings=False)
+_IDS = etree.XPath("descendant-or-self::*/@id", smart_strings=False)
 #: Currency signs: a page's prices show them.
 CURRENCY_SIGNS = "$€£¥₹"
 #: A date as a post's stamp shows it (numeric, ISO, English month names, "3 days ago").
@@ -99,17 +103,22 @@ def _log(value: float) -> float:
     return math.log1p(max(value, 0.0))
 
 
-def page_signals(document: Document) -> tuple[dict[str, float], frozenset[str]]:
-    """The page's signals by name, and the words of its short labels."""
+def quick_signals(document: Document) -> tuple[dict[str, float], frozenset[str]]:
+    """The signals that cost one pass or none (markup, shape, labels and prices), and the
+    words of the page's short labels: enough to tell most articles."""
     stats = document.stats
     signals = _markup(document)
     signals.update(_shape(stats))
-    signals.update(_runs(stats))
-    signals.update(_names(document.root))
-    signals.update(_links(document.root, stats))
-    shown = "".join(filter(None, (*stats.texts, *stats.tails)))
-    signals["prices"] = _log(sum(shown.count(sign) for sign in CURRENCY_SIGNS))
-    return signals, label_words(stats)
+    words, prices = labels(stats)
+    signals["prices"] = _log(prices)
+    return signals, words
+
+
+def more_signals(document: Document) -> dict[str, float]:
+    """The signals that cost more (names, runs of alike siblings, posts)."""
+    signals = _names(document.root)
+    signals.update(_runs(document.stats))
+    return signals
 
 
 def _markup(document: Document) -> dict[str, float]:
@@ -117,9 +126,7 @@ def _markup(document: Document) -> dict[str, float]:
     evidence, article = document.evidence, document.article or {}
     objects: list[dict[str, Any]] = evidence.jsonld if evidence is not None else []
     types = {name for obj in objects for name in jsonld_types(obj)}
-    types.update(
-        part.rstrip("/").rsplit("/", 1)[-1] for value in _ITEMTYPES(document.root) for part in str(value).split()
-    )
+    types.update(document.itemtypes)
     signals = {f"ld_{group}": float(not names.isdisjoint(types)) for group, names in SCHEMA_GROUPS.items()}
     meta = evidence.meta if evidence is not None else {}
     og_type = evidence.first_meta("og:type").strip().lower() if evidence is not None else ""
@@ -128,7 +135,9 @@ def _markup(document: Document) -> dict[str, float]:
     signals["og_website"] = float(og_type == "website")
     dated = bool(meta.get("article:published_time") or article.get("datePublished"))
     signals["has_pubdate"] = float(dated or any("datePublished" in obj for obj in objects))
-    signals["has_author"] = float(bool(meta.get("author") or meta.get("article:author") or article.get("author")))
+    signals["has_author"] = float(
+        bool(meta.get("author") or meta.get("article:author") or article.get("author"))
+    )
     return signals
 
 
@@ -140,6 +149,7 @@ def _shape(stats: DomStats) -> dict[str, float]:
     counts = Counter(tags)
     paragraphs = [words[node] - link_words[node] for node, tag in enumerate(tags) if tag == "p"]
     headings = sum(counts[tag] for tag in HEADING_TAGS)
+    heading_words = sum(words[node] for node, tag in enumerate(tags) if tag in HEADING_TAGS)
     return {
         "words": _log(words[0]) / 10,
         "link_share": link_words[0] / total,
@@ -160,23 +170,45 @@ def _shape(stats: DomStats) -> dict[str, float]:
         "p_share": sum(paragraphs) / total,
         "p_mean": _log(sum(paragraphs) / len(paragraphs)) / 5 if paragraphs else 0.0,
         "long_p": _log(sum(1 for count in paragraphs if count >= 40)) / 3,
-        "heading_share": sum(words[node] for node, tag in enumerate(tags) if tag in HEADING_TAGS) / total,
+        "heading_share": heading_words / total,
         "li_share": sum(own_words[node] for node, tag in enumerate(tags) if tag == "li") / total,
         "punct_rate": stats.punct[0] / total * 10,
     }
 
 
+def labels(stats: DomStats) -> tuple[frozenset[str], int]:
+    """The lower-cased words of the page's short labels (elements whose whole text has at
+    most :data:`LABEL_MAX_WORDS` words: a link, a button's text, a menu item, a card's
+    name), and the currency signs they show (prices stand in short elements)."""
+    short = " ".join(
+        [
+            text
+            for text, own, count in zip(stats.texts, stats.own_words, stats.words)
+            if text and own and count <= LABEL_MAX_WORDS
+        ]
+    ).lower()
+    return frozenset(_LABEL_WORD_RE.findall(short)), sum(short.count(sign) for sign in CURRENCY_SIGNS)
+
+
+def _names(root: etree._Element) -> dict[str, float]:
+    """How often the page's ``class`` and ``id`` values use a word of each group of names
+    (split at spaces, hyphens and underscores, lower-cased: one pass over their joined text)."""
+    joined = " ".join(_CLASSES(root) + _IDS(root)).lower().replace("-", " ").replace("_", " ")
+    found = Counter(joined.split())
+    return {
+        f"c_{group}": _log(sum(found[name] for name in names)) / 5 for group, names in NAME_GROUPS.items()
+    }
+
+
 def _runs(stats: DomStats) -> dict[str, float]:
-    """The largest run of alike siblings, and the run of alike siblings holding the most
-    prose (posts): how many, how much text, links, punctuation, dates."""
-    tags, words, link_words, end, parent, nodes = (
-        stats.tags, stats.words, stats.link_words, stats.end, stats.parent, stats.nodes,
-    )  # fmt: skip
-    runs: dict[tuple[int, str, str], list[int]] = {}
-    for node in range(1, len(tags)):
-        if words[node] >= 3 and end[node] - node >= 2:
-            names = (nodes[node].get("class") or "").split()
-            runs.setdefault((parent[node], tags[node], names[0] if names else ""), []).append(node)
+    """The largest run of alike siblings (same parent and tag, three words or more, not
+    a leaf), and the run of alike siblings holding the most prose (posts): how many, how
+    much text, links, punctuation, dates."""
+    tags, words, link_words, end, parent = stats.tags, stats.words, stats.link_words, stats.end, stats.parent
+    runs: dict[tuple[int, str], list[int]] = {}
+    for node in [node for node, count in enumerate(words) if count >= 3 and end[node] > node + 1]:
+        runs.setdefault((parent[node], tags[node]), []).append(node)
+    runs.pop((-1, tags[0]), None)  # the analysis root is no member of a run
     signals = dict.fromkeys(
         ("rep_count", "rep_words", "rep_link", "rep_cover", "rep_punct"), 0.0
     ) | dict.fromkeys(("post_count", "post_cover", "post_dated", "post_first_share"), 0.0)
@@ -196,7 +228,7 @@ def _runs(stats: DomStats) -> dict[str, float]:
     return signals
 
 
-def _posts(stats: DomStats, runs: dict[tuple[int, str, str], list[int]]) -> dict[str, float]:
+def _posts(stats: DomStats, runs: dict[tuple[int, str], list[int]]) -> dict[str, float]:
     """The run of alike siblings with the most prose (each with ``POST_MIN_WORDS`` words
     outside links and some punctuation), read as a thread's posts."""
     words, link_words, punct = stats.words, stats.link_words, stats.punct
@@ -226,40 +258,3 @@ def _dated(stats: DomStats, post: int) -> bool:
         return True
     texts = [text for text in stats.texts[post : min(stop, post + STAMP_PIECES)] if text]
     return bool(_DATE_RE.search(" ".join(texts)))
-
-
-def _names(root: etree._Element) -> dict[str, float]:
-    """How often the page's ``class`` and ``id`` values use a word of each group of names
-    (split at spaces, hyphens and underscores, lower-cased: one pass over their joined text)."""
-    joined = " ".join(_NAMES(root)).lower().replace("-", " ").replace("_", " ")
-    found = Counter(joined.split())
-    return {
-        f"c_{group}": _log(sum(found[name] for name in names)) / 5 for group, names in NAME_GROUPS.items()
-    }
-
-
-def _links(root: etree._Element, stats: DomStats) -> dict[str, float]:
-    """Links to anchors of the page (a table of contents), the largest list of links (a
-    sidebar), and the headline links (three words or more) and their share of the text."""
-    anchors = float(_ANCHOR_LINKS(root))
-    tags, links, words = stats.tags, stats.links, stats.words
-    largest_list = max((links[node] for node, tag in enumerate(tags) if tag in ("ul", "ol", "nav")), default=0)
-    headline_words = [words[link] for link in stats.link_positions if words[link] >= 3]
-    return {
-        "anchor_links": _log(anchors) / 3,
-        "max_list_links": _log(largest_list) / 5,
-        "headline_links": _log(len(headline_words)) / 4,
-        "headline_link_share": sum(headline_words) / (words[0] or 1),
-    }
-
-
-def label_words(stats: DomStats) -> frozenset[str]:
-    """The lower-cased words of the page's short labels: elements whose whole text has at
-    most :data:`LABEL_MAX_WORDS` words (a link, a button's text, a menu item, a card's
-    name)."""
-    words, own_words, texts = stats.words, stats.own_words, stats.texts
-    found: set[str] = set()
-    for node, text in enumerate(texts):
-        if text and 0 < own_words[node] and words[node] <= LABEL_MAX_WORDS:
-            found.update(_LABEL_WORD_RE.findall(text.lower()))
-    return frozenset(found)

@@ -8,45 +8,31 @@ shop's category: products with prices), ``product`` (one product's page),
 ``documentation`` (a manual's or an API reference's page) and ``service`` (a company's
 page about what it offers: a landing page, an agency's service, a city department).
 
-The model is a multinomial logistic regression, trained by ``benchmarks/page_types.py``
-on the WCXB development split and the four article sets and written into
-:mod:`._pagetype_model` as constants; its accuracy on sites it was not trained on is
-measured there (docs/page-types.md).
+Two multinomial logistic regressions decide, trained by ``benchmarks/page_types.py`` on
+the WCXB development split and the four article sets and written into
+:mod:`._pagetype_model` as constants: a quick one over the signals that cost one pass
+(markup, shape, labels), which settles most articles (its probability of ``article`` at
+least ``QUICK_ARTICLE``), then, for the other pages, a full one over every signal. The
+accuracy on sites neither was trained on is measured there (docs/page-types.md).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
-from . import _pagetype_model as model
-from ._page_signals import page_signals
-from ._types import Document
+from ._page_signals import more_signals, quick_signals
+from ._pagetype_model import FULL, QUICK, QUICK_ARTICLE
+from ._types import Document, PageType
 
 #: The seven page types, in the benchmark's order.
 PAGE_TYPES = ("article", "forum", "listing", "collection", "product", "documentation", "service")
 
 
-@dataclass(frozen=True, slots=True)
-class PageType:
-    """The page's type and how sure the model is (its probability, 0 to 1)."""
-
-    name: str = "article"
-    confidence: float = 0.0
-
-
 def page_type(document: Document) -> PageType:
     """The type of the prepared page ``document`` (:data:`PAGE_TYPES`)."""
-    signals, words = page_signals(document)
-    scores = list(model.INTERCEPTS)
-    for name, mean, scale, weights in zip(model.SIGNALS, model.MEANS, model.SCALES, model.SIGNAL_WEIGHTS):
-        value = (signals[name] - mean) / scale if scale else 0.0
-        for kind, weight in enumerate(weights):
-            scores[kind] += weight * value
-    for word in words & model.WORD_WEIGHTS.keys():
-        for kind, weight in enumerate(model.WORD_WEIGHTS[word]):
-            scores[kind] += weight
-    top = max(scores)
-    exponentials = [math.exp(score - top) for score in scores]
-    best = exponentials.index(1.0)
-    return PageType(model.PAGE_TYPES[best], 1.0 / sum(exponentials))
+    signals, words = quick_signals(document)
+    quick = QUICK.probabilities(signals, words)
+    if quick[0] >= QUICK_ARTICLE:
+        return PageType("article", quick[0])
+    signals.update(more_signals(document))
+    full = FULL.probabilities(signals, words)
+    best = max(range(len(full)), key=full.__getitem__)
+    return PageType(FULL.classes[best], full[best])

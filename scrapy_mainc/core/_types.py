@@ -96,6 +96,10 @@ class Extraction:
     #: teasers: its main text has 30 words, or 15 and its markup says it is an article
     #: (:mod:`scrapy_mainc.core._article`).
     article: bool = False
+    #: The page's type: ``article``, ``forum``, ``listing``, ``collection``, ``product``,
+    #: ``documentation`` or ``service`` (:mod:`scrapy_mainc.core._pagetype`; WCXB's
+    #: types), decided from the page before the content is chosen; the choice follows it.
+    page_type: str = ""
     #: Wall time of the extraction, decoding and parsing included.
     milliseconds: float = 0.0
     #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).
@@ -119,6 +123,15 @@ class OutputOptions:
     formatting: bool = True
     #: Render ``Extraction.markdown``.
     markdown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PageType:
+    """The page's type (:data:`scrapy_mainc.core._pagetype.PAGE_TYPES`) and how sure the
+    model is (its probability, 0 to 1)."""
+
+    name: str = "article"
+    confidence: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +161,14 @@ class Document:
     evidence: Evidence | None = None
     #: Microdata in the analysis tree: (lower-cased ``itemprop`` token, element), in order.
     itemprops: tuple[tuple[str, etree._Element], ...] = ()
+    #: schema.org types the body's ``itemtype`` attributes name, in order (``Product``).
+    itemtypes: tuple[str, ...] = ()
     #: The JSON-LD object of the page's own article (:func:`metadata.main_article`), if any.
     article: dict[str, Any] | None = None
     #: The language the root element declares (``<html lang>``), primary subtag, lower case.
     declared_lang: str = ""
+    #: The page's type, decided once from the statistics (:mod:`._pagetype`).
+    page_type: PageType = field(default_factory=PageType)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,70 @@
+"""What each page type changes in ``auto``: its own parameters record over the defaults.
+
+``auto``'s defaults were tuned on news articles, where a story's text is what counts and
+links, cards, short lines and the posts under it are what a reader skips. On other kinds
+of page the same stages keep other things (:mod:`scrapy_mainc.core._pagetype` decides the
+kind, once, before the choice):
+
+* **forum**: a thread's posts are its content; ``first_post`` (keep one post of a run of
+  dated posts, a blog front page's newest) is off, and the comment stage does not strip
+  them (:data:`POSTS_ARE_CONTENT`);
+* **listing**: the items are links (a headline each, a line of summary): link words
+  count for a block instead of against it, teaser cards are kept, and short lines lose
+  less for having no punctuation;
+* **collection**: product cards (a name, a price, a line) are kept, link words neither
+  count for nor against;
+* **documentation** and **service**: a page of sections, each under its heading (a
+  manual's steps, an agency's offers), not one story: every section is kept (no "another
+  story" check, no trimming of short edges, cards kept), short lines lose less;
+* **article** and **product**: the defaults (a product page's description and
+  specifications read as a story does).
+
+Each record was measured on every set with the page's type as the model gives it
+(``benchmarks/ablation.py``, docs/benchmarks.md); a parameter the caller (or ``favor``)
+sets explicitly is left as given (:attr:`AutoParams.pinned`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from ._auto_params import AutoParams
+
+#: Page types whose posts are content: the comment stage leaves them in.
+POSTS_ARE_CONTENT = frozenset({"forum"})
+
+_SECTIONS: Mapping[str, Any] = MappingProxyType(
+    {
+        "first_post": False,
+        "trim_edges": False,
+        "check_story": False,
+        "cut_cards": False,
+        "unpunctuated_penalty": 3.0,
+    }
+)
+
+#: Overrides of :class:`AutoParams` by page type (types not named: the defaults).
+PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        "forum": MappingProxyType({"first_post": False}),
+        "listing": MappingProxyType({**_SECTIONS, "link_weight": -0.5}),
+        "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
+        "documentation": _SECTIONS,
+        "service": _SECTIONS,
+    }
+)
+
+
+def for_page_type(params: AutoParams, page_type: str) -> AutoParams:
+    """``params`` with ``page_type``'s preset applied to the fields not pinned."""
+    if not params.by_page_type:
+        return params
+    preset = {
+        name: value
+        for name, value in PAGE_TYPE_PRESETS.get(page_type, {}).items()
+        if name not in params.pinned
+    }
+    return replace(params, **preset) if preset else params

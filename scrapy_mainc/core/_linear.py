@@ -1,0 +1,39 @@
+"""A multinomial logistic regression as constants: the form in which trained models ship
+(:mod:`._pagetype_model`), applied without any learning library."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LinearModel:
+    """Weights of a softmax over ``classes``: standardised signals and binary words."""
+
+    classes: tuple[str, ...]
+    #: Names of the dense inputs, with their means and scales (standardisation).
+    signals: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    intercepts: tuple[float, ...]
+    #: One row of weights (a weight a class) per signal, in ``signals`` order.
+    signal_weights: tuple[tuple[float, ...], ...]
+    #: A row of weights per word present.
+    word_weights: Mapping[str, tuple[float, ...]]
+
+    def probabilities(self, signals: Mapping[str, float], words: frozenset[str]) -> list[float]:
+        """Each class's probability for these signals and words."""
+        scores = list(self.intercepts)
+        for name, mean, scale, weights in zip(self.signals, self.means, self.scales, self.signal_weights):
+            value = (signals[name] - mean) / scale if scale else 0.0
+            for index, weight in enumerate(weights):
+                scores[index] += weight * value
+        for word in words & self.word_weights.keys():
+            for index, weight in enumerate(self.word_weights[word]):
+                scores[index] += weight
+        top = max(scores)
+        exponentials = [math.exp(score - top) for score in scores]
+        total = sum(exponentials)
+        return [value / total for value in exponentials]
