@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from devsets import DATASETS_DIR, DEVELOPMENT_SETS  # noqa: E402
 
+from scrapy_mainc import extract  # noqa: E402
 from scrapy_mainc._extract import build_document  # noqa: E402
 from scrapy_mainc.core._decode import decode_html  # noqa: E402
 from scrapy_mainc.core._dom import parse_html  # noqa: E402
@@ -91,12 +92,14 @@ def _pages() -> list[tuple[str, str, str, str, Path]]:
     for page_id, entry in sorted(wcxb.items()):
         path = DATASETS_DIR / "wcxb" / "html" / f"{page_id}.html.gz"
         pages.append(("wcxb", page_id, entry["page_type"], entry.get("url") or "", path))
+        URLS[("wcxb", page_id)] = entry.get("url") or ""
     for name in DEVELOPMENT_SETS:
         gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
         for page_id, entry in sorted(gold.items()):
             path = DATASETS_DIR / name / "html" / f"{page_id}.html"
             if path.exists():
                 pages.append((name, page_id, "article", entry.get("url") or "", path))
+                URLS[(name, page_id)] = entry.get("url") or ""
     return pages
 
 
@@ -191,28 +194,76 @@ class Model:
     def predict(self, samples: Sequence[Sample]) -> list[str]:
         return [PAGE_TYPES[label] for label in self.regression.predict(self._inputs(samples))]
 
+    def likeliest_but_article(self, samples: Sequence[Sample]) -> list[str]:
+        probabilities = self.regression.predict_proba(self._inputs(samples))
+        classes = [PAGE_TYPES[label] for label in self.regression.classes_]
+        return [max((p, c) for p, c in zip(row, classes) if c != "article")[1] for row in probabilities]
+
     def article_probability(self, samples: Sequence[Sample]) -> list[float]:
         column = list(self.regression.classes_).index(PAGE_TYPES.index("article"))
         return [float(row[column]) for row in self.regression.predict_proba(self._inputs(samples))]
 
 
-def cross_validated(samples: list[Sample], threshold: float) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A sample's type as the cascade predicts it, and the full model's likeliest other
+    than ``article`` (what the article verdict's veto turns to)."""
+
+    page_type: str
+    other: str
+
+
+def cross_validated(samples: list[Sample], threshold: float) -> list[Prediction]:
     """Each sample's type as the cascade trained on the other folds (grouped by site)
     predicts it: the quick model's ``article`` when its probability is at least
     ``threshold``, else the full model's type."""
     sites = sorted({sample.site for sample in samples})
     fold_of = {site: position % FOLDS for position, site in enumerate(_shuffled(sites))}
-    predicted = [""] * len(samples)
+    predicted = [Prediction("", "")] * len(samples)
     for fold in range(FOLDS):
         train = [sample for sample in samples if fold_of[sample.site] != fold]
         test = [index for index, sample in enumerate(samples) if fold_of[sample.site] == fold]
         tested = [samples[index] for index in test]
         quick, full = Model(train, QUICK_NAMES), Model(train)
-        for index, article, page_type in zip(test, quick.article_probability(tested), full.predict(tested)):
-            predicted[index] = "article" if article >= threshold else page_type
-        for index, article in zip(test, quick.article_probability(tested)):
+        others = full.likeliest_but_article(tested)
+        for index, article, page_type, other in zip(
+            test, quick.article_probability(tested), full.predict(tested), others
+        ):
+            predicted[index] = Prediction("article" if article >= threshold else page_type, other)
             QUICK_EXITS[index] = article >= threshold
     return predicted
+
+
+def vetoed(samples: list[Sample], predicted: list[Prediction], jobs: int) -> list[str]:
+    """The predicted types after the article verdict's veto, as ``extract`` applies it: a
+    page predicted ``article`` whose extraction (with that type) is no article takes its
+    other type."""
+    paths = {(source, page_id): path for source, page_id, _, _, path in _pages()}
+    asked = [
+        (index, paths[(sample.source, sample.page_id)], _url(sample))
+        for index, (sample, prediction) in enumerate(zip(samples, predicted))
+        if prediction.page_type == "article"
+    ]
+    with ProcessPoolExecutor(jobs) as pool:
+        articles = dict(pool.map(_is_article, asked, chunksize=16))
+    return [
+        prediction.other if articles.get(index, True) is False else prediction.page_type
+        for index, prediction in enumerate(predicted)
+    ]
+
+
+def _url(sample: Sample) -> str:
+    return URLS.get((sample.source, sample.page_id), "")
+
+
+#: Each page's URL, by (set, id), filled by ``_pages``.
+URLS: dict[tuple[str, str], str] = {}
+
+
+def _is_article(task: tuple[int, Path, str]) -> tuple[int, bool]:
+    index, path, url = task
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return index, extract(raw, url=url or None, metadata=False, page_type="article").article
 
 
 #: Whether each sample's type was settled by the quick model (set by ``cross_validated``).
@@ -232,7 +283,7 @@ def held_out_types(cache: Path | None = None, jobs: int = 2) -> dict[str, str]:
     """Each WCXB page's type as the cascade trained on the other folds predicts it (the
     types a crawl of sites the model never saw would get), by page id."""
     samples = split_quick(_cached(cache, jobs))
-    predicted = cross_validated(samples, QUICK_ARTICLE)
+    predicted = vetoed(samples, cross_validated(samples, QUICK_ARTICLE), jobs)
     return {sample.page_id: guess for sample, guess in zip(samples, predicted) if sample.source == "wcxb"}
 
 
@@ -296,7 +347,7 @@ def _model_lines(name: str, model: Model) -> list[str]:
         f"    scales={row(model.scaler.scale_)},",
         f"    intercepts={row(model.regression.intercept_)},",
         "    signal_weights=(",
-        *(f"        {row(coefficients[:, column])}," for column in range(dense)),
+        *(f"        {row(coefficients[kind, :dense])}," for kind in range(len(PAGE_TYPES))),
         "    ),",
         "    word_weights={",
         *(
@@ -331,7 +382,11 @@ def main() -> int:
     if args.without:
         prefixes = tuple(args.without.split(","))
         samples = [_without(sample, prefixes) for sample in samples]
-    print(report(samples, cross_validated(samples, args.threshold)))
+    predicted = cross_validated(samples, args.threshold)
+    print("the models alone:")
+    print(report(samples, [prediction.page_type for prediction in predicted]))
+    print("\nwith the article verdict's veto (as extract decides):")
+    print(report(samples, vetoed(samples, predicted, args.jobs)))
     if args.train:
         write_model(Model(samples, QUICK_NAMES), Model(samples), args.threshold)
         print(f"\nwrote {MODEL_PATH}")

@@ -17,12 +17,11 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from ._choice import ChoiceOptions, choose
 from .algorithms import Algorithm, get_algorithm
 from .algorithms._auto_params import favor_overrides
-from .algorithms._page_type_params import POSTS_ARE_CONTENT
-from .core._article import article_verdict
 from .core._attributes import attributes_reason
-from .core._comments import CommentParams, comment_nodes
+from .core._comments import CommentParams
 from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence
@@ -31,14 +30,13 @@ from .core._langid import identify_language
 from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES, elements_reason, too_large_reason
 from .core._markdown import render_markdown
 from .core._pagetype import PAGE_TYPES, page_type
-from .core._render import render_html, render_text
+from .core._render import render_html
 from .core._sanitize import URL_ENDS, usable_url
 from .core._shown_title import visible_title
 from .core._stats import DomStats
-from .core._tables import data_tables
 from .core._text import CJK_RUN_RE, clean_text, count_matching
 from .core._title import find_headline, find_titles, read_page_titles
-from .core._types import Document, Extraction, Metadata, OutputOptions, PageType, Selection
+from .core._types import Document, Extraction, Metadata, OutputOptions, PageType
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
@@ -228,31 +226,27 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     time, before the extraction's time is taken.
     """
     document = build_document(tree.pop(), run.url, run.page_type)
-    stats, output = document.stats, run.output
-    selection = run.algorithm.select(document, run.params)
-    strip_comments = run.strip_comments
-    if strip_comments and selection.nodes and document.page_type.name not in POSTS_ARE_CONTENT:
-        comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
-        selection = _without_comments(document, selection, comment_params)
+    options = ChoiceOptions(
+        run.algorithm, run.params, run.strip_comments, run.output.tables, bool(run.page_type)
+    )
+    choice = choose(document, options)
+    document, selection, text, output = choice.document, choice.selection, choice.text, run.output
+    stats = document.stats
     title, reason = document.title, selection.reason
     if document.headline < 0:  # the title is not a heading of the page: what does it show?
         title = visible_title(stats, selection.nodes, title, document.headlines)
     # the metadata stage reads the tree as parsed: before rendering, which edits it
     page_metadata = extract_metadata(document, selection.nodes, run.fetched) if run.metadata else Metadata()
     nodes, excluded = selection.nodes, selection.excluded
-    if not output.tables:
-        excluded = excluded | frozenset(data_tables(stats, nodes, excluded))
-    text = render_text(stats, nodes, excluded)
     markdown = (
         render_markdown(stats, nodes, excluded, document.base_url, output) if text and output.markdown else ""
     )
     xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
     html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
     lang = identify_language(text) or document.lang or document.declared_lang
-    kind = document.page_type.name
-    verdict = kind == "article" and article_verdict(document, nodes, text)
+    verdict, kind = choice.article, document.page_type.name
     stats.release()
-    del document, stats  # the last references to the tree, which is freed here
+    del document, stats, choice  # the last references to the tree, which is freed here
     return Extraction(
         text=text,
         html=html,
@@ -333,25 +327,6 @@ def _base_url(root: etree._Element, url: str | None) -> str | None:
     except ValueError:
         return url
     return usable_url(joined) or url
-
-
-def _without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:
-    """The selection without reader comments; the headline element and the marked
-    article body are never taken for comments."""
-    stats = document.stats
-    positions = stats.positions
-    protected = (document.headline, *(positions.get(element, -1) for element in document.article_bodies))
-    comments = comment_nodes(stats, selection.nodes, params, protected)
-    if not comments:
-        return selection
-    nodes = tuple(node for node in selection.nodes if node not in comments)
-    return Selection(
-        nodes=nodes,
-        score=selection.score,
-        threshold=selection.threshold,
-        excluded=selection.excluded | comments,
-        reason=selection.reason or "only reader comments were found",
-    )
 
 
 def _guess_lang(stats: DomStats, declared: str) -> str:

@@ -324,3 +324,15 @@ async def _run_all(spec: dict[str, Any], results: dict[str, Any]) -> None:
             "children_after": len(multiprocessing.active_children()),
             "spider_output": list(getattr(crawler.spider, "seen", [])),
         }
+
+
+@pytest.fixture
+def pages_are_articles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every extraction reads its page as an article, as if ``page_type="article"`` were
+    given: for the tests of what ``auto`` and the comment stage do on articles, whose
+    hand-built pages of a few lines the page-type model (trained on real pages) may read
+    as another kind (tests/test_pagetype.py tests the model and the types' presets)."""
+    import scrapy_mainc._extract as extract_module
+    from scrapy_mainc.core._types import PageType
+
+    monkeypatch.setattr(extract_module, "_given", lambda given: PageType(given or "article", 1.0))

@@ -12,6 +12,9 @@ from scrapy_mainc.core import _article as article_module
 from scrapy_mainc.core._article import headline_links, is_listing, teaser_count
 from scrapy_mainc.core._names import NameClass, classify_names
 
+#: What these tests check is what happens on articles (see conftest.pages_are_articles).
+pytestmark = pytest.mark.usefixtures("pages_are_articles")
+
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
 
 

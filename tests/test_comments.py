@@ -3,6 +3,7 @@ comment-section headings."""
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
 from helpers import document, node_at
@@ -14,6 +15,9 @@ from scrapy_mainc.core._comments import (
     comment_region_start,
     has_comment_name,
 )
+
+#: What these tests check is what happens on articles (see conftest.pages_are_articles).
+pytestmark = pytest.mark.usefixtures("pages_are_articles")
 
 BODY = "".join(
     f"<p>Paragraph {n}: the council met on Monday, and it agreed on the plan.</p>" for n in range(4)

@@ -22,6 +22,7 @@ PACKAGE = Path(scrapy_mainc.__file__).parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("scrapy_mainc.core",),
     ("scrapy_mainc.algorithms", "scrapy_mainc.metadata"),
+    ("scrapy_mainc._choice",),
     ("scrapy_mainc._extract",),
     ("scrapy_mainc.dedup", "scrapy_mainc.evaluation"),
     ("scrapy_mainc.integration",),

@@ -9,6 +9,9 @@ from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _refine
 from scrapy_mainc.algorithms.auto import AutoParams
 
+#: What these tests check is what happens on articles (see conftest.pages_are_articles).
+pytestmark = pytest.mark.usefixtures("pages_are_articles")
+
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
 OTHER = "Work starts in the spring, and the road stays open to traffic while it lasts."  # 15 words
 

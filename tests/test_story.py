@@ -9,6 +9,9 @@ from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, _notices, _story, auto
 
+#: What these tests check is what happens on articles (see conftest.pages_are_articles).
+pytestmark = pytest.mark.usefixtures("pages_are_articles")
+
 SENTENCE = "The council met on Monday, and it agreed on the plan for the new bridge."  # 15 words
 OTHER = "The harbour festival drew record crowds, and the ferries ran late into the night."  # 14 words
 NAV = "<nav>" + "".join(f"<a href='/s{n}'>Section {n}</a> " for n in range(8)) + "</nav>"

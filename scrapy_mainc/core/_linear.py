@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import mul
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,21 +19,24 @@ class LinearModel:
     means: tuple[float, ...]
     scales: tuple[float, ...]
     intercepts: tuple[float, ...]
-    #: One row of weights (a weight a class) per signal, in ``signals`` order.
+    #: One row of weights per class, a weight per signal in ``signals`` order.
     signal_weights: tuple[tuple[float, ...], ...]
     #: A row of weights per word present.
     word_weights: Mapping[str, tuple[float, ...]]
 
     def probabilities(self, signals: Mapping[str, float], words: frozenset[str]) -> list[float]:
         """Each class's probability for these signals and words."""
-        scores = list(self.intercepts)
-        for name, mean, scale, weights in zip(self.signals, self.means, self.scales, self.signal_weights):
-            value = (signals[name] - mean) / scale if scale else 0.0
-            for index, weight in enumerate(weights):
-                scores[index] += weight * value
-        for word in words & self.word_weights.keys():
-            for index, weight in enumerate(self.word_weights[word]):
-                scores[index] += weight
+        values = [
+            (signals[name] - mean) / scale if scale else 0.0
+            for name, mean, scale in zip(self.signals, self.means, self.scales)
+        ]
+        scores = [
+            intercept + sum(map(mul, weights, values))
+            for intercept, weights in zip(self.intercepts, self.signal_weights)
+        ]
+        present = [self.word_weights[word] for word in words & self.word_weights.keys()]
+        if present:
+            scores = [score + sum(column) for score, column in zip(scores, zip(*present))]
         top = max(scores)
         exponentials = [math.exp(score - top) for score in scores]
         total = sum(exponentials)

@@ -90,7 +90,10 @@ _DATE_RE = re.compile(
     r"|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b",
     re.IGNORECASE,
 )
-_LABEL_WORD_RE = re.compile(r"[^\W\d_]+")
+#: What a label's words are stripped of: punctuation at their ends, as written.
+_LABEL_MARKS = (
+    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026"
+)
 #: A label has at most this many words (a link, a button, a menu item, a heading of a card).
 LABEL_MAX_WORDS = 4
 #: A member of a run of posts has this many words outside links, with punctuation.
@@ -141,15 +144,26 @@ def _markup(document: Document) -> dict[str, float]:
     return signals
 
 
+#: The tags whose nodes :func:`_shape` reads one by one.
+_SHAPE_TAGS = frozenset({"p", "li", *HEADING_TAGS})
+
+
 def _shape(stats: DomStats) -> dict[str, float]:
     """Words, links, element counts and where the text stands."""
     tags, words, link_words, own_words = stats.tags, stats.words, stats.link_words, stats.own_words
     total = words[0] or 1
     per_hundred = total / 100 + 1
     counts = Counter(tags)
-    paragraphs = [words[node] - link_words[node] for node, tag in enumerate(tags) if tag == "p"]
+    paragraphs, heading_words, item_words = [], 0, 0
+    for node in [node for node, tag in enumerate(tags) if tag in _SHAPE_TAGS]:
+        tag = tags[node]
+        if tag == "p":
+            paragraphs.append(words[node] - link_words[node])
+        elif tag == "li":
+            item_words += own_words[node]
+        else:
+            heading_words += words[node]
     headings = sum(counts[tag] for tag in HEADING_TAGS)
-    heading_words = sum(words[node] for node, tag in enumerate(tags) if tag in HEADING_TAGS)
     return {
         "words": _log(words[0]) / 10,
         "link_share": link_words[0] / total,
@@ -171,7 +185,7 @@ def _shape(stats: DomStats) -> dict[str, float]:
         "p_mean": _log(sum(paragraphs) / len(paragraphs)) / 5 if paragraphs else 0.0,
         "long_p": _log(sum(1 for count in paragraphs if count >= 40)) / 3,
         "heading_share": heading_words / total,
-        "li_share": sum(own_words[node] for node, tag in enumerate(tags) if tag == "li") / total,
+        "li_share": item_words / total,
         "punct_rate": stats.punct[0] / total * 10,
     }
 
@@ -187,7 +201,8 @@ def labels(stats: DomStats) -> tuple[frozenset[str], int]:
             if text and own and count <= LABEL_MAX_WORDS
         ]
     ).lower()
-    return frozenset(_LABEL_WORD_RE.findall(short)), sum(short.count(sign) for sign in CURRENCY_SIGNS)
+    prices = sum(short.count(sign) for sign in CURRENCY_SIGNS)
+    return frozenset(word.strip(_LABEL_MARKS) for word in short.split()) - {""}, prices
 
 
 def _names(root: etree._Element) -> dict[str, float]:

@@ -32,7 +32,21 @@ def page_type(document: Document) -> PageType:
     quick = QUICK.probabilities(signals, words)
     if quick[0] >= QUICK_ARTICLE:
         return PageType("article", quick[0])
+    return _best(document, signals, words, FULL.classes)
+
+
+def other_than_article(document: Document) -> PageType:
+    """The full model's likeliest type of ``document`` but ``article``: what the page is
+    when its extraction shows it is no article (:mod:`._article`'s verdict)."""
+    signals, words = quick_signals(document)
+    return _best(document, signals, words, FULL.classes[1:])
+
+
+def _best(
+    document: Document, signals: dict[str, float], words: frozenset[str], among: tuple[str, ...]
+) -> PageType:
+    """The full model's likeliest type among ``among``, with its probability."""
     signals.update(more_signals(document))
-    full = FULL.probabilities(signals, words)
-    best = max(range(len(full)), key=full.__getitem__)
-    return PageType(FULL.classes[best], full[best])
+    full = dict(zip(FULL.classes, FULL.probabilities(signals, words)))
+    best = max(among, key=full.__getitem__)
+    return PageType(best, full[best])
