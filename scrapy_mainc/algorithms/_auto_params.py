@@ -261,6 +261,15 @@ class AutoParams:
     #: ...and another story at least this much less.
     story_gap: float = 0.3
 
+    # -- a page of items or sections (page-type presets turn it on) ---------------------
+    #: When the choice keeps fewer words than the page-density choice (CECTD-DS, the
+    #: whole page's densest region) by this factor, that choice is taken: on a page of
+    #: items or sections, a choice that small is one item or one section. 0: off (an
+    #: article's text is often a small part of a page of boilerplate, which the density
+    #: takes in). Measured on WCXB's non-article pages (docs/benchmarks.md): 6 is the best
+    #: of 3, 4, 6, 8 and 12.
+    density_rescue_ratio: float = 0.0
+
     # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the plain subtree with the most words
     #: outside links (a short notice, a page of a few lines), scored by its usual total.

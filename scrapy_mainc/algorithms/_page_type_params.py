@@ -17,7 +17,12 @@ kind, once, before the choice):
   manual's steps, an agency's offers), not one story: every section is kept (no "another
   story" check, no trimming of short edges, cards kept), short lines lose less;
 * **article** and **product**: the defaults (a product page's description and
-  specifications read as a story does).
+  specifications read as a story does);
+* forum, listing, collection, documentation and service: a choice that keeps a sixth of
+  the words the page-density choice keeps (CECTD-DS: the page's densest region,
+  :mod:`.cetd`) is one item or one section of the page, and the density choice is taken
+  (:attr:`~._auto_params.AutoParams.density_rescue_ratio`); an article's text is often a
+  small part of a page of boilerplate, which the density takes in.
 
 Each record was measured on every set with the page's type as the model gives it
 (``benchmarks/ablation.py``, docs/benchmarks.md); a parameter the caller (or ``favor``)
@@ -36,6 +41,9 @@ from ._auto_params import AutoParams
 #: Page types whose posts are content: the comment stage leaves them in.
 POSTS_ARE_CONTENT = frozenset({"forum"})
 
+#: A choice this many times smaller than the page-density choice is a fragment of a page
+#: of items or sections (:attr:`AutoParams.density_rescue_ratio`).
+FRAGMENT_RATIO = 6.0
 _SECTIONS: Mapping[str, Any] = MappingProxyType(
     {
         "first_post": False,
@@ -43,13 +51,14 @@ _SECTIONS: Mapping[str, Any] = MappingProxyType(
         "check_story": False,
         "cut_cards": False,
         "unpunctuated_penalty": 3.0,
+        "density_rescue_ratio": FRAGMENT_RATIO,
     }
 )
 
 #: Overrides of :class:`AutoParams` by page type (types not named: the defaults).
 PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "forum": MappingProxyType({"first_post": False}),
+        "forum": MappingProxyType({"first_post": False, "density_rescue_ratio": FRAGMENT_RATIO}),
         "listing": MappingProxyType({**_SECTIONS, "link_weight": -0.5}),
         "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
         "documentation": _SECTIONS,

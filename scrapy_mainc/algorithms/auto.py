@@ -59,6 +59,11 @@ from ._notices import is_notice, text_sample
 from ._page_type_params import for_page_type
 from ._refine import edge_blocks, first_post, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
+from .cetd import CetdParams
+from .cetd import select as density_choice
+
+#: The page-density choice a fragment gives way to: CECTD-DS, the paper's best variant.
+DENSITY_PARAMS = CetdParams(density="ctd", smoothing=None)
 
 #: The value of the headline's block: below zero, so that pruning drops it (it is
 #: ``Extraction.title``), by one word only, so that the story's container keeps its total.
@@ -84,8 +89,24 @@ def select(document: Document, params: AutoParams) -> Selection:
     context = block_context(document, regions, params)
     selection = _selection(document, regions, context, params)
     if params.unpunctuated_penalty and params.penalty_recheck_words and selection.score > 0:
-        return _rechecked(document, regions, context, selection, params)
+        selection = _rechecked(document, regions, context, selection, params)
+    if params.density_rescue_ratio:
+        return _rescued(document, regions, selection, params.density_rescue_ratio)
     return selection
+
+
+def _rescued(document: Document, regions: Regions, selection: Selection, ratio: float) -> Selection:
+    """``selection``, or the page-density choice (CECTD-DS) when that keeps ``ratio`` times
+    the words: ``selection`` is one item or one section of a page of them."""
+    stats = document.stats
+    kept = sum(kept_words(stats, regions, selection))
+    if stats.words[0] + 1 < ratio * (kept + 1):
+        return selection  # the density cannot keep that much more: no need to compute it
+    density = density_choice(document, DENSITY_PARAMS)
+    wider = sum(stats.words[node] for node in density.nodes) - sum(
+        stats.words[node] for node in density.excluded
+    )
+    return density if wider + 1 >= ratio * (kept + 1) else selection
 
 
 def _rechecked(

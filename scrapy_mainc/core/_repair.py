@@ -56,9 +56,11 @@ def reveal_noscript(body: etree._Element) -> None:
     they are what a reader without scripts, and a crawler, gets. Elsewhere they are
     removed with the other non-content elements (a tracking pixel, a "please enable
     JavaScript" line, a lazy image's fallback copy)."""
-    etree.strip_elements(body, *(NON_CONTENT_TAGS - {"noscript"}), with_tail=False)
     fallbacks = list(body.iter("noscript"))
     outermost = [element for element in fallbacks if not _in_noscript(element)]
+    if sum(_TEXT_CHARS(element) for element in outermost) < NOSCRIPT_MIN_CHARS:
+        return  # a tracking pixel, a line: no page's worth (and no strip to pay for)
+    etree.strip_elements(body, *(NON_CONTENT_TAGS - {"noscript"}), with_tail=False)  # no text of theirs
     hidden = sum(_TEXT_CHARS(element) for element in outermost)
     if hidden < NOSCRIPT_MIN_CHARS or _TEXT_CHARS(body) - hidden >= NOSCRIPT_VISIBLE_SHARE * hidden:
         return
