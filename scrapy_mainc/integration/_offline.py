@@ -38,6 +38,8 @@ class ItemOptions:
     favor: str = "balanced"
     #: ``MAINC_LANGUAGES``: keep only items in these languages; (): every language.
     languages: tuple[str, ...] = ()
+    #: ``MAINC_PAGE_TYPES``: keep only items of these page types; (): every type.
+    page_types: tuple[str, ...] = ()
     #: ``MAINC_ARTICLES_ONLY``.
     articles_only: bool = False
     #: Cluster near-duplicates (``MAINC_DEDUP_ENABLED``), in memory or...
@@ -57,6 +59,8 @@ def option_settings(options: ItemOptions) -> dict[str, Any]:
     settings: dict[str, Any] = {"MAINC_FAVOR": options.favor}
     if options.languages:
         settings["MAINC_LANGUAGES"] = list(options.languages)
+    if options.page_types:
+        settings["MAINC_PAGE_TYPES"] = list(options.page_types)
     if options.articles_only:
         settings["MAINC_ARTICLES_ONLY"] = True
     if options.dedup or options.redis_url:
