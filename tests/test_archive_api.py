@@ -140,10 +140,16 @@ def test_the_commands_errors(tmp_path: Path) -> None:
         (str(tmp_path / "missing.warc.gz"),): "no such file or folder",
         (str(tmp_path / "nothing-*.warc"),): "no archive matches",
         (str(good), "-s", "MAINC_ALGORITM=nce"): "did you mean MAINC_ALGORITHM?",
+        (str(good), "-s", "MAINC_PAGE_TYPES=blog"): "MAINC_PAGE_TYPES: 'blog' is not a page type; valid: ",
+        (str(good), "-s", "MAINC_TIMEOUT=abc"): "MAINC_TIMEOUT must be a positive number; got 'abc'",
+        (str(good), "--page-types", "blog"): "argument --page-types: invalid choice: 'blog'",
+        (str(good), "--page-types", "forum", "--articles-only"): "not allowed with argument --page-types",
         (str(good), "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
         (str(good), "--dedup", "--parts", str(tmp_path / "parts"), "--dask-workers", "1"): "give --redis URL",
     }
     for args, message in cases.items():
         done = _warc(*args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
-        assert "Traceback" not in done.stderr
+        *usage, error = done.stderr.splitlines()  # one error line, after argparse's usage if any
+        assert error.startswith("mainc warc: error: ")
+        assert all(line.startswith(("usage: ", " ")) for line in usage)

@@ -95,5 +95,9 @@ class OfflineConfig:
             hint = f"; did you mean {nearest}?" if nearest else " (only MAINC_ settings apply to pages)"
             raise ValueError(f"{name} is not a scrapy_mainc setting{hint}")
         settings = Settings(values, priority="cmdline")
+        # a bad value is a ValueError here, before the add-on, which would log it at ERROR
+        # and stop a crawl (StartupError) where there is none
+        MaincConfig.from_settings(settings)
+        DedupConfig.from_settings(settings)
         Addon().update_settings(settings)  # as a crawl's add-on: under the given values
         return cls(MaincConfig.from_settings(settings), DedupConfig.from_settings(settings))
