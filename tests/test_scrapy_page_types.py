@@ -25,6 +25,8 @@ from scrapy import Spider
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from test_scrapy_content import KINDS, SITE, run_pipeline
+from test_scrapy_metadata import CoreItem
+from test_scrapy_units import AttrsItem, DataItem
 
 from scrapy_mainc import extract
 from scrapy_mainc.core._pagetype import PAGE_TYPES
@@ -189,38 +191,17 @@ def test_every_type_kept_is_every_item(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- Typed items --------------------------------------------------------------------------
 
 
-class CoreItem(scrapy.Item):
-    """An item class written before the page type existed."""
-
-    url = scrapy.Field()
-    main_text = scrapy.Field()
-    main_html = scrapy.Field()
-    title = scrapy.Field()
-    mainc = scrapy.Field()
-    raw_html = scrapy.Field()
-
-
 class TypedItem(CoreItem):
     page_type = scrapy.Field()
 
 
 @dataclasses.dataclass
-class TypedData:
-    raw_html: str = ""
-    main_text: str = ""
-    main_html: str = ""
-    title: str = ""
-    mainc: dict[str, Any] | None = None
+class TypedData(DataItem):
     page_type: str | None = None
 
 
 @attrs.define
-class TypedAttrs:
-    raw_html: str = ""
-    main_text: str = ""
-    main_html: str = ""
-    title: str = ""
-    mainc: dict[str, Any] = attrs.Factory(dict)
+class TypedAttrs(AttrsItem):
     page_type: str | None = None
 
 
