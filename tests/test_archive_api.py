@@ -8,10 +8,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLE
 from warcio.archiveiterator import ArchiveIterator
 from warcs import write_warc
 
-from scrapy_mainc.archive import FileSummary, OfflineConfig, http_date, items_from_records, part_path
+from scrapy_mainc import extract
+from scrapy_mainc.archive import (
+    FileSummary,
+    JobSummary,
+    OfflineConfig,
+    http_date,
+    items_from_files,
+    items_from_records,
+    part_path,
+)
 from scrapy_mainc.archive._optional import MissingDependency, _load
 
 #: A page that dates itself relative to when it was fetched.
@@ -63,6 +73,40 @@ def test_a_loop_of_ones_own_and_relative_dates_read_against_the_warc_date(
     assert summary.records == {"request": 1, "response": 2} and summary.items == 2
 
 
+#: Pages of the bundled site: two stories, a section front the model types article (and the
+#: article verdict refuses), and two listings.
+SITE_PAGES = (
+    "/en/school-gardens.html",
+    "/zh/shuiku-kuorong.html",
+    "/en/index.html",
+    "/news/index.html",
+    "/wire/news.html",
+)
+
+
+def test_archive_items_carry_the_page_type_and_keep_the_chosen_kinds(tmp_path: Path) -> None:
+    # the crawl's fields, filters and stats, with no code of the archive mode's own
+    site = EXAMPLE / "site"
+    bodies = {f"http://site.test{path}": (site / path.lstrip("/")).read_bytes() for path in SITE_PAGES}
+    records = [("response", url, body, {}) for url, body in bodies.items()]
+    warc = write_warc(tmp_path / "site.warc.gz", records)
+    types = {url: extract(body, url=url).page_type for url, body in bodies.items()}
+    assert list(types.values()) == ["article", "article", "article", "listing", "listing"]
+    every = FileSummary(str(warc))
+    items = list(items_from_files([warc], {"MAINC_WORKER_MODE": "inline"}, every))
+    assert {item["url"]: item["page_type"] for item in items} == types
+    assert all(item["mainc"]["page_type"] == item["page_type"] for item in items)
+    summary = FileSummary(str(warc))
+    settings = {"MAINC_WORKER_MODE": "inline", "MAINC_PAGE_TYPES": ["article", "listing"]}
+    kept = [item["url"] for item in items_from_files([warc], settings, summary)]
+    assert kept == [url for url in bodies if not url.endswith("/en/index.html")]
+    assert summary.stats["mainc/page_type/article"] == 3 and summary.stats["mainc/page_type/listing"] == 2
+    assert summary.stats["mainc/dropped/page_type"] == 1 and summary.items == 4
+    lines = JobSummary.of([summary]).lines("mainc warc", "items.jsonl")
+    assert "  items dropped: 1 (mainc/dropped/page_type: 1)" in lines
+    assert "  page types: article: 3, listing: 2" in lines
+
+
 def test_settings_are_the_crawls() -> None:
     config = OfflineConfig.from_settings({"MAINC_TEXT_FIELD": "body", "MAINC_DEDUP_ENABLED": "True"})
     assert config.mainc.fields.text == "body" and config.dedup.enabled
@@ -96,10 +140,16 @@ def test_the_commands_errors(tmp_path: Path) -> None:
         (str(tmp_path / "missing.warc.gz"),): "no such file or folder",
         (str(tmp_path / "nothing-*.warc"),): "no archive matches",
         (str(good), "-s", "MAINC_ALGORITM=nce"): "did you mean MAINC_ALGORITHM?",
+        (str(good), "-s", "MAINC_PAGE_TYPES=blog"): "MAINC_PAGE_TYPES: 'blog' is not a page type; valid: ",
+        (str(good), "-s", "MAINC_TIMEOUT=abc"): "MAINC_TIMEOUT must be a positive number; got 'abc'",
+        (str(good), "--page-types", "blog"): "argument --page-types: invalid choice: 'blog'",
+        (str(good), "--page-types", "forum", "--articles-only"): "not allowed with argument --page-types",
         (str(good), "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
         (str(good), "--dedup", "--parts", str(tmp_path / "parts"), "--dask-workers", "1"): "give --redis URL",
     }
     for args, message in cases.items():
         done = _warc(*args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
-        assert "Traceback" not in done.stderr
+        *usage, error = done.stderr.splitlines()  # one error line, after argparse's usage if any
+        assert error.startswith("mainc warc: error: ")
+        assert all(line.startswith(("usage: ", " ")) for line in usage)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,7 +104,10 @@ def test_mainc_warc_makes_the_crawls_items_and_clusters(crawled: dict[str, Any])
     items = jsonl(work / "warc.jsonl")
     expected = crawled["items"]
     assert len(items) == len(expected) > 15
-    assert comparable(items) == comparable(expected)
+    assert comparable(items) == comparable(expected)  # the page type too, with no code of its own
+    assert {item["page_type"] for item in items} == {"article", "listing", None}  # None: the empty page
+    counts = Counter(item["page_type"] for item in items)
+    assert f"  page types: article: {counts['article']}, listing: {counts['listing']}\n" in done.stderr
     assert clusters(items) == clusters(expected)
     assert any(len(group) > 1 for group in clusters(items))  # the wire copies of a story
     assert "not pages: " in done.stderr and "problems: 0" in done.stderr

@@ -33,6 +33,7 @@ def test_extract_text_html_and_json() -> None:
     record = json.loads(_run("extract", "-", "--format", "json", stdin=page.read_bytes()).stdout)
     assert record["algorithm"] == "auto"
     assert record["title"] == "Harbour bridge reopens after two years of repairs"
+    assert (record["page_type"], record["article"]) == ("article", True)
 
 
 def test_extract_prints_the_metadata() -> None:

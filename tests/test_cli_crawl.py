@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLE
 
+SITE = EXAMPLE / "site"
 KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
 ARTICLES = {path for path, kind in KINDS.items() if kind["article"]}
 LISTINGS = {path for path, kind in KINDS.items() if not kind["article"]}
@@ -67,6 +69,29 @@ def test_a_start_page_is_followed_within_its_site(site_server: Any, tmp_path: Pa
     assert found == ARTICLES - {PRINT_VIEW}
     assert all(item["mainc"]["article"] for item in items)
     assert "not an article: " in done.stderr
+
+
+def page_type_of(path: str, origin: str) -> str:
+    """The page type ``extract`` gives the site's page at ``path``."""
+    from scrapy_mainc import extract
+
+    return extract((SITE / path.lstrip("/")).read_bytes(), url=origin + path).page_type
+
+
+def test_page_types_keep_the_chosen_kinds_and_are_counted(site_server: Any, tmp_path: Path) -> None:
+    done, items = crawl(f"{site_server.url}/sitemap.xml", *FAST, "--page-types", "listing", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    fetched = sorted((ARTICLES | LISTINGS) - {PRINT_VIEW})
+    types = {path: page_type_of(path, site_server.url) for path in fetched}
+    listings = sorted(path for path, kind in types.items() if kind == "listing")
+    assert listings == ["/news/index.html", "/news/local.html", "/news/transport.html", "/wire/news.html"]
+    assert paths(items, site_server.url) == listings
+    assert all(item["page_type"] == item["mainc"]["page_type"] == "listing" for item in items)
+    summary = done.stderr[done.stderr.index("mainc crawl: finished") :]
+    others = len(fetched) - len(listings)
+    assert f"items dropped: {others} (page type: {others})" in summary
+    counts = Counter(types.values())
+    assert f"  page types: article: {counts['article']}, listing: {counts['listing']}\n" in summary
 
 
 def test_limit_and_languages(site_server: Any, tmp_path: Path) -> None:
@@ -143,6 +168,16 @@ BAD_OPTIONS = {
         "mainc: MAINC_LANGUAGES: 'english' is not a language code (ISO 639-1, such as en or de)",
     ),
     "algorithm": (("-s", "MAINC_ALGORITHM=foo"), "mainc: MAINC_ALGORITHM: unknown algorithm 'foo'; valid: "),
+    "page types": (
+        ("-s", "MAINC_PAGE_TYPES=forum,blog"),
+        "mainc: MAINC_PAGE_TYPES: 'blog' is not a page type; valid: article, forum, listing, collection, "
+        "product, documentation, service",
+    ),
+    "page types and articles only": (
+        ("--articles-only", "-s", "MAINC_PAGE_TYPES=forum"),
+        'mainc: MAINC_ARTICLES_ONLY is MAINC_PAGE_TYPES = ["article"] under its older name: set one of '
+        "them, not both (MAINC_PAGE_TYPES = ['forum'])",
+    ),
     "dedup": (
         ("-s", "MAINC_DEDUP_THRESHOLD=abc", "--dedup"),
         "mainc: invalid MAINC_DEDUP_* setting: MAINC_DEDUP_THRESHOLD must be a number; got 'abc'",
@@ -251,6 +286,26 @@ def test_an_option_value_that_means_nothing_is_refused(option: str, value: str, 
     lines = done.stderr.splitlines()
     assert lines[0].startswith("usage: mainc crawl ")
     assert lines[-1] == f"mainc crawl: error: {MEANINGLESS[option, value]}"
+    assert not (tmp_path / "items.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("--page-types", "blog"), "--page-types: invalid choice: 'blog' (choose from "),
+        (("--page-types", "forum", "--articles-only"), "--articles-only: not allowed with argument "),
+    ],
+)
+def test_page_types_that_mean_nothing_are_refused(args: tuple[str, ...], error: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_mainc", "crawl", "http://127.0.0.1:9/sitemap.xml", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].startswith(f"mainc crawl: error: argument {error}")
     assert not (tmp_path / "items.jsonl").exists()
 
 

@@ -240,11 +240,10 @@ def test_the_sample_item_is_what_the_extraction_gives(page: str) -> None:
     item = _sample_item((ROOT / page).read_text(encoding="utf-8"))
     page_file = ROOT / "example_project" / "site" / item["url"].split("/", 3)[3]
     result = scrapy_mainc.extract(page_file.read_bytes(), url=item["url"])
-    shown = {
-        name: item["mainc"][name] for name in ("algorithm", "xpath", "score", "lang", "reason", "article")
-    }
+    names = ("algorithm", "xpath", "score", "lang", "reason", "article", "page_type")
+    shown = {name: item["mainc"][name] for name in names}
     assert shown == {name: getattr(result, name) for name in shown}
-    assert item["title"] == result.title
+    assert item["title"] == result.title and item["page_type"] == result.page_type
     metadata = {name: value for name, value in result.metadata.as_dict().items() if name != "section"}
     # (the example spider fills `section` itself, and a spider's own value is kept)
     assert {name: item[name] for name in metadata} == {

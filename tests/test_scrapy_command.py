@@ -16,7 +16,7 @@ from scrapy_mainc import extract
 from scrapy_mainc.metadata import Metadata
 
 METADATA_NAMES = tuple(field.name for field in dataclasses.fields(Metadata))
-CORE_FIELDS = {"url", "main_text", "main_html", "title", "mainc"}
+CORE_FIELDS = {"url", "main_text", "main_html", "title", "mainc", "page_type"}
 
 
 def scrapy(*args: str, cwd: Path = EXAMPLE) -> subprocess.CompletedProcess[str]:

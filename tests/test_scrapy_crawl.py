@@ -30,7 +30,7 @@ MANUAL = {
     "SPIDER_MIDDLEWARES": {"scrapy_mainc.MaincSpiderMiddleware": 10},
     "ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100},
 }
-INFO_KEYS = {"algorithm", "xpath", "score", "lang", "milliseconds", "reason"}
+INFO_KEYS = {"algorithm", "xpath", "score", "lang", "milliseconds", "reason", "article", "page_type"}
 ARTICLES = ("en/harbour-bridge-reopens.html", "zh/shuiku-kuorong.html", "en/river-festival.html")
 BAD_PAGES = (
     "bad/binary.pdf",
@@ -247,9 +247,11 @@ def test_the_site_crawl_attaches_every_field(crawls: dict[str, CrawlResult]) -> 
         assert item["title"]
         assert set(item["mainc"]) >= INFO_KEYS
         assert item["mainc"]["algorithm"] == "auto"
+        assert item["page_type"] == item["mainc"]["page_type"] == "article"  # the spider's are stories
         assert "raw_html" not in item
     stats = mainc_stats(result)
     assert stats["mainc/extracted"] == 10
+    assert stats["mainc/page_type/article"] == 10
     assert stats["mainc/algorithm/auto"] == 10
     assert stats["mainc/ms/total"] > 0
     assert "mainc/failed" not in stats and "mainc/empty" not in stats
@@ -327,6 +329,9 @@ def test_every_item_type_gets_the_fields(crawls: dict[str, CrawlResult]) -> None
         texts = {item["main_text"] for item in same_page}
         assert len(texts) == 1 and texts != {""}
         assert all(item["title"] and item["mainc"]["algorithm"] == "auto" for item in same_page)
+        assert all(item["mainc"]["page_type"] == "article" for item in same_page)
+        # the typed classes do not declare page_type: they go without it (said at INFO)
+        assert [item["_type"] for item in same_page if "page_type" in item] == ["dict"]
 
 
 def test_a_typed_item_without_a_field_gets_a_clear_error(crawls: dict[str, CrawlResult]) -> None:
@@ -381,6 +386,7 @@ def test_bad_input_never_loses_an_item(crawls: dict[str, CrawlResult]) -> None:
     assert reasons["bad/huge.html"].startswith("page too large")
     for url in ("from-start", "bad/binary.pdf", "bad/empty.html", "bad/data.json", "bad/huge.html"):
         assert items[url]["main_text"] == "" and items[url]["main_html"] == ""
+        assert items[url]["page_type"] is None and items[url]["mainc"]["page_type"] == ""  # of no type
     wrong_charset = items["bad/wrong-charset.html"]
     assert wrong_charset["snippet"].startswith(WRONG_CHARSET_TEXT)  # re-decoded as UTF-8
     assert wrong_charset["main_text"].startswith(WRONG_CHARSET_TEXT)

@@ -82,8 +82,9 @@ class CoreItem(scrapy.Item):
 
 
 class IndexItem(CoreItem):
-    """Every metadata field declared."""
+    """Every optional field declared: the page type and the metadata fields."""
 
+    page_type = scrapy.Field()
     published = scrapy.Field()
     modified = scrapy.Field()
     published_from = scrapy.Field()
@@ -279,7 +280,7 @@ def test_metadata_disabled_writes_nothing() -> None:
     fields = _fields(MAINC_METADATA_ENABLED=False)
     item: dict[str, Any] = {}
     assert fields.attach(ItemAdapter(item), extraction(FULL), {}) == ()
-    assert set(item) == {"main_text", "main_html", "title", "mainc"}
+    assert set(item) == {"main_text", "main_html", "title", "mainc", "page_type"}
     assert fields.skipped_metadata(CoreItem()) == ()
 
 
@@ -391,7 +392,7 @@ def test_metadata_disabled_skips_the_stage(
             monkeypatch, [{"raw_html": "full"}, CoreItem(raw_html="full")], MAINC_METADATA_ENABLED=False
         )
     assert fake.metadata_flags == [False, False]
-    assert set(items[0]) == {"main_text", "main_html", "title", "mainc"}
+    assert set(items[0]) == {"main_text", "main_html", "title", "mainc", "page_type"}
     assert stats == {}
     assert not [record for record in caplog.records if "metadata" in record.getMessage()]
 
@@ -400,7 +401,7 @@ def test_no_metadata_field_wanted_skips_the_stage(monkeypatch: pytest.MonkeyPatc
     settings = {setting: None for _, setting in METADATA_FIELD_SETTINGS}
     items, stats, fake = _run_pipeline(monkeypatch, [{"raw_html": "full"}], **settings)
     assert fake.metadata_flags == [False]
-    assert stats == {} and set(items[0]) == {"main_text", "main_html", "title", "mainc"}
+    assert stats == {} and set(items[0]) == {"main_text", "main_html", "title", "mainc", "page_type"}
 
 
 # --- Across worker processes --------------------------------------------------------------

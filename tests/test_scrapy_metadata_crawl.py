@@ -22,7 +22,7 @@ from test_scrapy_metadata import NAMES, CoreItem, DatedData, IndexItem
 import scrapy_mainc
 from scrapy_mainc.metadata import Metadata
 
-CORE_FIELDS = {"_type", "url", "main_text", "main_html", "title", "mainc"}
+CORE_FIELDS = {"_type", "url", "main_text", "main_html", "title", "mainc", "page_type"}
 STORY = (
     "<p>The tunnel under the harbour opened to cyclists on Saturday, two years after the "
     "council first promised a safe crossing, and hundreds rode through in the first hour.</p>"
@@ -241,7 +241,7 @@ def test_typed_items_go_without_undeclared_fields_and_are_told_once(
         ("dict", "CoreItem", "DatedData", "IndexItem"), len(PAGES)
     )
     for item in by_type["CoreItem"]:
-        assert set(item) == CORE_FIELDS and item["main_text"]
+        assert set(item) == CORE_FIELDS - {"page_type"} and item["main_text"]  # nor the page type
     for item in by_type["DatedData"]:
         page = expected[item["url"]]
         assert (item["published"], item["authors"]) == (page.published, list(page.authors))  # "" default kept

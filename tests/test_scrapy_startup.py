@@ -161,6 +161,11 @@ BAD_VALUES = {
         "MAINC_WORKER_MODE must be one of process, thread, inline; got 'threads'",
     ),
     "MAINC_TIMEOUT": ("abc", "MAINC_TIMEOUT must be a positive number; got 'abc'"),
+    "MAINC_PAGE_TYPES": (
+        "article,blog",
+        "MAINC_PAGE_TYPES: 'blog' is not a page type; valid: article, forum, listing, collection, "
+        "product, documentation, service",
+    ),
 }
 
 

@@ -31,6 +31,7 @@ from ..integration._decoding import decoded_page
 from ..integration._itembuild import ItemBuilder, page_item
 from ..integration._offline import OfflineConfig
 from ..integration._pool import WorkerPool
+from ..integration._tally import extraction_stats
 from ..integration._workers import FINGERPRINT_MODULES, ExtractionOutcome
 from ._clusters import Clusters
 from ._reader import ArchiveRecord, Damage
@@ -165,7 +166,8 @@ class ArchiveExtractor:
             reason = f"{record.url}: {extraction.reason}"
             self.summary.problem(record.offset, f"extraction {outcome.failure}", reason)
         else:
-            count("mainc/extracted" if extraction.text else "mainc/empty")
+            for key in extraction_stats(extraction):
+                count(key)
 
 
 def _settled(outcome: ExtractionOutcome) -> Future[ExtractionOutcome]:

@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..integration._tally import page_type_counts
+
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
 MAX_PROBLEMS = 100
@@ -163,6 +165,7 @@ class JobSummary(Counts):
             + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(dropped.items()))})" if dropped else ""),
             f"  extraction: {stats['mainc/extracted']} with text, {stats['mainc/empty']} empty, "
             f"{stats['mainc/failed']} failed",
+            f"  page types: {page_type_counts(stats) or 'none'}",
             f"  problems: {sum(self.errors.values())}"
             + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(self.errors.items()))})" if self.errors else ""),
         ]

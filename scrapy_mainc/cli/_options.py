@@ -9,13 +9,14 @@ import argparse
 from typing import Any
 
 from ..algorithms._auto_params import FAVOR_PRESETS
+from ..core._pagetype import PAGE_TYPES
 from ._errors import CommandError
 from ._values import positive_seconds, whole_number
 
 
 def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> None:
-    """``-o``, ``--limit``, ``--languages``, ``--articles-only``, ``--dedup``, ``--redis``,
-    ``--markdown``, ``--favor``, ``--progress`` and ``-s``."""
+    """``-o``, ``--limit``, ``--languages``, ``--page-types`` or ``--articles-only``,
+    ``--dedup``, ``--redis``, ``--markdown``, ``--favor``, ``--progress`` and ``-s``."""
     command.add_argument(
         "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
     )
@@ -24,7 +25,18 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
         "--limit", type=limit, default=0, metavar="N", help="extract at most N pages (default: no limit)"
     )
     command.add_argument("--languages", default="", help="keep items in these languages only: en,de")
-    command.add_argument("--articles-only", action="store_true", help="keep article pages only")
+    kinds = command.add_mutually_exclusive_group()
+    kinds.add_argument(
+        "--page-types",
+        nargs="+",
+        choices=PAGE_TYPES,
+        default=[],
+        metavar="TYPE",
+        help=f"keep items of these page types only: {', '.join(PAGE_TYPES)}",
+    )
+    kinds.add_argument(
+        "--articles-only", action="store_true", help="keep article pages only (--page-types article)"
+    )
     command.add_argument(
         "--dedup", action="store_true", help="cluster near-duplicates (cluster_id, duplicate_of)"
     )
@@ -52,6 +64,7 @@ def item_options(args: argparse.Namespace) -> dict[str, Any]:
         "limit": args.limit,
         "favor": args.favor,
         "languages": tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
+        "page_types": tuple(args.page_types),
         "articles_only": args.articles_only,
         "dedup": args.dedup,
         "redis_url": args.redis or "",

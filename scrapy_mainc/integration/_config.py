@@ -72,6 +72,8 @@ class FieldNames:
     page: str = "raw_html"
     #: ``Extraction.markdown``; off unless ``MAINC_MARKDOWN_FIELD`` names a field.
     markdown: str = ""
+    #: ``Extraction.page_type``; optional on typed items, as the metadata fields.
+    page_type: str = "page_type"
     #: ``(Metadata field, item field)`` of every metadata field switched on, in record order.
     metadata: tuple[tuple[str, str], ...] = tuple(
         (name, SETTINGS[setting]) for name, setting in METADATA_FIELD_SETTINGS
@@ -134,6 +136,7 @@ class MaincConfig:
             info=_field(get("MAINC_INFO_FIELD")),
             page=_field(get("MAINC_PAGE_FIELD")),
             markdown=_field(get("MAINC_MARKDOWN_FIELD")),
+            page_type=_field(get("MAINC_PAGE_TYPE_FIELD")),
             metadata=tuple(
                 (name, field)
                 for name, setting in METADATA_FIELD_SETTINGS
@@ -229,18 +232,21 @@ def _field(value: object) -> str:
 
 
 def _check_distinct(fields: FieldNames) -> None:
-    """A ValueError when a metadata field is also another output field: the pipeline would
-    write two values into one field."""
+    """A ValueError when an optional field (the page type, a metadata field) is also another
+    output field: the pipeline would write two values into one field."""
     settings = dict(METADATA_FIELD_SETTINGS)
     taken = {field: setting for setting, field in fields.attached()}
     if fields.page:
         taken.setdefault(fields.page, "MAINC_PAGE_FIELD")
-    for name, field in fields.metadata:
-        other = taken.setdefault(field, settings[name])
-        if other != settings[name]:
+    optional = [(field, settings[name]) for name, field in fields.metadata]
+    if fields.page_type:
+        optional.insert(0, (fields.page_type, "MAINC_PAGE_TYPE_FIELD"))
+    for field, setting in optional:
+        other = taken.setdefault(field, setting)
+        if other != setting:
             raise ValueError(
-                f"{settings[name]} and {other} both name the item field {field!r}: set one of "
-                f"them to another field name, or {settings[name]} to None to leave that value out"
+                f"{setting} and {other} both name the item field {field!r}: set one of "
+                f"them to another field name, or {setting} to None to leave that value out"
             )
 
 

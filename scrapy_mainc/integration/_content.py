@@ -1,6 +1,12 @@
 """The part of :class:`~scrapy_mainc.integration._config.MaincConfig` that says what the
 outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``) and which
-items are kept (``MAINC_LANGUAGES``, ``MAINC_ARTICLES_ONLY``), read from the settings."""
+items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``), read
+from the settings.
+
+``MAINC_ARTICLES_ONLY = True`` is ``MAINC_PAGE_TYPES = ["article"]`` under its older name
+(its drops keep their stat, ``mainc/dropped/not_article``). A crawl that sets both is
+refused: which of the two was meant cannot be told.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from typing import Any
 
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._langid import identifier_available, missing_identifier_message
+from ..core._pagetype import PAGE_TYPES
 from ..core._types import OutputOptions
 
 
@@ -21,7 +28,16 @@ class ContentConfig:
     favor: str = "balanced"
     #: ISO 639-1 codes; empty: every language is kept.
     languages: tuple[str, ...] = ()
+    #: The page types kept (``MAINC_PAGE_TYPES``), in :data:`PAGE_TYPES` order; empty:
+    #: every type (all seven given are empty too).
+    page_types: tuple[str, ...] = ()
+    #: ``MAINC_ARTICLES_ONLY``: the page type ``article`` alone, under its older name.
     articles_only: bool = False
+
+    @property
+    def kept_types(self) -> tuple[str, ...]:
+        """The page types whose items are kept; empty: every item."""
+        return ("article",) if self.articles_only else self.page_types
 
     @classmethod
     def from_settings(
@@ -42,21 +58,48 @@ class ContentConfig:
             formatting=flag("MAINC_INCLUDE_FORMATTING"),
             markdown=markdown,
         )
-        return cls(output, str(favor), languages, flag("MAINC_ARTICLES_ONLY"))
+        page_types = page_types_setting(get("MAINC_PAGE_TYPES"), "MAINC_PAGE_TYPES")
+        articles_only = flag("MAINC_ARTICLES_ONLY")
+        if articles_only and page_types:
+            raise ValueError(
+                'MAINC_ARTICLES_ONLY is MAINC_PAGE_TYPES = ["article"] under its older name: set '
+                f"one of them, not both (MAINC_PAGE_TYPES = {list(page_types)!r})"
+            )
+        return cls(output, str(favor), languages, page_types, articles_only)
+
+
+def listed(value: object, name: str, example: str) -> list[object]:
+    """The items of a list setting, given as a list or a comma-separated string (``-s
+    NAME=a,b``); none for ``None`` or ``""``. ``example`` words the values in the error."""
+    if value in (None, "", False):
+        return []
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple | set | frozenset):
+        raise ValueError(f"{name} must be a list of {example}; got {value!r}")
+    return list(items)
 
 
 def languages_setting(value: object, name: str) -> tuple[str, ...]:
     """Language codes from a list or a comma-separated string (``-s MAINC_LANGUAGES=en,de``),
     lower-cased, primary subtags (``en-GB`` is ``en``)."""
-    if value in (None, "", False):
-        return ()
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list | tuple | set | frozenset):
-        raise ValueError(f'{name} must be a list of language codes such as ["en", "de"]; got {value!r}')
     codes = []
-    for item in items:
+    for item in listed(value, name, 'language codes such as ["en", "de"]'):
         code = str(item).strip().lower().replace("_", "-").split("-")[0]
         if not code.isalpha() or not 2 <= len(code) <= 3:
             raise ValueError(f"{name}: {item!r} is not a language code (ISO 639-1, such as en or de)")
         codes.append(code)
     return tuple(dict.fromkeys(codes))
+
+
+def page_types_setting(value: object, name: str) -> tuple[str, ...]:
+    """Page types from a list or a comma-separated string (``-s MAINC_PAGE_TYPES=article,forum``),
+    lower-cased, in :data:`PAGE_TYPES` order; empty when none, or all seven, are given (every
+    type is kept)."""
+    given = set()
+    for item in listed(value, name, 'page types such as ["article", "forum"]'):
+        kind = str(item).strip().lower()
+        if kind not in PAGE_TYPES:
+            raise ValueError(f"{name}: {item!r} is not a page type; valid: {', '.join(PAGE_TYPES)}")
+        given.add(kind)
+    kept = tuple(kind for kind in PAGE_TYPES if kind in given)
+    return () if kept == PAGE_TYPES else kept

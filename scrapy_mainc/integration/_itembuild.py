@@ -44,6 +44,7 @@ def item_info(outcome: ExtractionOutcome, annotations: dict[str, Any] | None) ->
         "milliseconds": round(extraction.milliseconds, 3),
         "reason": extraction.reason,
         "article": extraction.article,
+        "page_type": extraction.page_type,
     }
     if annotations:
         info["page"] = annotations
@@ -125,7 +126,8 @@ class ItemBuilder:
 
     def drop_reason(self, outcome: ExtractionOutcome) -> str:
         """Why the item is dropped (``MAINC_DROP_EMPTY``, ``MAINC_LANGUAGES``,
-        ``MAINC_ARTICLES_ONLY``; each drop counted), or ``""`` to keep it."""
+        ``MAINC_PAGE_TYPES`` or ``MAINC_ARTICLES_ONLY``; each drop counted), or ``""`` to
+        keep it."""
         extraction = outcome.extraction
         if self.config.drop_empty and not extraction.text:
             self._count("mainc/dropped")

@@ -35,6 +35,15 @@ or leave out one it does not want, without a mapping to merge with the defaults.
   written before these fields existed keep working unchanged. With
   ``MAINC_CONVERT_ITEMS``, such items are converted to dicts and get every field.
 - ``MAINC_METADATA_ENABLED = False`` skips the metadata stage and writes none of these.
+
+The page type
+-------------
+``Extraction.page_type`` goes into a top-level field too (``page_type``,
+``MAINC_PAGE_TYPE_FIELD``), beside ``mainc["page_type"]``: a search index filters and
+facets on it. It is optional on typed items as the metadata fields are (item classes
+written before it existed go without it, said once per class at INFO), ``None`` when the
+page has no type (an empty page, one that is not HTML, an extraction that failed), and,
+like ``main_text``, always the extraction's: a spider's value is not kept.
 """
 
 from __future__ import annotations
@@ -46,13 +55,15 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 
-from ..core._types import Extraction
+from ..core._types import Extraction, Metadata
 from ._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
 
 logger = logging.getLogger(__name__)
 
 #: The item fields ``NearDuplicatePipeline`` writes; typed items must declare both.
 CLUSTER_FIELDS = ("cluster_id", "duplicate_of")
+#: The page type's name among the optional fields (the others are the metadata fields).
+PAGE_TYPE = "page_type"
 
 
 class MissingFieldError(TypeError):
@@ -171,11 +182,14 @@ class ItemFields:
         #: ``(Metadata field, item field)`` of every metadata field written; none when the
         #: metadata stage is off.
         self.metadata = config.fields.metadata if config.metadata else ()
+        #: ``(PAGE_TYPE, item field)``, when the page type is written.
+        self.page_type = ((PAGE_TYPE, self.names.page_type),) if self.names.page_type else ()
         self._keep_page = config.keep_page
         required = {field: setting for setting, field in self.names.attached()}
         if config.keep_page and self.names.page:
             required[self.names.page] = "MAINC_PAGE_FIELD"
-        self.policy = FieldPolicy(required, self.metadata, later_fields, config.convert_items)
+        optional = self.page_type + self.metadata
+        self.policy = FieldPolicy(required, optional, later_fields, config.convert_items)
 
     def prepare(self, item: Any) -> Any:
         """``item`` ready to take the fields: as is, converted to a dict, or an error."""
@@ -184,12 +198,27 @@ class ItemFields:
     def takes_metadata(self, item: Any) -> bool:
         """Whether ``item`` (as :meth:`prepare` returned it) takes any metadata field: if
         not, the metadata stage need not run for its page."""
-        return bool(self.policy.verdict(type(item)).optional)
+        return any(name != PAGE_TYPE for name, _ in self.policy.verdict(type(item)).optional)
 
     def skipped_metadata(self, item: Any) -> tuple[tuple[str, str], ...]:
         """``(Metadata field, item field)`` pairs that ``item`` (as :meth:`prepare` returned
         it) cannot take: its class does not declare the item field."""
-        return self.policy.verdict(type(item)).skipped
+        return tuple(pair for pair in self.policy.verdict(type(item)).skipped if pair[0] != PAGE_TYPE)
+
+    def undeclared_messages(self, item: Any) -> list[str]:
+        """The INFO lines for the class of ``item`` (as :meth:`prepare` returned it): the
+        optional fields it does not declare, the page type's and the metadata's; none when it
+        lacks none."""
+        item_class = type(item)
+        lines = [
+            undeclared_page_type_message(item_class, field)
+            for name, field in self.policy.verdict(item_class).skipped
+            if name == PAGE_TYPE
+        ]
+        metadata = self.skipped_metadata(item)
+        if metadata:
+            lines.append(undeclared_metadata_message(item_class, metadata))
+        return lines
 
     def page_in(self, adapter: ItemAdapter) -> str | bytes | None:
         """The page HTML a spider put in the item's page field, if any (``""`` when it put
@@ -214,11 +243,20 @@ class ItemFields:
             adapter[names.info] = info
         if names.markdown:
             adapter[names.markdown] = extraction.markdown
-        if not self.metadata:
-            return ()
-        metadata = extraction.metadata
+        optional = self.policy.verdict(type(adapter.item)).optional
+        if self.page_type and self.page_type[0] in optional:
+            adapter[names.page_type] = item_value(extraction.page_type)
+        return self._attach_metadata(adapter, extraction.metadata, optional) if self.metadata else ()
+
+    def _attach_metadata(
+        self, adapter: ItemAdapter, metadata: Metadata, optional: tuple[tuple[str, str], ...]
+    ) -> tuple[str, ...]:
+        """Write the metadata fields of ``optional`` (those the item takes) where the item's
+        field is empty; the fields the page gave a value for (see :meth:`attach`)."""
         found = []
-        for name, field in self.policy.verdict(type(adapter.item)).optional:
+        for name, field in optional:
+            if name == PAGE_TYPE:
+                continue
             value = getattr(metadata, name)
             if value:
                 found.append(name)
@@ -266,6 +304,18 @@ def undeclared_metadata_message(item_class: type, skipped: tuple[tuple[str, str]
         f"{them} out without this message: set {named_by} to None, or "
         "MAINC_METADATA_ENABLED = False. (Said once per item class; such items are counted "
         "in mainc/metadata/undeclared.)"
+    )
+
+
+def undeclared_page_type_message(item_class: type, field: str) -> str:
+    """The INFO line for an item class without the page type's field ``field``."""
+    name = item_class.__name__
+    return (
+        f"mainc: {name} items do not declare the page type field {field!r}, so they go without "
+        f"it. To get it: declare it on {name} (e.g. {field} = scrapy.Field(), or a dataclass/attrs "
+        "field with a default), or set MAINC_CONVERT_ITEMS = True to convert such items to "
+        "dicts. To leave it out without this message: set MAINC_PAGE_TYPE_FIELD to None. (Said "
+        "once per item class.)"
     )
 
 

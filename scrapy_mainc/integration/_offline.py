@@ -38,6 +38,8 @@ class ItemOptions:
     favor: str = "balanced"
     #: ``MAINC_LANGUAGES``: keep only items in these languages; (): every language.
     languages: tuple[str, ...] = ()
+    #: ``MAINC_PAGE_TYPES``: keep only items of these page types; (): every type.
+    page_types: tuple[str, ...] = ()
     #: ``MAINC_ARTICLES_ONLY``.
     articles_only: bool = False
     #: Cluster near-duplicates (``MAINC_DEDUP_ENABLED``), in memory or...
@@ -57,6 +59,8 @@ def option_settings(options: ItemOptions) -> dict[str, Any]:
     settings: dict[str, Any] = {"MAINC_FAVOR": options.favor}
     if options.languages:
         settings["MAINC_LANGUAGES"] = list(options.languages)
+    if options.page_types:
+        settings["MAINC_PAGE_TYPES"] = list(options.page_types)
     if options.articles_only:
         settings["MAINC_ARTICLES_ONLY"] = True
     if options.dedup or options.redis_url:
@@ -91,5 +95,9 @@ class OfflineConfig:
             hint = f"; did you mean {nearest}?" if nearest else " (only MAINC_ settings apply to pages)"
             raise ValueError(f"{name} is not a scrapy_mainc setting{hint}")
         settings = Settings(values, priority="cmdline")
+        # a bad value is a ValueError here, before the add-on, which would log it at ERROR
+        # and stop a crawl (StartupError) where there is none
+        MaincConfig.from_settings(settings)
+        DedupConfig.from_settings(settings)
         Addon().update_settings(settings)  # as a crawl's add-on: under the given values
         return cls(MaincConfig.from_settings(settings), DedupConfig.from_settings(settings))

@@ -20,6 +20,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from ..core._limits import MAX_PAGE_BYTES
+from ..core._pagetype import PAGE_TYPES
 from ..dedup._params import FingerprintParams, IndexParams
 
 if TYPE_CHECKING:
@@ -111,11 +112,23 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         "filters",
     ),
     Setting(
+        "MAINC_PAGE_TYPES",
+        [],
+        "list of str",
+        '``["article", "forum"]``: keep the items of these page types only (of '
+        f"{', '.join(f'``{kind}``' for kind in PAGE_TYPES)}); the others are dropped "
+        "(``DropItem``), counted in ``mainc/dropped/page_type``. ``article`` keeps the pages "
+        "whose ``mainc['article']`` is true; a page of no type (empty, not HTML) is dropped, an "
+        "item whose extraction failed kept. Empty, the default (or all seven): every item is kept",
+        "filters",
+    ),
+    Setting(
         "MAINC_ARTICLES_ONLY",
         False,
         "bool",
-        "drop items whose page is not an article (``mainc['article']`` false: home pages, section "
-        "fronts, topic pages), counted in ``mainc/dropped/not_article``",
+        '``True`` is ``MAINC_PAGE_TYPES = ["article"]``: drop items whose page is not an article '
+        "(``mainc['article']`` false: home pages, section fronts, topic pages, forums...), "
+        "counted in ``mainc/dropped/not_article``. Setting both is an error",
         "filters",
     ),
 )
@@ -172,6 +185,13 @@ REGISTRY: tuple[Setting, ...] = (
     _field("MAINC_HTML_FIELD", "main_html", "item field for the cleaned, comment-stripped article HTML"),
     _field("MAINC_TITLE_FIELD", "title", "item field for the headline, written only when empty"),
     _field("MAINC_INFO_FIELD", "mainc", "item field for the extraction details"),
+    _field(
+        "MAINC_PAGE_TYPE_FIELD",
+        "page_type",
+        "item field for the page type (``article``, ``forum``, ``listing``...: "
+        "``mainc['page_type']``), ``None`` in the item when the page has none; optional on typed "
+        "items, like the metadata fields",
+    ),
     _field(
         "MAINC_PAGE_FIELD",
         "raw_html",

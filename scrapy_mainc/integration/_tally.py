@@ -1,5 +1,11 @@
-"""What became of a crawl's extractions: the metadata stats, and the warnings
-``MaincPipeline`` gives once.
+"""What became of a crawl's extractions: the stats by outcome and page type, the metadata
+stats, and the warnings ``MaincPipeline`` gives once.
+
+Stats of an extraction that ran (:func:`extraction_stats`; the crawl and the archive mode
+count them alike): ``mainc/extracted`` or ``mainc/empty``, and ``mainc/page_type/<type>``
+(``article``, ``forum``, ``listing``, ``collection``, ``product``, ``documentation``,
+``service``: ``Extraction.page_type``), counted before any drop, none for a page of no type
+(empty, or not HTML). :func:`page_type_counts` words the latter for the closing summaries.
 
 Metadata stats, one per item (:func:`metadata_stats`):
 
@@ -24,6 +30,10 @@ deserve a WARNING all the same, once per crawl:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+
+from ..core._pagetype import PAGE_TYPES
+from ..core._types import Extraction
 
 #: At most this much of a failure's reason is quoted in a warning.
 REASON_CHARS = 240
@@ -46,6 +56,25 @@ CAUSES = {
     "missing_field": "the item classes lack fields (see the error logged for each class)",
     "too_large": "the pages are larger than MAINC_MAX_PAGE_SIZE",
 }
+
+
+#: Prefix of the stats of extractions by page type (``mainc/page_type/forum``...).
+PAGE_TYPE_STATS = "mainc/page_type/"
+
+
+def extraction_stats(extraction: Extraction) -> list[str]:
+    """The stats to increase for an extraction that ran (see the module docstring)."""
+    keys = ["mainc/extracted" if extraction.text else "mainc/empty"]
+    if extraction.page_type:
+        keys.append(PAGE_TYPE_STATS + extraction.page_type)
+    return keys
+
+
+def page_type_counts(stats: Mapping[str, int]) -> str:
+    """The extractions by page type among ``stats``, in :data:`PAGE_TYPES` order
+    (``article: 12, listing: 4``); "" when none was counted."""
+    counts = ((kind, stats.get(PAGE_TYPE_STATS + kind, 0)) for kind in PAGE_TYPES)
+    return ", ".join(f"{kind}: {count}" for kind, count in counts if count)
 
 
 #: Prefix of the metadata stats.

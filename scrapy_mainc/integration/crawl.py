@@ -35,6 +35,7 @@ from scrapy.utils.sitemap import Sitemap
 from ._itembuild import page_item
 from ._offline import ItemOptions, option_settings
 from ._startup import StartupError
+from ._tally import page_type_counts
 from .addon import Addon
 
 if TYPE_CHECKING:
@@ -282,6 +283,7 @@ class Progress:
 _DROPS = {
     "mainc/dropped/language": "language",
     "mainc/dropped/not_article": "not an article",
+    "mainc/dropped/page_type": "page type",
     "mainc/dropped": "no text",
     "mainc/dedup/dropped": "duplicate",
 }
@@ -304,6 +306,7 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
         f"  items dropped: {stats.get('item_dropped_count', 0)}" + (f" ({drops})" if drops else ""),
         f"  extraction: {stats.get('mainc/extracted', 0)} with text, {stats.get('mainc/empty', 0)} empty, "
         f"{stats.get('mainc/failed', 0)} failed",
+        f"  page types: {page_type_counts(stats) or 'none'}",
         f"  forbidden by robots.txt: {stats.get('robotstxt/forbidden', 0)}, retried: "
         f"{stats.get('retry/count', 0)}, download errors: {_download_errors(stats)}, "
         f"errors logged: {stats.get('log_count/ERROR', 0)}",

@@ -32,12 +32,12 @@ from scrapy.exceptions import DropItem, NotConfigured
 from ._config import MaincConfig, spider_algorithm
 from ._dedup_config import DedupConfig
 from ._itembuild import ItemBuilder
-from ._itemfields import MissingFieldError, undeclared_metadata_message
+from ._itemfields import MissingFieldError
 from ._pages import AttachedPage, book_of
 from ._pool import WorkerPool
 from ._reactor import asyncio_available, await_future
 from ._startup import check_crawl, checked, enabled_before, enabled_order
-from ._tally import OutcomeTally, metadata_stats
+from ._tally import OutcomeTally, extraction_stats, metadata_stats
 from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, failed
 from .middleware import MaincSpiderMiddleware
 
@@ -59,8 +59,8 @@ CLOSE_WAIT = 2.0
 
 
 class MaincPipeline:
-    """Attach ``main_text``, ``main_html``, ``title``, ``mainc`` and the metadata fields
-    (``published``, ``authors``...) to every item."""
+    """Attach ``main_text``, ``main_html``, ``title``, ``mainc``, ``page_type`` and the
+    metadata fields (``published``, ``authors``...) to every item."""
 
     def __init__(self, crawler: Crawler) -> None:
         check_crawl(crawler)
@@ -80,7 +80,7 @@ class MaincPipeline:
             self.config, self.dedup, self._inc, checked(spider_algorithm, crawler.spider)
         )
         self.fields = self.builder.fields
-        #: Item classes already told (at INFO) that they lack metadata fields.
+        #: Item classes already told (at INFO) of the optional fields they lack, if any.
         self.told_undeclared: set[type] = set()
         self.tally = OutcomeTally(self.config.worker_mode)
         self.pool: WorkerPool | None = None
@@ -194,7 +194,8 @@ class MaincPipeline:
                 if warning:
                     logger.warning("%s", warning)
         else:
-            self._inc("mainc/extracted" if extraction.text else "mainc/empty")
+            for key in extraction_stats(extraction):
+                self._inc(key)
             self._inc(f"mainc/algorithm/{extraction.algorithm}")
             self._add_milliseconds("mainc/ms/total", extraction.milliseconds)
         if not logger.isEnabledFor(logging.DEBUG):
@@ -209,13 +210,15 @@ class MaincPipeline:
         )
 
     def _count_metadata(self, item: Any, found: tuple[str, ...]) -> None:
-        """The item's metadata stats; the INFO line for its class if it lacks fields."""
+        """The item's metadata stats; the INFO lines for its class if it lacks optional
+        fields (the page type's, metadata fields), the first time."""
         skipped = self.fields.skipped_metadata(item)
         for key in metadata_stats(found, bool(skipped)):
             self._inc(key)
-        if skipped and type(item) not in self.told_undeclared:
+        if type(item) not in self.told_undeclared:
             self.told_undeclared.add(type(item))
-            logger.info("%s", undeclared_metadata_message(type(item), skipped))
+            for message in self.fields.undeclared_messages(item):
+                logger.info("%s", message)
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.crawler.stats is not None:
