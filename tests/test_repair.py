@@ -9,6 +9,7 @@ from scrapy_mainc.core._repair import (
     BUTTON_MAX_CHARS,
     NOSCRIPT_MIN_CHARS,
     REVEALED_NOSCRIPT_TAG,
+    page_wrappers,
     place_streamed_segments,
     release_swallowed,
     reveal_noscript,
@@ -107,3 +108,24 @@ def test_control_characters_in_what_moves_are_kept_as_parsed() -> None:
 def test_extract_reads_a_page_nested_in_a_button() -> None:
     page = f"<html><body><button><div><div></button><article>{POST * 6}</article></body></html>"
     assert extract(page).text.count("Any idea why?") == 6
+
+
+def test_a_page_hidden_until_its_scripts_run_is_shown() -> None:
+    page = (
+        "<html><body><div id='root'><div style='visibility:hidden;min-height:100vh'>"
+        f"<header><a href='/'>Home</a></header><main><h1>Import fails</h1>{POST * 5}</main>"
+        "<div style='display:none'><p>A hidden panel with a sentence of its own, never shown here.</p></div>"
+        "</div></div></body></html>"
+    )
+    text = extract(page).text
+    assert text.count("Any idea why?") == 5 and "hidden panel" not in text
+
+
+def test_page_wrappers_are_the_headline_s_and_main_s_ancestors() -> None:
+    body = _body(
+        "<div id='a'><div id='b'><h1>T</h1></div><main id='m'><p>x</p></main></div><div id='c'></div>"
+    )
+    assert {element.get("id") for element in page_wrappers(body) if element.get("id")} == {"a", "b", "m"}
+    # a hidden dialog holding a later heading is no wrapper of the page's first one
+    body = _body("<h1>T</h1><div id='d' style='display:none'><h1>Sign up</h1></div>")
+    assert body.xpath("div[@id='d']")[0] not in page_wrappers(body)

@@ -26,7 +26,7 @@ import re
 
 from lxml import etree
 
-from ._repair import repair
+from ._repair import page_wrappers, repair
 from ._sanitize import image_source, image_srcset, safe_srcset, xml_safe
 from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
@@ -164,8 +164,10 @@ def prepare(
             itemtypes.extend(part.rstrip("/").rsplit("/", 1)[-1] for part in value.split())
         elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
             hidden.append(value.getparent())
+    wrappers = page_wrappers(body) if hidden else set()
     for element in hidden_to_empty(hidden):
-        element.clear(keep_tail=True)
+        if element not in wrappers:  # a whole page hidden until its scripts run is shown
+            element.clear(keep_tail=True)
     return body, tuple(itemprops), tuple(itemtypes)
 
 

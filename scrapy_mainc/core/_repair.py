@@ -11,6 +11,10 @@ removes what no algorithm reads:
 * **streamed segments** (:func:`place_streamed_segments`): a server that streams its
   rendering (React's) sends a placeholder ``<template id="B:0">`` where a part belongs
   and the part later, in a hidden ``<div id="S:0">``, for a script to move into place;
+* **a page hidden until its scripts have run** (:func:`page_wrappers`): a style that
+  hides the whole page (``visibility:hidden`` on the wrapper of everything, against a
+  flash of unstyled content) is lifted by a script; the wrappers of the page's headline
+  and of its ``<main>`` are not emptied as hidden;
 * **a page nested in a button** (:func:`release_swallowed`): libxml2's HTML parser, unlike
   a browser's, ignores a ``</button>`` while elements opened inside the button are still
   open, and nests the rest of the page in it; preparation would remove it as a form
@@ -83,6 +87,18 @@ def place_streamed_segments(body: etree._Element) -> None:
             continue
         del segment.attrib["hidden"]
         placeholder.addprevious(segment)  # moved, with its tail: lxml takes it out of its old place
+
+
+def page_wrappers(body: etree._Element) -> set[etree._Element]:
+    """The elements that wrap the page's first ``<h1>`` or its ``<main>``: hidden by a
+    style, they are a whole page a script shows once loaded, not a hidden panel."""
+    wrappers: set[etree._Element] = set()
+    for tag in ("h1", "main"):
+        found = next(body.iter(tag), None)
+        if found is not None:
+            wrappers.add(found)
+            wrappers.update(found.iterancestors())
+    return wrappers
 
 
 def release_swallowed(body: etree._Element) -> None:
