@@ -14,6 +14,7 @@ from datetime import datetime
 from time import perf_counter
 from typing import Any
 from urllib.parse import urljoin
+from xml.sax.saxutils import escape as xml_escape
 
 from lxml import etree
 
@@ -29,6 +30,7 @@ from .core._lang import DECLARED_CJK_SHARE, guess_script
 from .core._langid import identify_language
 from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES, elements_reason, too_large_reason
 from .core._markdown import render_markdown
+from .core._markup import escape, escape_line_start
 from .core._pagetype import PAGE_TYPES, page_type
 from .core._render import render_html
 from .core._sanitize import URL_ENDS, usable_url
@@ -40,6 +42,7 @@ from .core._types import Document, Extraction, Metadata, OutputOptions, PageType
 from .metadata import extract_metadata
 from .metadata._fields import canonical_url
 from .metadata._jsonld import main_article, names_page, plain_text, text_of
+from .metadata._product import missing_description
 from .metadata._relative import fetched_moment
 
 
@@ -243,8 +246,11 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     )
     xpath = " | ".join(stats.xpath(node) for node in nodes)  # before rendering renames
     html = render_html(stats, nodes, excluded, document.base_url, output) if text else ""
-    lang = identify_language(text) or document.lang or document.declared_lang
     verdict, kind = choice.article, document.page_type.name
+    lacking = missing_description(document, text) if kind == "product" else ""
+    if lacking:  # what the page states of its product and the choice does not show
+        text, html, markdown = _with_description(lacking, text, html, markdown, output.markdown)
+    lang = identify_language(text) or document.lang or document.declared_lang
     stats.release()
     del document, stats, choice  # the last references to the tree, which is freed here
     return Extraction(
@@ -327,6 +333,19 @@ def _base_url(root: etree._Element, url: str | None) -> str | None:
     except ValueError:
         return url
     return usable_url(joined) or url
+
+
+def _with_description(
+    description: str, text: str, html: str, markdown: str, with_markdown: bool
+) -> tuple[str, str, str]:
+    """The outputs with a product's ``description`` from its structured data after them."""
+    paragraph = clean_text(description)
+    markdown_paragraph = escape_line_start(escape(paragraph)) if with_markdown else ""
+    return (
+        f"{text}\n{paragraph}" if text else paragraph,
+        f"{html}\n<p>{xml_escape(paragraph)}</p>" if html else f"<p>{xml_escape(paragraph)}</p>",
+        "\n\n".join(filter(None, (markdown, markdown_paragraph))),
+    )
 
 
 def _guess_lang(stats: DomStats, declared: str) -> str:
