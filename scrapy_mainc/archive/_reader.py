@@ -6,8 +6,9 @@ thing that went wrong, and goes on after it: warcio stops at the first record it
 parse, so the reader looks for the next record start after the last good one (the next
 gzip member that opens with a WARC header, or the next ``WARC/1.x`` line of a plain file)
 and reads on from there. What warcio does itself is kept: each gzip member is one record,
-chunked bodies are de-chunked and gzip, deflate (and brotli, where installed) bodies
-decompressed (a body whose header names an encoding it does not have is taken as it is),
+chunked bodies are de-chunked and gzip and deflate bodies decompressed (brotli and
+Zstandard bodies by ``_encodings``; a body whose header names an encoding it does not
+have is taken as it is),
 and a record not followed by its blank lines (its ``Content-Length`` lies) is read to its
 stated length, then warcio finds the next record (said here as damage). What warcio does
 not say is found here: a file that ends inside a record (warcio stops without an error),
@@ -25,6 +26,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ._encodings import content_stream
 from ._optional import require_warcio
 
 #: Bytes read at a time when looking for the next record or skipping a large body.
@@ -265,7 +267,7 @@ def _skip_reason(record: ArchiveRecord) -> str:
 def _read_body(record: Any, limit: int) -> tuple[bytes, int, bool]:
     """The payload (at most ``limit`` + 1 bytes kept), its whole size, and whether the
     record ended before its stated length (a cut file)."""
-    stream = record.content_stream()
+    stream = content_stream(record)
     body = stream.read(limit + 1)
     size = len(body)
     if size > limit:
