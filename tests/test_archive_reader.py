@@ -19,6 +19,7 @@ from warcs import record_bytes, write_warc
 
 from scrapy_mainc.archive import FileSummary, items_from_files, read_records
 from scrapy_mainc.archive._reader import ArchiveRecord, Damage
+from scrapy_mainc.archive._sources import warc_streams
 
 SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"
 #: Articles of the bundled site, as the bodies of hand-built records.
@@ -294,3 +295,34 @@ def test_a_large_brotli_body_is_decoded_in_blocks_and_cut_at_the_limit(tmp_path:
         (record,) = read_records(stream, 1_000_000)
     assert isinstance(record, ArchiveRecord)
     assert record.size == len(huge) and record.body == huge[:1_000_001]
+
+
+def _bytes_read() -> int:
+    """Bytes this process has read through system calls so far (Linux)."""
+    with open("/proc/self/io", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("rchar:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts reads in /proc/self/io (Linux)")
+@pytest.mark.parametrize(
+    ("compression", "gzipped"), [(zipfile.ZIP_STORED, False), (zipfile.ZIP_DEFLATED, True)]
+)
+def test_a_wacz_member_is_read_once_not_again_for_every_record(
+    tmp_path: Path, compression: int, gzipped: bool
+) -> None:
+    """A zip member's own stream seeks back by reading the member again from its start, and
+    the reader seeks back at every record: 200 records read 400 MB of a 4 MB member."""
+    body = b"<html><body>" + b"<p>A paragraph of a page of twenty kilobytes.</p>" * 400 + b"</body></html>"
+    records = [("response", url(number), body, {}) for number in range(200)]
+    warc = write_warc(tmp_path / ("data.warc.gz" if gzipped else "data.warc"), records, gzip=gzipped)
+    wacz = tmp_path / "crawl.wacz"
+    with zipfile.ZipFile(wacz, "w", compression) as archive:
+        archive.write(warc, f"archive/{warc.name}")
+    before = _bytes_read()
+    with warc_streams(wacz) as streams:
+        entries = [entry for _, stream in streams for entry in read_records(stream, 10_000_000)]
+    read_bytes = _bytes_read() - before
+    assert [getattr(entry, "url", entry) for entry in entries] == [url(number) for number in range(200)]
+    assert all(entry.body == body for entry in entries)  # type: ignore[union-attr]
+    size = warc.stat().st_size  # before: 408 MB read of a 4 MB member; 7 MB of a 93 KB one
+    assert read_bytes < 4 * size + 2_000_000, f"{read_bytes:,} bytes read for {size:,}"
