@@ -24,10 +24,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..integration._config import default_workers
+from ..integration._dedup_open import IndexUnavailable, open_shared_index
 from ..integration._offline import OfflineConfig
 from ._files import file_items, write_part
 from ._items import ArchiveExtractor
@@ -92,12 +94,28 @@ def _result(future: Any, source: str) -> FileSummary:
 
 
 def check_job(config: OfflineConfig) -> None:
-    """A :class:`JobError` for a configuration a Dask job cannot run."""
-    if config.dedup.enabled and not config.dedup.redis_url:
+    """A :class:`JobError` for a configuration a Dask job cannot run: clustering without a
+    Redis index, or with one that cannot be opened (tried here, before any task)."""
+    dedup = config.dedup
+    if dedup.enabled and not dedup.redis_url:
         raise JobError(
             "a Dask job clusters near-duplicates in a shared index: give --redis URL "
             "(MAINC_DEDUP_REDIS_URL); an index in memory would be one per task"
         )
+    if dedup.enabled:
+        try:
+            index, _ = open_shared_index(dedup, fallback=False)
+        except IndexUnavailable as exc:
+            raise JobError(str(exc)) from None
+        index.close()
+
+
+def task_config(config: OfflineConfig) -> OfflineConfig:
+    """The tasks' configuration: a Redis index that cannot be opened fails the task (its
+    file is done again when the job is), never an index in the task's memory."""
+    if not config.dedup.enabled or config.dedup.redis_required:
+        return config
+    return replace(config, dedup=replace(config.dedup, redis_required=True))
 
 
 @contextmanager
@@ -138,6 +156,7 @@ def run_job(
         else:
             todo.append((str(source), str(part)))
     resumed = len(done)
+    config = task_config(config)
     futures = {client.submit(read_file, source, part, config, pure=False): source for source, part in todo}
     for future in distributed.as_completed(futures):
         summary = _result(future, futures[future])

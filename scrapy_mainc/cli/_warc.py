@@ -66,6 +66,7 @@ def _run(job: object) -> int:
     from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
     from ..archive._run import COMMAND, ArchiveJob, run_here  # noqa: PLC0415
     from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
+    from ..integration._dedup_open import IndexUnavailable  # noqa: PLC0415
 
     assert isinstance(job, ArchiveJob)
     try:
@@ -74,7 +75,10 @@ def _run(job: object) -> int:
     except (ValueError, SourceError) as exc:
         raise CommandError(str(exc)) from None
     if not job.parts:
-        return run_here(job, files, config)
+        try:
+            return run_here(job, files, config)
+        except IndexUnavailable as exc:
+            raise CommandError(str(exc)) from None
     from pathlib import Path  # noqa: PLC0415
 
     try:
