@@ -326,3 +326,21 @@ def test_a_wacz_member_is_read_once_not_again_for_every_record(
     assert all(entry.body == body for entry in entries)  # type: ignore[union-attr]
     size = warc.stat().st_size  # before: 408 MB read of a 4 MB member; 7 MB of a 93 KB one
     assert read_bytes < 4 * size + 2_000_000, f"{read_bytes:,} bytes read for {size:,}"
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_file_gzipped_whole_is_read_whole(tmp_path: Path, cut: bool) -> None:
+    """``gzip crawl.warc``: one gzip stream, which warcio refuses after its first record (it
+    was one record read, then a bad record and the rest of the file skipped)."""
+    plain = write_warc(
+        tmp_path / "crawl.warc", [("response", url(n), page(n), {}) for n in range(4)], gzip=False
+    )
+    packed = gzip.compress(plain.read_bytes())
+    path = tmp_path / "crawl.warc.gz"
+    path.write_bytes(packed[: len(packed) * 3 // 4] if cut else packed)
+    items, summary = read(path)
+    if not cut:
+        assert urls(items) == [url(n) for n in range(4)] and summary.errors == {}
+        return
+    assert urls(items)[:2] == [url(0), url(1)] and len(items) < 4
+    assert summary.errors["truncated file"] >= 1  # the gzip stream's end, and the record cut by it

@@ -12,7 +12,9 @@ have is taken as it is),
 and a record not followed by its blank lines (its ``Content-Length`` lies) is read to its
 stated length, then warcio finds the next record (said here as damage). What warcio does
 not say is found here: a file that ends inside a record (warcio stops without an error),
-a record shorter than its ``Content-Length``, a body that runs into the next record.
+a record shorter than its ``Content-Length``, a body that runs into the next record. A file
+gzipped whole (one gzip stream, which warcio refuses after its first record) is read from
+a decompressed temporary copy.
 
 Only the bodies of records that may hold HTML are read, and at most ``limit`` bytes of
 each are kept: a larger body is read through to count its size, never held.
@@ -21,6 +23,7 @@ each are kept: a larger body is read through to count its size, never held.
 from __future__ import annotations
 
 import re
+import tempfile
 import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -101,6 +104,9 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
             )
             continue
         except Exception as exc:  # noqa: BLE001 - warcio's, zlib's and the stream's errors alike
+            if compressed and start == read.last == 0 and _WHOLE_GZIP in str(exc):
+                yield from _whole_gzip(stream, limit)  # nothing read yet: read.held is dropped
+                return
             yield from read.release()
             failed_at = max(iterator.offset, read.last)  # the record that could not be read
             if failed_at != reported:  # not the same record again, after a restart there
@@ -110,6 +116,39 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
             start = yield from _next_start(stream, read.last + 1, failed_at, compressed)
             continue
         start = yield from _after_end(stream, iterator.offset, compressed)
+
+
+#: warcio's error for a file gzipped whole (one gzip stream, not one member per record).
+_WHOLE_GZIP = "non-chunked gzip"
+
+
+def _whole_gzip(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Damage]:
+    """The records of a file gzipped whole (``gzip crawl.warc``), which warcio refuses after
+    its first record: read from a decompressed temporary copy (offsets are in it). A cut or
+    damaged stream is said, and what came out of it is read."""
+    stream.seek(0)
+    with tempfile.TemporaryFile() as plain:
+        broken = _gunzip(stream, plain)
+        if broken:
+            yield Damage(plain.tell(), "truncated file", f"the gzip stream {broken}")
+        plain.seek(0)
+        yield from read_records(plain, limit)
+
+
+def _gunzip(stream: IO[bytes], plain: IO[bytes]) -> str:
+    """Decompress the gzip members of ``stream`` into ``plain``, block by block; "" or how
+    the stream broke (what came out before is kept)."""
+    decompressor: Any = None
+    pending = b""
+    while block := pending or stream.read(CHUNK):
+        decompressor = decompressor or zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            plain.write(decompressor.decompress(block))
+        except zlib.error as exc:
+            return f"breaks here: {_short(exc)}"
+        pending = decompressor.unused_data if decompressor.eof else b""
+        decompressor = None if decompressor.eof else decompressor
+    return "ends here, before its end" if decompressor is not None else ""
 
 
 class _Resync(Exception):
