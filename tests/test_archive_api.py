@@ -11,7 +11,14 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 from warcs import write_warc
 
-from scrapy_mainc.archive import FileSummary, OfflineConfig, http_date, items_from_records, part_path
+from scrapy_mainc.archive import (
+    FileSummary,
+    OfflineConfig,
+    http_date,
+    items_from_files,
+    items_from_records,
+    part_path,
+)
 from scrapy_mainc.archive._optional import MissingDependency, _load
 
 #: A page that dates itself relative to when it was fetched.
@@ -103,3 +110,20 @@ def test_the_commands_errors(tmp_path: Path) -> None:
         done = _warc(*args)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_items_from_files_judge_and_name_each_file(tmp_path: Path) -> None:
+    """One summary for many files: each problem names its file, and a file with no page (or
+    no record at all) is said even after a file with pages."""
+    good = write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})])
+    no_page = write_warc(tmp_path / "requests.warc.gz", [("request", "http://own.test/a", b"", {})])
+    empty = tmp_path / "empty.warc"
+    empty.write_bytes(b"")
+    summary = FileSummary("run")
+    items = list(items_from_files([good, no_page, empty], {"MAINC_WORKER_MODE": "inline"}, summary))
+    assert [item["url"] for item in items] == ["http://own.test/a"] and summary.items == 1
+    assert summary.records == {"response": 1, "request": 1}
+    assert [(problem.file, problem.kind) for problem in summary.problems] == [
+        (str(no_page), "no pages"),
+        (str(empty), "no records"),
+    ]

@@ -44,6 +44,13 @@ class Counts:
     errors: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
 
+    def add(self, other: Counts) -> None:
+        """Add the counts of ``other``, and its problems while fewer than MAX_PROBLEMS are kept."""
+        for name in _COUNTERS:
+            getattr(self, name).update(getattr(other, name))
+        self.items += other.items
+        self.problems.extend(other.problems[: max(0, MAX_PROBLEMS - len(self.problems))])
+
 
 @dataclass(slots=True)
 class FileSummary(Counts):
@@ -128,10 +135,7 @@ class JobSummary(Counts):
         job = cls(files=len(files), resumed=resumed, seconds=round(seconds, 3))
         by_worker: dict[str, list[FileSummary]] = {}
         for summary in files:
-            for name in _COUNTERS:
-                getattr(job, name).update(getattr(summary, name))
-            job.items += summary.items
-            job.problems.extend(summary.problems[: max(0, MAX_PROBLEMS - len(job.problems))])
+            job.add(summary)
             by_worker.setdefault(summary.worker or "this process", []).append(summary)
         job.workers = [
             WorkerTime(
