@@ -127,3 +127,28 @@ def test_items_from_files_judge_and_name_each_file(tmp_path: Path) -> None:
         (str(no_page), "no pages"),
         (str(empty), "no records"),
     ]
+
+
+def test_a_restarted_job_reads_again_a_file_that_changed_or_could_not_be_read(tmp_path: Path) -> None:
+    """A file still being written when the job read it, or one that could not be read then
+    (a link to a file not there yet), is not taken as done by the restarted job."""
+    from dask.distributed import Client, LocalCluster
+
+    from scrapy_mainc.archive import run_job
+
+    growing, late = tmp_path / "growing.warc.gz", tmp_path / "late.warc.gz"
+    pages = [("response", f"http://own.test/{n}", RELATIVE_PAGE, {}) for n in range(3)]
+    write_warc(growing, pages[:1])
+    late.symlink_to(tmp_path / "later.warc.gz")
+    parts, config = tmp_path / "parts", OfflineConfig.from_settings({})
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        first = run_job(client, [growing, late], parts, config)
+        assert first.items == 1 and first.errors == {"unreadable": 1}
+        write_warc(growing, pages)  # the file grew
+        write_warc(tmp_path / "later.warc.gz", pages[:2])  # the link's file is there now
+        again = run_job(client, [growing, late], parts, config)
+    assert again.resumed == 0 and again.items == 5 and again.errors == {}
+    assert sorted(len(part.read_text().splitlines()) for part in parts.glob("*.jsonl")) == [2, 3]

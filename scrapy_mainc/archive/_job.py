@@ -3,10 +3,11 @@
 :func:`run_job` plans the job in the folder ``parts``: each input file gets a part file
 named after it (``<name>-<8 hex digits of its path>.jsonl``) and, once the part is
 complete, its summary beside it (``.summary.json``). A file whose summary is there was
-done by an earlier run of the job and is skipped, so a job that was killed and started
-again redoes only the files it had not finished: a part is written under a temporary name
-and renamed when complete, and its summary written after it, so no part is ever half
-written or counted twice. The other files go to the Dask cluster as tasks
+done by an earlier run of the job and is skipped (unless its size changed since), so a
+job that was killed and started again redoes only the files it had not finished: a part
+is written under a temporary name and renamed when complete, and its summary written after
+it, so no part is ever half written or counted twice. A file that could not be read gets
+no summary: a restart tries it again. The other files go to the Dask cluster as tasks
 (:func:`read_file`, run by a worker); the clients and the workers need the package, and
 with clustering on every task opens the shared Redis index (a Dask job needs one: an index
 in memory would be one per task). The job's summary (records by kind, items, problems,
@@ -62,17 +63,36 @@ def part_path(parts: Path, source: Path) -> Path:
 
 
 def read_file(source: str, part: str, config: OfflineConfig) -> FileSummary:
-    """The task: the items of ``source`` into ``part``, then its summary beside it."""
-    summary = FileSummary(source, part=part, worker=_worker_address())
+    """The task: the items of ``source`` into ``part``, then its summary beside it, which
+    marks the file done; not for a file that could not be read (a restart tries it again)."""
+    summary = FileSummary(source, part=part, worker=_worker_address(), source_bytes=source_size(source))
     started = time.monotonic()
     with ArchiveExtractor(config, summary, worker_mode=TASK_WORKER_MODE) as extractor:
         write_part(Path(part), file_items(Path(source), extractor))
     summary.seconds = round(time.monotonic() - started, 3)
+    if summary.errors["unreadable"]:
+        return summary
     marker = Path(part + SUMMARY_SUFFIX)
     temporary = marker.with_name(marker.name + ".tmp")
     temporary.write_text(summary.to_json(), encoding="utf-8")
     temporary.replace(marker)
     return summary
+
+
+def source_size(source: str | Path) -> int:
+    """The size of ``source`` in bytes; -1 when it cannot be read."""
+    try:
+        return Path(source).stat().st_size
+    except OSError:
+        return -1
+
+
+def _finished(marker: Path, source: Path) -> FileSummary | None:
+    """The summary of an earlier run's ``source``, if it finished the file as it is now."""
+    if not marker.exists():
+        return None
+    summary = FileSummary.load(marker)
+    return summary if summary.source_bytes == source_size(source) else None
 
 
 def _worker_address() -> str:
@@ -150,9 +170,9 @@ def run_job(
     todo: list[tuple[str, str]] = []
     for source in files:
         part = part_path(parts, source)
-        marker = Path(str(part) + SUMMARY_SUFFIX)
-        if marker.exists():
-            done.append(FileSummary.load(marker))
+        finished = _finished(Path(str(part) + SUMMARY_SUFFIX), source)
+        if finished is not None:
+            done.append(finished)
         else:
             todo.append((str(source), str(part)))
     resumed = len(done)

@@ -61,6 +61,9 @@ class FileSummary(Counts):
     seconds: float = 0.0
     #: The Dask worker that read the file ("" outside a Dask job).
     worker: str = ""
+    #: The file's size when it was read (-1: unknown): a restarted job reads a file again
+    #: whose size changed since (it was still being written or was replaced).
+    source_bytes: int = -1
 
     def problem(self, offset: int, kind: str, reason: str) -> None:
         """Count a problem; keep its details while fewer than MAX_PROBLEMS are kept."""
@@ -82,6 +85,7 @@ class FileSummary(Counts):
             items=int(data.get("items", 0)),
             seconds=float(data.get("seconds", 0.0)),
             worker=str(data.get("worker", "")),
+            source_bytes=int(data.get("source_bytes", -1)),
             problems=[Problem(**problem) for problem in data.get("problems") or []],
         )
         for name in _COUNTERS:
