@@ -17,6 +17,7 @@ import sys
 
 from ._errors import CommandError
 from ._options import add_item_options, item_options
+from ._values import whole_number
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     command.add_argument(
         "--dask-workers",
-        type=int,
+        type=whole_number(1, "not a positive integer: {!r} (without --dask-workers: one per core)"),
         default=0,
         metavar="N",
         help="worker processes of a local Dask cluster, without --scheduler (default: one per core)",
@@ -49,11 +50,13 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.scheduler or args.dask_workers) and not args.parts:
         raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
+    if args.parts and args.limit:
+        raise CommandError("--limit applies to mainc warc in one process, not to a Dask job (--parts)")
     job = ArchiveJob(
         inputs=tuple(args.inputs),
         parts=args.parts,
         scheduler=args.scheduler,
-        dask_workers=max(args.dask_workers, 0),
+        dask_workers=args.dask_workers,
         **item_options(args),
     )
     try:
