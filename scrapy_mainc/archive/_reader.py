@@ -26,7 +26,7 @@ import re
 import tempfile
 import zlib
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from ._encodings import content_stream
@@ -256,13 +256,13 @@ def _record(record: Any, offset: int, limit: int) -> ArchiveRecord:
     )
     skipped = _skip_reason(base)
     if skipped:
-        return _replace(base, skipped=skipped)
+        return replace(base, skipped=skipped)
     body, size, short = _read_body(record, limit)
     ran_on = _next_record_in(body)
     if ran_on >= 0:  # the record's Content-Length took in the next record
         body = body[:ran_on].removesuffix(b"\r\n\r\n")
     cut = ran_on >= 0
-    return _replace(base, body=body, size=max(size, len(body)), short=short or cut, ran_on=cut)
+    return replace(base, body=body, size=max(size, len(body)), short=short or cut, ran_on=cut)
 
 
 def _next_record_in(body: bytes) -> int:
@@ -273,12 +273,6 @@ def _next_record_in(body: bytes) -> int:
             return index
         index = body.find(b"WARC/1.", index + 1)
     return -1
-
-
-def _replace(record: ArchiveRecord, **changes: Any) -> ArchiveRecord:
-    from dataclasses import replace  # noqa: PLC0415
-
-    return replace(record, **changes)
 
 
 def _status(http: Any) -> int:

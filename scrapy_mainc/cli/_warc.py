@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._errors import CommandError
 from ._options import add_item_options, item_options
 from ._values import whole_number
+
+if TYPE_CHECKING:
+    from ..archive._run import ArchiveJob
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,13 +70,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
 
 
-def _run(job: object) -> int:
+def _run(job: ArchiveJob) -> int:
     from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
-    from ..archive._run import COMMAND, ArchiveJob, run_here  # noqa: PLC0415
+    from ..archive._run import COMMAND, run_here  # noqa: PLC0415
     from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
     from ..integration._dedup_open import IndexUnavailable  # noqa: PLC0415
 
-    assert isinstance(job, ArchiveJob)
     try:
         config = job.config()
         files = archive_files(list(job.inputs))
@@ -82,8 +86,6 @@ def _run(job: object) -> int:
             return run_here(job, files, config)
         except IndexUnavailable as exc:
             raise CommandError(str(exc)) from None
-    from pathlib import Path  # noqa: PLC0415
-
     try:
         check_job(config)
         with dask_client(job.scheduler, job.dask_workers) as client:
