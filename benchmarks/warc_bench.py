@@ -7,7 +7,9 @@ memory of a worker on a 1 GB WARC file.
     python benchmarks/warc_bench.py rate       # records/s on one core, without and with extraction
     python benchmarks/warc_bench.py dask       # the Dask job on 1 and on 2 local workers
     python benchmarks/warc_bench.py memory     # one Dask task's memory over a 1 GB WARC file
-    python benchmarks/warc_bench.py all        # every one of these, in this order
+    python benchmarks/warc_bench.py cost       # a day and a year of CC-NEWS, from dask and memory
+    python benchmarks/warc_bench.py shapes     # the body shapes of readers only (seconds)
+    python benchmarks/warc_bench.py all        # build, readers, rate, dask, memory, cost
 
 The archives are written with warcio (the reader the archive mode uses): the development
 pages with their URLs (``shared/datasets``: scrapinghub, newspaper4k, zh_news,
@@ -147,20 +149,24 @@ def readers(work: Path, repeat: int) -> dict[str, Any]:
     return results
 
 
+def _chunked(payload: bytes) -> bytes:
+    return b"%x\r\n%s\r\n0\r\n\r\n" % (len(payload), payload)
+
+
 def shapes(work: Path) -> dict[str, dict[str, str]]:
-    """What each reader does with the shapes warcio and FastWARC differ on."""
+    """What each reader does with the shapes warcio and FastWARC differ on: a response of
+    that shape, then two good ones."""
     body = (SITE / "en" / "harbour-bridge-reopens.html").read_bytes()
-    packed = gzip.compress(body)
-    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(packed), packed)
+    html, chunked, gzipped = (
+        ("Content-Type", "text/html"),
+        ("Transfer-Encoding", "chunked"),
+        ("Content-Encoding", "gzip"),
+    )
     cases = {
-        "chunked + gzip body": (
-            (("Content-Type", "text/html"), ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip")),
-            chunked,
-        ),
-        "chunked header, body stored de-chunked": (
-            (("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")),
-            body,
-        ),
+        "chunked + gzip body": ((html, chunked, gzipped), _chunked(gzip.compress(body))),
+        "chunked body": ((html, chunked), _chunked(body)),
+        "gzip body": ((html, gzipped), gzip.compress(body)),
+        "chunked header, body stored de-chunked": ((html, chunked), body),
     }
     found: dict[str, dict[str, str]] = {}
     for case, (headers, payload) in cases.items():
@@ -169,6 +175,7 @@ def shapes(work: Path) -> dict[str, dict[str, str]]:
             [
                 ("response", "http://a.test/1", payload, {"headers": headers}),
                 ("response", "http://a.test/2", body, {}),
+                ("response", "http://a.test/3", body, {}),
             ],
         )
         found[case] = {mode: _fastwarc_shape(path, mode, body) for mode in ("none", "transfer", "all")}
@@ -190,8 +197,8 @@ def _fastwarc_shape(path: Path, mode: str, body: bytes) -> str:
         for record in ArchiveIterator(str(path), auto_decode=mode):  # type: ignore[arg-type]
             got.append(record.reader.read() == body)
     except OSError as error:
-        return f"{len(got)} of 2 records, then OSError: {str(error)[:40]}"
-    return f"{len(got)} of 2 records, {sum(got)} decoded"
+        return f"{len(got)} of 3 records, then OSError: {str(error)[:40]}"
+    return f"{len(got)} of 3 records, {sum(got)} decoded"
 
 
 def _warcio_shape(path: Path, body: bytes) -> str:
@@ -199,7 +206,7 @@ def _warcio_shape(path: Path, body: bytes) -> str:
 
     with path.open("rb") as stream:
         got = [record.content_stream().read() == body for record in ArchiveIterator(stream)]
-    return f"{len(got)} of 2 records, {sum(got)} decoded"
+    return f"{len(got)} of 3 records, {sum(got)} decoded"
 
 
 #: Run in a fresh interpreter: the archive mode over a file on one core (inline
@@ -344,9 +351,45 @@ def memory(work: Path) -> dict[str, Any]:
     return result
 
 
+def cost(results: dict[str, Any]) -> dict[str, float]:
+    """A gigabyte, a day (100 GB) and a year of CC-NEWS at the rates measured: the pages of
+    a gigabyte from ``memory``, the pages/s of one and two Dask workers from ``dask``
+    (results.json). On paper: CC-NEWS's pages are assumed to cost what these do."""
+    pages = float(results["memory"]["items"])
+    one, two = (results["dask"][key] for key in ("1", "2"))  # JSON keys are strings
+    rate_one, rate_two = one["items"] / one["seconds"], two["items"] / two["seconds"]
+    gigabyte_hours = pages / rate_one / 3600
+    rows = {
+        "gigabyte_core_hours": gigabyte_hours,
+        "gigabyte_seconds_two_workers": pages / rate_two,
+        "day_core_hours": 100 * gigabyte_hours,
+        "day_hours_two_workers": 100 * pages / rate_two / 3600,
+        "year_core_hours": 36_500 * gigabyte_hours,
+        "year_days_two_workers": 36_500 * pages / rate_two / 86_400,
+        "year_pages_millions": 36_500 * pages / 1e6,
+    }
+    print(
+        f"a gigabyte: {pages:,.0f} pages at {rate_one:.1f} pages/s (one Dask worker): "
+        f"{gigabyte_hours:.3f} core-hours; "
+        f"{rows['gigabyte_seconds_two_workers']:.0f} s at {rate_two:.1f} pages/s"
+    )
+    print(
+        f"a day (100 GB): {rows['day_core_hours']:.1f} core-hours; "
+        f"{rows['day_hours_two_workers']:.1f} hours on 2 workers"
+    )
+    print(
+        f"a year (36,500 GB, {rows['year_pages_millions']:,.0f} million pages): "
+        f"{rows['year_core_hours']:,.0f} core-hours; {rows['year_days_two_workers']:.0f} days on 2 workers; "
+        f"{rows['year_core_hours'] / 160:.0f} hours on 160 cores"
+    )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=("build", "readers", "rate", "dask", "memory", "all"))
+    parser.add_argument(
+        "step", choices=("build", "readers", "shapes", "rate", "dask", "memory", "cost", "all")
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/mainc-warc-bench"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--copies", type=int, default=4, help="files of the Dask job (copies of dev.warc.gz)")
@@ -354,7 +397,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     results_path = args.work / "results.json"
     results = json.loads(results_path.read_text()) if results_path.exists() else {}
-    steps = ("build", "readers", "rate", "dask", "memory") if args.step == "all" else (args.step,)
+    steps = ("build", "readers", "rate", "dask", "memory", "cost") if args.step == "all" else (args.step,)
     for step in steps:
         print(f"\n## {step} ({time.strftime('%Y-%m-%d %H:%M')})\n", flush=True)
         if step == "build":
@@ -363,10 +406,14 @@ def main() -> None:
             results[step] = readers(args.work, args.repeat)
         elif step == "rate":
             results[step] = rate(args.work, args.repeat)
+        elif step == "shapes":
+            results[step] = shapes(args.work)
         elif step == "dask":
             results[step] = dask_speedup(args.work, args.repeat, args.copies)
-        else:
+        elif step == "memory":
             results[step] = memory(args.work)
+        else:
+            results[step] = cost(results)
         results_path.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
 
 

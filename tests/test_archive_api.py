@@ -3,8 +3,6 @@ the fetch time from WARC-Date, the configuration and the errors of the command."
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -131,28 +129,73 @@ def test_a_missing_dependency_says_how_to_install_it() -> None:
         _load("no_such_module_here", "dask", "the Dask job")
 
 
-def _warc(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy_mainc", "warc", *args], capture_output=True, text=True, timeout=120
-    )
+def test_the_commands_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each refused in one line, exit status 2, before anything is read or a cluster starts
+    (in this process: the command line's ``main``)."""
+    from scrapy_mainc.cli import main
 
-
-def test_the_commands_errors(tmp_path: Path) -> None:
-    good = write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})])
+    good = str(write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})]))
+    parts = ("--parts", str(tmp_path / "parts"))
     cases = {
         (str(tmp_path / "missing.warc.gz"),): "no such file or folder",
         (str(tmp_path / "nothing-*.warc"),): "no archive matches",
-        (str(good), "-s", "MAINC_ALGORITM=nce"): "did you mean MAINC_ALGORITHM?",
-        (str(good), "-s", "MAINC_PAGE_TYPES=blog"): "MAINC_PAGE_TYPES: 'blog' is not a page type; valid: ",
-        (str(good), "-s", "MAINC_TIMEOUT=abc"): "MAINC_TIMEOUT must be a positive number; got 'abc'",
-        (str(good), "--page-types", "blog"): "argument --page-types: invalid choice: 'blog'",
-        (str(good), "--page-types", "forum", "--articles-only"): "not allowed with argument --page-types",
-        (str(good), "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
-        (str(good), "--dedup", "--parts", str(tmp_path / "parts"), "--dask-workers", "1"): "give --redis URL",
+        (good, "-s", "MAINC_ALGORITM=nce"): "did you mean MAINC_ALGORITHM?",
+        (good, "-s", "MAINC_PAGE_TYPES=blog"): "MAINC_PAGE_TYPES: 'blog' is not a page type; valid: ",
+        (good, "-s", "MAINC_TIMEOUT=abc"): "MAINC_TIMEOUT must be a positive number; got 'abc'",
+        (good, "--page-types", "blog"): "argument --page-types: invalid choice: 'blog'",
+        (good, "--page-types", "forum", "--articles-only"): "not allowed with argument --page-types",
+        (good, "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
+        (good, "--dedup", *parts, "--dask-workers", "1"): "give --redis URL",
+        (good, *parts, "--limit", "5"): "not to a Dask job",
+        (good, *parts, "--dask-workers", "-2"): "not a positive integer: '-2'",
     }
     for args, message in cases.items():
-        done = _warc(*args)
-        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
-        *usage, error = done.stderr.splitlines()  # one error line, after argparse's usage if any
-        assert error.startswith("mainc warc: error: ")
-        assert all(line.startswith(("usage: ", " ")) for line in usage)
+        try:
+            status = main(["warc", *args])
+        except SystemExit as exit_:  # argparse's refusals
+            status = int(exit_.code or 0)
+        stderr = capsys.readouterr().err
+        assert status == 2 and message in stderr, (args, stderr)
+        assert "Traceback" not in stderr and not (tmp_path / "parts").exists()
+
+
+def test_items_from_files_judge_and_name_each_file(tmp_path: Path) -> None:
+    """One summary for many files: each problem names its file, and a file with no page (or
+    no record at all) is said even after a file with pages."""
+    good = write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})])
+    no_page = write_warc(tmp_path / "requests.warc.gz", [("request", "http://own.test/a", b"", {})])
+    empty = tmp_path / "empty.warc"
+    empty.write_bytes(b"")
+    summary = FileSummary("run")
+    items = list(items_from_files([good, no_page, empty], {"MAINC_WORKER_MODE": "inline"}, summary))
+    assert [item["url"] for item in items] == ["http://own.test/a"] and summary.items == 1
+    assert summary.records == {"response": 1, "request": 1}
+    assert [(problem.file, problem.kind) for problem in summary.problems] == [
+        (str(no_page), "no pages"),
+        (str(empty), "no records"),
+    ]
+
+
+def test_a_restarted_job_reads_again_a_file_that_changed_or_could_not_be_read(tmp_path: Path) -> None:
+    """A file still being written when the job read it, or one that could not be read then
+    (a link to a file not there yet), is not taken as done by the restarted job."""
+    from dask.distributed import Client, LocalCluster
+
+    from scrapy_mainc.archive import run_job
+
+    growing, late = tmp_path / "growing.warc.gz", tmp_path / "late.warc.gz"
+    pages = [("response", f"http://own.test/{n}", RELATIVE_PAGE, {}) for n in range(3)]
+    write_warc(growing, pages[:1])
+    late.symlink_to(tmp_path / "later.warc.gz")
+    parts, config = tmp_path / "parts", OfflineConfig.from_settings({})
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        first = run_job(client, [growing, late], parts, config)
+        assert first.items == 1 and first.errors == {"unreadable": 1}
+        write_warc(growing, pages)  # the file grew
+        write_warc(tmp_path / "later.warc.gz", pages[:2])  # the link's file is there now
+        again = run_job(client, [growing, late], parts, config)
+    assert again.resumed == 0 and again.items == 5 and again.errors == {}
+    assert sorted(len(part.read_text().splitlines()) for part in parts.glob("*.jsonl")) == [2, 3]

@@ -110,11 +110,19 @@ def items_from_files(
     from ._files import file_items  # noqa: PLC0415
     from ._items import ArchiveExtractor  # noqa: PLC0415
     from ._sources import archive_files  # noqa: PLC0415
+    from ._summary import FileSummary  # noqa: PLC0415
 
     config = OfflineConfig.from_settings(settings)
-    with ArchiveExtractor(config, summary) as extractor:
+    total = summary if summary is not None else FileSummary("")
+    with ArchiveExtractor(config, total) as extractor:
         for path in archive_files([str(path) for path in paths]):
-            yield from file_items(path, extractor)
+            one = FileSummary(str(path))  # its problems name it, and its own counts judge it
+            extractor.begin(one)
+            try:
+                yield from file_items(path, extractor)
+            finally:
+                total.add(one)
+                extractor.begin(total)
 
 
 def __getattr__(name: str) -> Any:

@@ -23,7 +23,8 @@ from ._sources import SourceError, warc_streams
 
 
 def file_items(path: Path, extractor: ArchiveExtractor) -> Iterator[dict[str, Any]]:
-    """The items of the archive at ``path``, counted in ``extractor.summary``."""
+    """The items of the archive at ``path``, counted in ``extractor.summary`` (the file's
+    own: a file with no record, or no page, is judged by its counts)."""
     limit, summary = extractor.config.mainc.max_page_size, extractor.summary
     try:
         with warc_streams(path) as streams:
@@ -34,7 +35,9 @@ def file_items(path: Path, extractor: ArchiveExtractor) -> Iterator[dict[str, An
         summary.problem(0, "unreadable", reason)
         return
     records = sum(summary.records.values())
-    if records and sum(summary.skipped.values()) == records:
+    if not records and not summary.errors:
+        summary.problem(0, "no records", "the file holds no WARC record (an empty file)")
+    elif records and sum(summary.skipped.values()) == records:
         skipped = ", ".join(f"{why}: {count}" for why, count in sorted(summary.skipped.items()))
         summary.problem(0, "no pages", f"{records} records, none of them an HTML page ({skipped})")
 

@@ -67,13 +67,14 @@ class ArchiveExtractor:
         self.config = config
         self.summary = summary if summary is not None else FileSummary("")
         self.builder = ItemBuilder(config.mainc, config.dedup, self._stat)
+        # the index first: one that cannot be opened (IndexUnavailable) leaves no workers behind
+        self._clusters = Clusters(config.dedup, self.summary) if config.dedup.enabled else None
         mainc = config.mainc
         mode = worker_mode or mainc.worker_mode
         workers = 1 if mode != "process" else mainc.workers
         preload = FINGERPRINT_MODULES if config.dedup.enabled else ()
         self._pool = WorkerPool(mode, workers, mainc.timeout, preload=preload)
         self._depth = workers * PAGES_IN_FLIGHT
-        self._clusters = Clusters(config.dedup, self.summary) if config.dedup.enabled else None
 
     def begin(self, summary: FileSummary) -> None:
         """Count what follows (the next file) in ``summary``."""

@@ -3,10 +3,11 @@
 :func:`run_job` plans the job in the folder ``parts``: each input file gets a part file
 named after it (``<name>-<8 hex digits of its path>.jsonl``) and, once the part is
 complete, its summary beside it (``.summary.json``). A file whose summary is there was
-done by an earlier run of the job and is skipped, so a job that was killed and started
-again redoes only the files it had not finished: a part is written under a temporary name
-and renamed when complete, and its summary written after it, so no part is ever half
-written or counted twice. The other files go to the Dask cluster as tasks
+done by an earlier run of the job and is skipped (unless its size changed since), so a
+job that was killed and started again redoes only the files it had not finished: a part
+is written under a temporary name and renamed when complete, and its summary written after
+it, so no part is ever half written or counted twice. A file that could not be read gets
+no summary: a restart tries it again. The other files go to the Dask cluster as tasks
 (:func:`read_file`, run by a worker); the clients and the workers need the package, and
 with clustering on every task opens the shared Redis index (a Dask job needs one: an index
 in memory would be one per task). The job's summary (records by kind, items, problems,
@@ -24,10 +25,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..integration._config import default_workers
+from ..integration._dedup_open import IndexUnavailable, open_shared_index
 from ..integration._offline import OfflineConfig
 from ._files import file_items, write_part
 from ._items import ArchiveExtractor
@@ -60,17 +63,36 @@ def part_path(parts: Path, source: Path) -> Path:
 
 
 def read_file(source: str, part: str, config: OfflineConfig) -> FileSummary:
-    """The task: the items of ``source`` into ``part``, then its summary beside it."""
-    summary = FileSummary(source, part=part, worker=_worker_address())
+    """The task: the items of ``source`` into ``part``, then its summary beside it, which
+    marks the file done; not for a file that could not be read (a restart tries it again)."""
+    summary = FileSummary(source, part=part, worker=_worker_address(), source_bytes=source_size(source))
     started = time.monotonic()
     with ArchiveExtractor(config, summary, worker_mode=TASK_WORKER_MODE) as extractor:
         write_part(Path(part), file_items(Path(source), extractor))
     summary.seconds = round(time.monotonic() - started, 3)
+    if summary.errors["unreadable"]:
+        return summary
     marker = Path(part + SUMMARY_SUFFIX)
     temporary = marker.with_name(marker.name + ".tmp")
     temporary.write_text(summary.to_json(), encoding="utf-8")
     temporary.replace(marker)
     return summary
+
+
+def source_size(source: str | Path) -> int:
+    """The size of ``source`` in bytes; -1 when it cannot be read."""
+    try:
+        return Path(source).stat().st_size
+    except OSError:
+        return -1
+
+
+def _finished(marker: Path, source: Path) -> FileSummary | None:
+    """The summary of an earlier run's ``source``, if it finished the file as it is now."""
+    if not marker.exists():
+        return None
+    summary = FileSummary.load(marker)
+    return summary if summary.source_bytes == source_size(source) else None
 
 
 def _worker_address() -> str:
@@ -92,12 +114,28 @@ def _result(future: Any, source: str) -> FileSummary:
 
 
 def check_job(config: OfflineConfig) -> None:
-    """A :class:`JobError` for a configuration a Dask job cannot run."""
-    if config.dedup.enabled and not config.dedup.redis_url:
+    """A :class:`JobError` for a configuration a Dask job cannot run: clustering without a
+    Redis index, or with one that cannot be opened (tried here, before any task)."""
+    dedup = config.dedup
+    if dedup.enabled and not dedup.redis_url:
         raise JobError(
             "a Dask job clusters near-duplicates in a shared index: give --redis URL "
             "(MAINC_DEDUP_REDIS_URL); an index in memory would be one per task"
         )
+    if dedup.enabled:
+        try:
+            index, _ = open_shared_index(dedup, fallback=False)
+        except IndexUnavailable as exc:
+            raise JobError(str(exc)) from None
+        index.close()
+
+
+def task_config(config: OfflineConfig) -> OfflineConfig:
+    """The tasks' configuration: a Redis index that cannot be opened fails the task (its
+    file is done again when the job is), never an index in the task's memory."""
+    if not config.dedup.enabled or config.dedup.redis_required:
+        return config
+    return replace(config, dedup=replace(config.dedup, redis_required=True))
 
 
 @contextmanager
@@ -132,12 +170,13 @@ def run_job(
     todo: list[tuple[str, str]] = []
     for source in files:
         part = part_path(parts, source)
-        marker = Path(str(part) + SUMMARY_SUFFIX)
-        if marker.exists():
-            done.append(FileSummary.load(marker))
+        finished = _finished(Path(str(part) + SUMMARY_SUFFIX), source)
+        if finished is not None:
+            done.append(finished)
         else:
             todo.append((str(source), str(part)))
     resumed = len(done)
+    config = task_config(config)
     futures = {client.submit(read_file, source, part, config, pure=False): source for source, part in todo}
     for future in distributed.as_completed(futures):
         summary = _result(future, futures[future])

@@ -1,6 +1,8 @@
 """The archive mode's optional dependencies, probed here and nowhere else: warcio (reading
 WARC files: the ``archive`` extra) and Dask distributed (the cluster job: the ``dask``
-extra). Each is imported on first use, with the command that installs it when missing."""
+extra), each imported on first use, with the command that installs it when missing; and
+the decoders of the ``br`` and ``zstd`` content encodings (brotli and Zstandard, which
+Scrapy installs), None when absent."""
 
 from __future__ import annotations
 
@@ -35,3 +37,21 @@ def require_warcio() -> Any:
 def require_distributed() -> Any:
     """``dask.distributed`` (``Client``, ``LocalCluster``, ``as_completed``, ``get_worker``)."""
     return _load("dask.distributed", "dask", "the Dask job")
+
+
+def brotli_module() -> ModuleType | None:
+    """``brotli`` (Google's, which Scrapy installs), or None."""
+    return _maybe("brotli")
+
+
+def zstd_module() -> ModuleType | None:
+    """Zstandard: ``compression.zstd`` (Python 3.14) or ``backports.zstd`` (Scrapy installs
+    it before 3.14), or None."""
+    return _maybe("compression.zstd") or _maybe("backports.zstd")
+
+
+def _maybe(module: str) -> ModuleType | None:
+    try:
+        return import_module(module)
+    except ImportError:
+        return None

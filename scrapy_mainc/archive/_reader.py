@@ -6,12 +6,15 @@ thing that went wrong, and goes on after it: warcio stops at the first record it
 parse, so the reader looks for the next record start after the last good one (the next
 gzip member that opens with a WARC header, or the next ``WARC/1.x`` line of a plain file)
 and reads on from there. What warcio does itself is kept: each gzip member is one record,
-chunked bodies are de-chunked and gzip, deflate (and brotli, where installed) bodies
-decompressed (a body whose header names an encoding it does not have is taken as it is),
+chunked bodies are de-chunked and gzip and deflate bodies decompressed (brotli and
+Zstandard bodies by ``_encodings``; a body whose header names an encoding it does not
+have is taken as it is),
 and a record not followed by its blank lines (its ``Content-Length`` lies) is read to its
 stated length, then warcio finds the next record (said here as damage). What warcio does
 not say is found here: a file that ends inside a record (warcio stops without an error),
-a record shorter than its ``Content-Length``, a body that runs into the next record.
+a record shorter than its ``Content-Length``, a body that runs into the next record. A file
+gzipped whole (one gzip stream, which warcio refuses after its first record) is read from
+a decompressed temporary copy.
 
 Only the bodies of records that may hold HTML are read, and at most ``limit`` bytes of
 each are kept: a larger body is read through to count its size, never held.
@@ -20,11 +23,13 @@ each are kept: a larger body is read through to count its size, never held.
 from __future__ import annotations
 
 import re
+import tempfile
 import zlib
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
+from ._encodings import content_stream
 from ._optional import require_warcio
 
 #: Bytes read at a time when looking for the next record or skipping a large body.
@@ -99,6 +104,9 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
             )
             continue
         except Exception as exc:  # noqa: BLE001 - warcio's, zlib's and the stream's errors alike
+            if compressed and start == read.last == 0 and _WHOLE_GZIP in str(exc):
+                yield from _whole_gzip(stream, limit)  # nothing read yet: read.held is dropped
+                return
             yield from read.release()
             failed_at = max(iterator.offset, read.last)  # the record that could not be read
             if failed_at != reported:  # not the same record again, after a restart there
@@ -108,6 +116,39 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
             start = yield from _next_start(stream, read.last + 1, failed_at, compressed)
             continue
         start = yield from _after_end(stream, iterator.offset, compressed)
+
+
+#: warcio's error for a file gzipped whole (one gzip stream, not one member per record).
+_WHOLE_GZIP = "non-chunked gzip"
+
+
+def _whole_gzip(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Damage]:
+    """The records of a file gzipped whole (``gzip crawl.warc``), which warcio refuses after
+    its first record: read from a decompressed temporary copy (offsets are in it). A cut or
+    damaged stream is said, and what came out of it is read."""
+    stream.seek(0)
+    with tempfile.TemporaryFile() as plain:
+        broken = _gunzip(stream, plain)
+        if broken:
+            yield Damage(plain.tell(), "truncated file", f"the gzip stream {broken}")
+        plain.seek(0)
+        yield from read_records(plain, limit)
+
+
+def _gunzip(stream: IO[bytes], plain: IO[bytes]) -> str:
+    """Decompress the gzip members of ``stream`` into ``plain``, block by block; "" or how
+    the stream broke (what came out before is kept)."""
+    decompressor: Any = None
+    pending = b""
+    while block := pending or stream.read(CHUNK):
+        decompressor = decompressor or zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            plain.write(decompressor.decompress(block))
+        except zlib.error as exc:
+            return f"breaks here: {_short(exc)}"
+        pending = decompressor.unused_data if decompressor.eof else b""
+        decompressor = None if decompressor.eof else decompressor
+    return "ends here, before its end" if decompressor is not None else ""
 
 
 class _Resync(Exception):
@@ -215,13 +256,13 @@ def _record(record: Any, offset: int, limit: int) -> ArchiveRecord:
     )
     skipped = _skip_reason(base)
     if skipped:
-        return _replace(base, skipped=skipped)
+        return replace(base, skipped=skipped)
     body, size, short = _read_body(record, limit)
     ran_on = _next_record_in(body)
     if ran_on >= 0:  # the record's Content-Length took in the next record
         body = body[:ran_on].removesuffix(b"\r\n\r\n")
     cut = ran_on >= 0
-    return _replace(base, body=body, size=max(size, len(body)), short=short or cut, ran_on=cut)
+    return replace(base, body=body, size=max(size, len(body)), short=short or cut, ran_on=cut)
 
 
 def _next_record_in(body: bytes) -> int:
@@ -232,12 +273,6 @@ def _next_record_in(body: bytes) -> int:
             return index
         index = body.find(b"WARC/1.", index + 1)
     return -1
-
-
-def _replace(record: ArchiveRecord, **changes: Any) -> ArchiveRecord:
-    from dataclasses import replace  # noqa: PLC0415
-
-    return replace(record, **changes)
 
 
 def _status(http: Any) -> int:
@@ -265,7 +300,7 @@ def _skip_reason(record: ArchiveRecord) -> str:
 def _read_body(record: Any, limit: int) -> tuple[bytes, int, bool]:
     """The payload (at most ``limit`` + 1 bytes kept), its whole size, and whether the
     record ended before its stated length (a cut file)."""
-    stream = record.content_stream()
+    stream = content_stream(record)
     body = stream.read(limit + 1)
     size = len(body)
     if size > limit:

@@ -46,6 +46,13 @@ class Counts:
     errors: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
 
+    def add(self, other: Counts) -> None:
+        """Add the counts of ``other``, and its problems while fewer than MAX_PROBLEMS are kept."""
+        for name in _COUNTERS:
+            getattr(self, name).update(getattr(other, name))
+        self.items += other.items
+        self.problems.extend(other.problems[: max(0, MAX_PROBLEMS - len(self.problems))])
+
 
 @dataclass(slots=True)
 class FileSummary(Counts):
@@ -56,6 +63,9 @@ class FileSummary(Counts):
     seconds: float = 0.0
     #: The Dask worker that read the file ("" outside a Dask job).
     worker: str = ""
+    #: The file's size when it was read (-1: unknown): a restarted job reads a file again
+    #: whose size changed since (it was still being written or was replaced).
+    source_bytes: int = -1
 
     def problem(self, offset: int, kind: str, reason: str) -> None:
         """Count a problem; keep its details while fewer than MAX_PROBLEMS are kept."""
@@ -77,6 +87,7 @@ class FileSummary(Counts):
             items=int(data.get("items", 0)),
             seconds=float(data.get("seconds", 0.0)),
             worker=str(data.get("worker", "")),
+            source_bytes=int(data.get("source_bytes", -1)),
             problems=[Problem(**problem) for problem in data.get("problems") or []],
         )
         for name in _COUNTERS:
@@ -130,10 +141,7 @@ class JobSummary(Counts):
         job = cls(files=len(files), resumed=resumed, seconds=round(seconds, 3))
         by_worker: dict[str, list[FileSummary]] = {}
         for summary in files:
-            for name in _COUNTERS:
-                getattr(job, name).update(getattr(summary, name))
-            job.items += summary.items
-            job.problems.extend(summary.problems[: max(0, MAX_PROBLEMS - len(job.problems))])
+            job.add(summary)
             by_worker.setdefault(summary.worker or "this process", []).append(summary)
         job.workers = [
             WorkerTime(

@@ -14,9 +14,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._errors import CommandError
 from ._options import add_item_options, item_options
+from ._values import whole_number
+
+if TYPE_CHECKING:
+    from ..archive._run import ArchiveJob
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     command.add_argument(
         "--dask-workers",
-        type=int,
+        type=whole_number(1, "not a positive integer: {!r} (without --dask-workers: one per core)"),
         default=0,
         metavar="N",
         help="worker processes of a local Dask cluster, without --scheduler (default: one per core)",
@@ -49,11 +55,13 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.scheduler or args.dask_workers) and not args.parts:
         raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
+    if args.parts and args.limit:
+        raise CommandError("--limit applies to mainc warc in one process, not to a Dask job (--parts)")
     job = ArchiveJob(
         inputs=tuple(args.inputs),
         parts=args.parts,
         scheduler=args.scheduler,
-        dask_workers=max(args.dask_workers, 0),
+        dask_workers=args.dask_workers,
         **item_options(args),
     )
     try:
@@ -62,21 +70,22 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
 
 
-def _run(job: object) -> int:
+def _run(job: ArchiveJob) -> int:
     from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
-    from ..archive._run import COMMAND, ArchiveJob, run_here  # noqa: PLC0415
+    from ..archive._run import COMMAND, run_here  # noqa: PLC0415
     from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
+    from ..integration._dedup_open import IndexUnavailable  # noqa: PLC0415
 
-    assert isinstance(job, ArchiveJob)
     try:
         config = job.config()
         files = archive_files(list(job.inputs))
     except (ValueError, SourceError) as exc:
         raise CommandError(str(exc)) from None
     if not job.parts:
-        return run_here(job, files, config)
-    from pathlib import Path  # noqa: PLC0415
-
+        try:
+            return run_here(job, files, config)
+        except IndexUnavailable as exc:
+            raise CommandError(str(exc)) from None
     try:
         check_job(config)
         with dask_client(job.scheduler, job.dask_workers) as client:

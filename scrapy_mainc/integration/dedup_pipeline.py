@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from itemadapter import ItemAdapter
@@ -46,11 +45,11 @@ from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
-from ..dedup._index import Assignment, ClusterIndex, MemoryIndex, redacted
-from ..dedup._open import open_index
+from ..dedup._index import Assignment, ClusterIndex
 from ._clusterfields import assignment_kind, clusterable, write_cluster
 from ._config import MaincConfig
 from ._dedup_config import DedupConfig
+from ._dedup_open import IndexUnavailable, index_location, open_shared_index
 from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
 from ._itemfields import MissingFieldError, cluster_fields_policy, set_if_declared
 from ._pages import ItemBook, book_of
@@ -87,7 +86,7 @@ class NearDuplicatePipeline:
         self._handoff = handoff
         self._stats = stats
         self._fields = cluster_fields_policy(convert_items)
-        self._where = redacted(config.redis_url) if config.redis_url else "memory"
+        self._where = index_location(config)
         self._index: ClusterIndex | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[Any]] = set()
@@ -173,31 +172,13 @@ class NearDuplicatePipeline:
     # --- steps --------------------------------------------------------------------------
 
     def _open_index(self) -> ClusterIndex:
-        params = self.config.index_params
+        """The index (``_dedup_open``: in memory when an unreachable Redis is not required);
+        one that cannot be opened stops the crawl, in one ERROR line."""
         try:
-            return open_index(params)
-        except Exception as exc:  # noqa: BLE001 - reported in one line, below
-            error = exc
-        unreachable = isinstance(error, _redis_errors())
-        if unreachable and not self.config.redis_required:
-            logger.warning(
-                "mainc dedup: cannot reach the index at %s (%s); clustering in this "
-                "process's memory instead, not shared with other crawlers "
-                "(MAINC_DEDUP_REDIS_REQUIRED = False)",
-                self._where,
-                describe_error(error),
-            )
-            self._where = "memory"
-            return MemoryIndex(replace(params, redis_url=""))
-        advice = ""
-        if unreachable:
-            advice = (
-                "; start Redis or correct MAINC_DEDUP_REDIS_URL, or set "
-                "MAINC_DEDUP_REDIS_REQUIRED = False to crawl with an index in this "
-                "process's memory"
-            )
-        message = f"mainc dedup: cannot open the index at {self._where}: {describe_error(error)}{advice}"
-        raise stop_crawl(message)
+            index, self._where = open_shared_index(self.config)
+        except IndexUnavailable as exc:
+            raise stop_crawl(str(exc)) from None
+        return index
 
     def _fit(self, item: Any) -> tuple[Any, bool]:
         """``item`` ready for the cluster fields (maybe converted), and whether it is; a
@@ -325,12 +306,3 @@ class NearDuplicatePipeline:
     def _inc(self, name: str) -> None:
         if self._stats is not None:
             self._stats.inc_value(STATS_PREFIX + name)
-
-
-def _redis_errors() -> tuple[type[Exception], ...]:
-    """The errors of an unreachable (or failing) Redis; none without redis-py."""
-    try:
-        from ..dedup._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
-    except ImportError:
-        return ()
-    return RedisIndex.service_errors
