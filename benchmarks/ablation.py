@@ -1,6 +1,7 @@
 """Ablation of ``auto``: every development set with each of its rules switched off.
 
-    .venv/bin/python benchmarks/ablation.py [--datasets DIR ...] [--workers 2]
+    .venv/bin/python benchmarks/ablation.py [--datasets DIR ...] [--workers 2] [--no-wcxb]
+    .venv/bin/python benchmarks/ablation.py --only "page types" "repairs"   # rows by words
 
 Every rule of ``auto`` (a switch or a weight of ``AutoParams``, and the comment stage) had
 to raise F1 when it was added; this keeps checking that each one still does, on the four
@@ -12,6 +13,12 @@ harmonic mean; snippet gold: pooled snippets), mean page F1 and pages lost (page
 all sets. Rules built for pages outside the development sets (another story, notices,
 overlays, the fallback, the comment guard) may change nothing: their hand-made test pages
 are the golden pages in ``tests/data``.
+
+WCXB (the seven page types' development split) is a fifth set, scored with its own
+metric: mean word F1 (its "F1" and "page F1" columns are both that mean) and pages under
+word F1 0.5. Rows of the page types' rules (issue 33) and of the repairs of what browsers
+show switch their code off by a patch in the worker (:data:`PATCHES`): they are not
+parameters of ``auto``, and the repairs serve every algorithm.
 
 Content only (``metadata=False``: the metadata stage does not change the text). The runs
 are spread over ``--workers`` processes (2: the development machine has two cores). Run
@@ -32,11 +39,67 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
+import statistics  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from types import MappingProxyType  # noqa: E402
 
+from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
+from wcxb import WcxbPage, load_pages  # noqa: E402
+
+import scrapy_mainc._choice as choice_module  # noqa: E402
+import scrapy_mainc._extract as extract_module  # noqa: E402
+import scrapy_mainc.algorithms._page_type_params as presets  # noqa: E402
+import scrapy_mainc.core._dom as dom_module  # noqa: E402
+import scrapy_mainc.core._repair as repair_module  # noqa: E402
 from scrapy_mainc import CommentParams, extract  # noqa: E402
 from scrapy_mainc.algorithms.auto import AutoParams  # noqa: E402
-from scrapy_mainc.evaluation._evaluate import Page, Report, evaluate  # noqa: E402
+from scrapy_mainc.evaluation._evaluate import Page, PageResult, Report, evaluate  # noqa: E402
+from scrapy_mainc.evaluation._metric import Summary  # noqa: E402
+from scrapy_mainc.evaluation._words import score_words, word_tokens  # noqa: E402
+
+WCXB = "wcxb"
+
+
+def _without_preset(page_type: str) -> Callable[[], None]:
+    def patch() -> None:
+        kept = {kind: preset for kind, preset in presets.PAGE_TYPE_PRESETS.items() if kind != page_type}
+        presets.PAGE_TYPE_PRESETS = MappingProxyType(kept)
+
+    return patch
+
+
+#: Code switched off by name (issue 33's page-type rules and the repairs): each a patch
+#: applied in the worker for the row's run, undone after it.
+PATCHES: dict[str, Callable[[], None]] = {
+    "noscript": lambda: setattr(repair_module, "reveal_noscript", lambda body: None),
+    "streamed": lambda: setattr(repair_module, "place_streamed_segments", lambda body: None),
+    "button": lambda: setattr(repair_module, "release_swallowed", lambda body: None),
+    "hidden page": lambda: setattr(dom_module, "page_wrappers", lambda body: set()),
+    "second look": lambda: setattr(extract_module, "choose", choice_module._choice),
+    "forum posts": lambda: setattr(choice_module, "POSTS_ARE_CONTENT", frozenset()),
+    "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
+    **{
+        f"{kind} preset": _without_preset(kind)
+        for kind in ("forum", "listing", "collection", "documentation")
+    },
+    "service preset": _without_preset("service"),
+}
+
+
+@contextmanager
+def patched(names: tuple[str, ...]) -> Iterator[None]:
+    """The patches ``names`` applied, the patched attributes restored after."""
+    modules = (repair_module, dom_module, extract_module, choice_module, presets)
+    saved = [dict(vars(module)) for module in modules]
+    for name in names:
+        PATCHES[name]()
+    try:
+        yield
+    finally:
+        for module, before in zip(modules, saved):
+            vars(module).update(before)
+
 
 BASELINE = "auto (all rules)"
 #: Rule name -> the keyword arguments of ``extract`` that switch it off.
@@ -75,6 +138,22 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no comment guard (may empty an article)": {"strip_comments": CommentParams(min_kept_words=0)},
     "headed sections may be comments": {"strip_comments": CommentParams(sections_are_text=False)},
     "no comment stage (NCE phase 2 + names + headings)": {"strip_comments": False},
+    # -- issue 33: page types and the repairs of what browsers show -----------------------
+    "page types: every page read as an article": {"page_type": "article"},
+    "page types: no type presets (auto's defaults on every type)": {"by_page_type": False},
+    "page types: forum posts through the comment stage": {"_off": ("forum posts",)},
+    "page types: forum preset off (first post of a run kept alone)": {"_off": ("forum preset",)},
+    "page types: listing preset off": {"_off": ("listing preset",)},
+    "page types: collection preset off": {"_off": ("collection preset",)},
+    "page types: documentation preset off": {"_off": ("documentation preset",)},
+    "page types: service preset off": {"_off": ("service preset",)},
+    "page types: no density rescue of a fragment (items, sections)": {"density_rescue_ratio": 0.0},
+    "page types: no second look (article verdict vetoes no type)": {"_off": ("second look",)},
+    "page types: no product description from structured data": {"_off": ("product data",)},
+    "repairs: no noscript fallback of a script-rendered page": {"_off": ("noscript",)},
+    "repairs: no streamed segments in place": {"_off": ("streamed",)},
+    "repairs: a page nested in a button stays in it": {"_off": ("button",)},
+    "repairs: a page hidden until its scripts run stays hidden": {"_off": ("hidden page",)},
 }
 
 #: The pages of each set, loaded once in each worker process (see ``_load``).
@@ -90,19 +169,42 @@ def _check_every_switch_is_ablated() -> None:
         raise SystemExit(f"ABLATIONS has no row switching off {', '.join(sorted(missing))}")
 
 
-def _load(paths: list[Path]) -> None:
+_WCXB_PAGES: list[tuple[WcxbPage, bytes]] = []
+
+
+def _load(paths: list[Path], wcxb: bool = False) -> None:
     _PAGES.update(load_sets(paths))
+    if wcxb:
+        _WCXB_PAGES.extend((page, page.html()) for page in load_pages())
 
 
 def _run(task: tuple[str, str]) -> tuple[str, str, Report]:
     """auto with one rule off over one set."""
     label, set_name = task
-    overrides = ABLATIONS[label]
+    overrides = dict(ABLATIONS[label])
+    off = overrides.pop("_off", ())
 
     def run(html: bytes, url: str) -> str:
         return extract(html, url=url or None, metadata=False, **overrides).text
 
-    return label, set_name, evaluate(label, run, _PAGES[set_name])
+    with patched(off):
+        if set_name == WCXB:
+            return label, set_name, _wcxb_report(label, run)
+        return label, set_name, evaluate(label, run, _PAGES[set_name])
+
+
+def _wcxb_report(label: str, run: Callable[[bytes, str], str]) -> Report:
+    """WCXB's word F1 over its pages, as a report (its F1 and page F1: the mean word F1)."""
+    pages = tuple(
+        PageResult(page.page_id, score_words(word_tokens(page.gold), run(html, page.url)), 0.0)  # type: ignore[arg-type]
+        for page, html in _WCXB_PAGES
+    )
+    summary = Summary(
+        statistics.fmean(result.score.precision for result in pages),
+        statistics.fmean(result.score.recall for result in pages),
+        statistics.fmean(result.score.f1 for result in pages),
+    )
+    return Report(label, "text", summary, 0.0, 0.0, pages)
 
 
 def _changes(report: Report, baseline: Report) -> tuple[str, str, str]:
@@ -158,17 +260,24 @@ def main() -> int:
     )
     parser.add_argument("--datasets", nargs="+", type=Path, default=DEFAULT_DATASETS)
     parser.add_argument("--workers", type=int, default=2, help="processes (1: no pool)")
+    parser.add_argument("--no-wcxb", action="store_true", help="the four article sets only")
+    parser.add_argument("--only", nargs="+", help="rows whose label holds one of these (the baseline always)")
     args = parser.parse_args()
     _check_every_switch_is_ablated()
+    if args.only:
+        for label in [label for label in ABLATIONS if label != BASELINE]:
+            if not any(word in label for word in args.only):
+                del ABLATIONS[label]
     started = perf_counter()
-    names = [path.name for path in args.datasets]
+    names = [path.name for path in args.datasets] + ([] if args.no_wcxb else [WCXB])
     tasks = [(label, name) for name in names for label in ABLATIONS]
     results: dict[str, dict[str, Report]] = {name: {} for name in names}
+    load_args = (args.datasets, not args.no_wcxb)
     if args.workers > 1:
-        with multiprocessing.Pool(args.workers, initializer=_load, initargs=(args.datasets,)) as pool:
+        with multiprocessing.Pool(args.workers, initializer=_load, initargs=load_args) as pool:
             finished = list(pool.imap_unordered(_run, tasks))
     else:
-        _load(args.datasets)
+        _load(*load_args)
         finished = [_run(task) for task in tasks]
     for label, name, report in finished:
         results[name][label] = report

@@ -51,7 +51,7 @@ MODEL_PATH = Path(__file__).resolve().parents[1] / "scrapy_mainc" / "core" / "_p
 #: A label word counts when pages of this many sites show it.
 MIN_SITES = 5
 #: The most widespread label words kept.
-VOCABULARY = 2000
+VOCABULARY = 3000
 #: Inverse regularisation strength of the logistic regression (chosen over 0.05, 0.1,
 #: 0.2 and 0.5 by the grouped folds: 0.2 scored highest).
 C = 0.2

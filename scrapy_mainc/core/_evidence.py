@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
 from lxml import etree
@@ -23,6 +24,12 @@ from ..core._text import normalize_space
 _JSON_WRAPPER_RE = re.compile(r"^\s*(?:<!--|<!\[CDATA\[|//\s*<!\[CDATA\[)|(?:-->|\]\]>|//\s*\]\]>)\s*$")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _LENIENT_DECODER = json.JSONDecoder(strict=False)
+#: The input types that are buttons.
+_SUBMITS = frozenset({"submit", "button"})
+#: Text pieces of a button read.
+_BUTTON_PIECES = 8
+#: The buttons' text kept (a page of a thousand "Add to cart" buttons says it in the first ones).
+_BUTTON_CHARS = 5000
 #: Longest JSON-LD script read (a page's article object is a few kilobytes).
 MAX_JSONLD_CHARS = 200_000
 
@@ -39,6 +46,10 @@ class Evidence:
     #: Every JSON-LD object with an ``@type``: top-level objects, array items and ``@graph``
     #: members, in page order (nested objects such as ``author`` stay inside their parent).
     jsonld: list[dict[str, Any]] = field(default_factory=list)
+    #: The text of the page's buttons and form controls' labels (``<button>``, ``<input
+    #: type=submit value>``), joined: what the page asks its reader to do ("Add to cart",
+    #: "Reply", "Subscribe"), which preparation removes with the form controls.
+    buttons: str = ""
 
     def first_meta(self, *names: str) -> str:
         """The first non-empty value of the first of ``names`` the page has, or ``""``."""
@@ -53,9 +64,12 @@ def collect_evidence(root: etree._Element) -> Evidence:
     """The metadata evidence of the page at ``root`` (a full, unprepared tree)."""
     evidence = Evidence()
     meta, links = evidence.meta, evidence.links
-    for element in root.iter("meta", "link", "script"):
+    buttons: list[str] = []
+    for element in root.iter("meta", "link", "script", "button", "input"):
         tag = element.tag
-        if tag == "meta":
+        if tag in ("button", "input"):
+            buttons.append(_button_text(element))
+        elif tag == "meta":
             content = element.get("content")
             if content is None:
                 continue
@@ -72,7 +86,15 @@ def collect_evidence(root: etree._Element) -> Evidence:
                     links.setdefault(rel, []).append(href)
         elif element.get("type", "").strip().lower() == "application/ld+json":
             evidence.jsonld.extend(parse_jsonld(element.text or ""))
-    return evidence
+    return replace(evidence, buttons=" ".join(filter(None, buttons))[:_BUTTON_CHARS])
+
+
+def _button_text(element: etree._Element) -> str:
+    """The text a button shows: its first pieces of text (a ``<button>`` the parser nested
+    the page in holds the whole page), or a submit input's value."""
+    if element.tag == "input":
+        return (element.get("value") or "") if element.get("type") in _SUBMITS else ""
+    return " ".join(islice(element.itertext(), _BUTTON_PIECES))
 
 
 def parse_jsonld(text: str) -> list[dict[str, Any]]:

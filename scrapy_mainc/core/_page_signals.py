@@ -15,8 +15,9 @@ the signals here measure them on the prepared page, before any algorithm chooses
   run that holds the most prose, whether its members are dated (the posts of a thread);
 * **names**: how many ``class``/``id`` names hold words of each kind's vocabulary (post,
   reply, thread...; price, cart...; card, grid...; toc, sidebar, highlight...);
-* **prices** shown (currency signs), and the words of the page's short labels (links, buttons, menu items
-  of four words at most), which the model weighs word by word.
+* **prices** shown (currency signs), and **words** the model weighs one by one: those of
+  the page's short labels (links, menu items of four words at most), of its buttons, and
+  of the start of its paragraphs.
 
 Every count is taken from the shared statistics (:class:`DomStats`) or one XPath over
 attributes; nothing here reads the text twice.
@@ -96,6 +97,8 @@ _LABEL_MARKS = (
 )
 #: A label has at most this many words (a link, a button, a menu item, a heading of a card).
 LABEL_MAX_WORDS = 4
+#: Characters of the paragraphs' text whose words the model weighs.
+PROSE_CHARS = 3000
 #: A member of a run of posts has this many words outside links, with punctuation.
 POST_MIN_WORDS = 10
 #: Text pieces of a post read for its date stamp.
@@ -114,7 +117,10 @@ def quick_signals(document: Document) -> tuple[dict[str, float], frozenset[str]]
     signals.update(_shape(stats))
     words, prices = labels(stats)
     signals["prices"] = _log(prices)
-    return signals, words
+    evidence = document.evidence
+    if evidence is not None and evidence.buttons:
+        words = words | {"button:" + word for word in _words(evidence.buttons.lower())}
+    return signals, words | {"p:" + word for word in _words(prose_start(stats))}
 
 
 def more_signals(document: Document) -> dict[str, float]:
@@ -202,7 +208,27 @@ def labels(stats: DomStats) -> tuple[frozenset[str], int]:
         ]
     ).lower()
     prices = sum(short.count(sign) for sign in CURRENCY_SIGNS)
-    return frozenset(word.strip(_LABEL_MARKS) for word in short.split()) - {""}, prices
+    return _words(short), prices
+
+
+def prose_start(stats: DomStats) -> str:
+    """The first :data:`PROSE_CHARS` characters of the page's paragraphs (``<p>``' own
+    text), lower-cased: how the page speaks to its reader ("we", "our", "you" on a
+    company's page; "said", "according" in a story)."""
+    pieces: list[str] = []
+    total = 0
+    for text, tag in zip(stats.texts, stats.tags):
+        if text and tag == "p":
+            pieces.append(text)
+            total += len(text)
+            if total >= PROSE_CHARS:
+                break
+    return " ".join(pieces)[:PROSE_CHARS].lower()
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of ``text``, split at spaces, without the punctuation at their ends."""
+    return frozenset(word.strip(_LABEL_MARKS) for word in text.split()) - {""}
 
 
 def _names(root: etree._Element) -> dict[str, float]:
