@@ -163,9 +163,12 @@ _CREDENTIAL_RE = re.compile(
 
 def split_wcxb_authors(value: str | None) -> tuple[str, ...]:
     """A WCXB author string as names: split on semicolons, pipes, commas, " & " and
-    "and", credentials after a name left out ("Dylan Bailey, MS, RD, FAND" is one name)."""
-    parts = (part.strip() for part in _WCXB_SEPARATOR_RE.split(value or ""))
-    return tuple(part for part in parts if part and not _CREDENTIAL_RE.match(part))
+    "and", credentials after a name left out ("Dylan Bailey, MS, RD, FAND" is one name;
+    the first part is a name, even in capitals: a user name "JGD")."""
+    parts = [part.strip() for part in _WCXB_SEPARATOR_RE.split(value or "")]
+    return tuple(
+        part for index, part in enumerate(parts) if part and (not index or not _CREDENTIAL_RE.match(part))
+    )
 
 
 def _wcxb(directory: Path) -> list[GoldPage]:

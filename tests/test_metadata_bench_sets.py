@@ -35,6 +35,7 @@ def sets() -> ModuleType:
         ("Ann Lee, VMD; Bo Park, BA, VTS (Behavior) & Cy Diaz, DVM", ("Ann Lee", "Bo Park", "Cy Diaz")),
         ("Ann Lee | The Daily Site", ("Ann Lee", "The Daily Site")),
         ("jane_doe42", ("jane_doe42",)),
+        ("JGD", ("JGD",)),
         ("", ()),
         (None, ()),
     ],
