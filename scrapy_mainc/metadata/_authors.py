@@ -31,19 +31,24 @@ give (JSON-LD, microdata) is read already by :mod:`._evidence` in one pass over 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..core._evidence import load_json
 from ._bylines import find_byline
-from ._jsonld import credits
+from ._jsonld import ORGANISATION, credits, thread_posting
 from ._names import Context, Credit, read_credit, site_keys
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lxml import etree
 
     from ..core._types import Document
 
+#: The page type of forum and Q&A threads (:attr:`Document.page_type`).
+FORUM = "forum"
 #: Meta names whose value is an author credit, most common first.
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator",
@@ -53,7 +58,7 @@ AUTHOR_META = (
 _INVERTED_NAME_META = frozenset({"citation_author", "dc.creator", "dcterms.creator"})
 _SURNAME_FIRST_RE = re.compile(r"^([^\W\d_][\w'’.\-]*(?: [^\W\d_][\w'’.\-]*)?),\s*([^\W\d_][\w'’.\- ]*)$")
 #: Class or ``itemtype`` words of reader-comment containers.
-_COMMENT_WORDS = ("comment", "reply", "respons", "review")
+_COMMENT_WORDS = ("comment", "reply", "respons", "review", "answer")
 #: How far up from a microdata author element a comment container is looked for.
 _COMMENT_DEPTH = 8
 #: Domain labels that are not the site's name.
@@ -102,22 +107,31 @@ def page_context(document: Document) -> Context:
 
 
 def markup_credit(document: Document, context: Context) -> Credit:
-    """The credit of the first markup source that names anyone (persons or organisations)."""
-    for credit in (_jsonld_credit(document, context), _microdata_credit(document, context)):
+    """The credit of the first markup source that names anyone (persons or organisations):
+    the JSON-LD article, the opening post of a forum or Q&A thread, microdata, meta names."""
+    objects = document.evidence.jsonld if document.evidence is not None else []
+    posters = replace(context, accounts_are_people=True)  # forum users go by user names
+    forum = document.page_type.name == FORUM
+    credits_in_order: tuple[Callable[[], Credit], ...] = (
+        lambda: _jsonld_credit(document.article, objects, context),
+        lambda: _jsonld_credit(thread_posting(objects), objects, posters),
+        lambda: _microdata_credit(document, posters if forum else context),
+    )
+    for read in credits_in_order:
+        credit = read()
         if credit.persons or credit.organisations:
             return credit
     return _meta_credit(document, context)
 
 
-def _jsonld_credit(document: Document, context: Context) -> Credit:
+def _jsonld_credit(article: dict[str, Any] | None, objects: list[dict[str, Any]], context: Context) -> Credit:
+    """The credit of a JSON-LD object's ``author`` (else its ``creator``)."""
     credit = Credit()
-    article = document.article
     if not article:
         return credit
-    objects = document.evidence.jsonld if document.evidence is not None else []
     for key in ("author", "creator"):
-        for name, is_organisation in credits(article.get(key), objects):
-            if is_organisation:
+        for name, kind in credits(article.get(key), objects):
+            if kind == ORGANISATION:
                 credit.organisations.append(name)
             else:
                 _add(credit, read_credit(name, context))
