@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 from ..core._evidence import load_json
 from ._bylines import find_byline
-from ._jsonld import ORGANISATION, credits, thread_posting
+from ._jsonld import ORGANISATION, PERSON, credits, thread_posting
 from ._names import Context, Credit, read_credit, site_keys
 
 if TYPE_CHECKING:
@@ -90,20 +90,40 @@ def find_authors(
 
 
 def page_context(document: Document) -> Context:
-    """The page's own names (site names, domain), which are organisations when credited."""
+    """The page's own names, which are organisations when credited: the names it states
+    (``og:site_name``, ``application-name``, the JSON-LD publisher's name) and the words of
+    its domain, except a domain word that is the full name of a person its JSON-LD credits
+    (a personal domain: ``janedoe.com`` crediting ``{"@type": "Person", "name": "Jane
+    Doe"}``)."""
     evidence = document.evidence
     assert evidence is not None
     names = [*evidence.meta.get("og:site_name", ()), *evidence.meta.get("application-name", ())]
     publisher = (document.article or {}).get("publisher")
     if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
         names.append(publisher["name"])
+    labels: list[str] = []
     for url in (*document.urls, *evidence.links.get("canonical", ())[:1]):
         try:
             host = urlsplit(url).hostname or ""
         except ValueError:
             continue
-        names.extend(label for label in host.split(".") if label not in _GENERIC_LABELS)
-    return Context(site_keys=site_keys(*names))
+        labels.extend(label for label in host.split(".") if label not in _GENERIC_LABELS)
+    return Context(site_keys=site_keys(*names) | (site_keys(*labels) - _person_keys(document)))
+
+
+def _person_keys(document: Document) -> frozenset[str]:
+    """Keys of the full names (two words or more) the page's JSON-LD article or thread
+    post credits as ``Person``s."""
+    objects = document.evidence.jsonld if document.evidence is not None else []
+    return site_keys(
+        *(
+            name
+            for article in (document.article, thread_posting(objects))
+            for key in ("author", "creator")
+            for name, kind in credits((article or {}).get(key), objects)
+            if kind == PERSON and " " in name
+        )
+    )
 
 
 def markup_credit(document: Document, context: Context) -> Credit:

@@ -79,6 +79,9 @@ _AUTHOR_LABEL_RE = re.compile(
 _INNER_LABEL_RE = re.compile(
     r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I
 )
+#: A lower-case word right before a label, and one right after it.
+_LOWER_END_RE = re.compile(r"\b[a-z]+\s+$")
+_LOWER_START_RE = re.compile(r"\s*[a-z]")
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
 #: The path of an author's page (WordPress ``/author/jane-doe/`` and its kin).
@@ -190,7 +193,7 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
             match = _AUTHOR_LABEL_RE.match(piece)
             inner = match is None and (short or piece is tail)
             match = _INNER_LABEL_RE.search(piece) if inner else match
-            if match is not None:
+            if match is not None and not (inner and _in_sentence(piece, match)):
                 credit = _labelled_credit(scan, piece[match.start() :], holders, inner)
                 if credit.persons or credit.organisations:
                     return AUTHOR_LABEL, credit
@@ -230,6 +233,12 @@ def _name_beside_date(stats: DomStats, node: int) -> bool:
         after = (stats.texts[stats.end[node]] or "").strip(_DATE_LEAD)
     found = find_text_dates(after[:_DATE_CHARS]) if after[:1].isalnum() else []
     return bool(found) and found[0].start == 0
+
+
+def _in_sentence(piece: str, label: re.Match[str]) -> bool:
+    """Whether a label inside a text is a sentence's passive voice, lower-case words on
+    both sides ("All of our content is written by humans"), not a credit."""
+    return bool(_LOWER_END_RE.search(piece, 0, label.start()) and _LOWER_START_RE.match(piece, label.end()))
 
 
 def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
@@ -277,12 +286,22 @@ def _widened(scan: _Scan, holder: int, labelled: str, inner: bool, credit: Credi
 
 def _pieces(element: etree._Element) -> str:
     """The text of ``element`` with its pieces joined by `` | `` (a separator of names),
-    except where a word goes on in the next piece ("Molly Woo<span>d</span>")."""
+    except where a word goes on in the next piece ("Molly Woo<span>d</span>"): no space
+    between them, and the next one lower-case ("Jane Doe</a> <a>on Dec 5" is two)."""
     text = ""
+    spaced = False  # whether white space came between the last piece and this one
     for piece in element.itertext():
         if not piece or piece.isspace():
+            spaced = spaced or bool(piece)
             continue
-        glued = text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
+        glued = (
+            text
+            and not spaced
+            and not text[-1].isspace()
+            and piece[0].islower()
+            and " " not in piece.rstrip()
+        )
+        spaced = piece[-1].isspace()
         text = f"{text}{piece}" if glued or not text else f"{text} | {piece}"
         if len(text) > 2 * MAX_BYLINE_CHARS:
             break

@@ -80,6 +80,11 @@ UI_WORDS = frozenset(
     all posts stories subscribe share comments comment bio biography see latest about
     publish published updated social links archive rss feed""".split()
 )
+#: Pronouns and determiners: never a name, even where user names count ("Published by our
+#: engineering team").
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those our my your his her their its we us you them".split()
+)
 #: Job titles and affiliations: a part holding one of these words is not a name.
 JOB_WORDS = frozenset(
     """writer writers reporter reporters correspondent correspondents editor editors
@@ -89,7 +94,7 @@ JOB_WORDS = frozenset(
     photographer photographers photo photos illustration illustrator video host anchor
     contributing freelance guest bureau desk team columnista redakteur redaktion executive
     correspondente repórter redação redacción reportero periodista giornalista
-    redattore auteur rédaction journaliste envoyé sportswriter""".split()
+    redattore auteur rédaction journaliste envoyé sportswriter expert experts specialist""".split()
 )  # fmt: skip
 #: Words of organisation names (news agencies, publications, institutions).
 ORG_WORDS = frozenset(
@@ -166,6 +171,9 @@ def read_credit(raw: str, context: Context) -> Credit:
         if _key(part) in context.site_keys:
             credit.organisations.append(part)  # the site's own name after a name: "New York Daily News"
             first = False
+            continue
+        if not first and any(word.casefold().strip(".") in JOB_WORDS for word in part.split()[-1:]):
+            credit.unread += 1  # a job title after a name: "Jane Doe, Home Security Expert"
             continue
         part = _strip_part(part)
         if not part or _CREDENTIAL_RE.match(part) or part.casefold() in _CONJUNCTIONS:
@@ -268,7 +276,12 @@ def classify(name: str, context: Context) -> str:
     if len(tokens) == 1:
         if lowered[0] in ORG_WORDS or "." in name and _looks_like_domain(name):
             return "organisation"
-        if lowered[0] in UI_WORDS or lowered[0] in JOB_WORDS and lowered[0] not in ACCOUNT_WORDS:
+        if (
+            lowered[0] in UI_WORDS
+            or lowered[0] in FUNCTION_WORDS
+            or lowered[0] in JOB_WORDS
+            and lowered[0] not in ACCOUNT_WORDS
+        ):
             return ""  # "Follow", "Executive" (but "Editor" is an account: an organisation)
         return _single_word(name, lowered[0], context)
     if name[0].isascii() and name[0].islower():
