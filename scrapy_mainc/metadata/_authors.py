@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from ..core._evidence import load_json
 from ._bylines import find_byline
 from ._jsonld import ORGANISATION, PERSON, credits, thread_posting
-from ._names import Context, Credit, read_credit, site_keys
+from ._names import FORUM, Context, Credit, read_credit, site_keys
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 
     from ..core._types import Document
 
-#: The page type of forum and Q&A threads (:attr:`Document.page_type`).
-FORUM = "forum"
 #: Meta names whose value is an author credit, most common first.
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "dc.creator", "dcterms.creator",
@@ -81,6 +79,8 @@ def find_authors(
     context = page_context(document)
     markup = markup_credit(document, context)
     anchor = document.headline if headline is None else headline
+    if markup.persons and document.page_type.name == FORUM:
+        return _distinct(markup.persons[:1])  # the thread's poster: the posts below quote others
     visible = find_byline(document, content, context, named=not markup.persons, headline=anchor)
     if visible.persons:
         return _distinct(visible.persons)

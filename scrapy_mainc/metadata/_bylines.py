@@ -39,7 +39,7 @@ from ._cjk_credits import (
     visible_context,
 )
 from ._datetext import find_text_dates
-from ._names import Context, Credit, read_credit
+from ._names import FORUM, Context, Credit, read_credit
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -82,6 +82,15 @@ _INNER_LABEL_RE = re.compile(
 #: A lower-case word right before a label, and one right after it.
 _LOWER_END_RE = re.compile(r"\b[a-z]+\s+$")
 _LOWER_START_RE = re.compile(r"\s*[a-z]")
+#: A forum's label of a thread's original poster ("Thread starter", "started by"), read
+#: inside a text on forum pages, as the inner labels are.
+_FORUM_INNER_LABEL_RE = re.compile(
+    _INNER_LABEL_RE.pattern
+    + r"|\b(?:(?:thread|topic|discussion)\s+starter|started\s+by|original\s+poster)\b\s*:?",
+    re.I,
+)
+#: Class and id words of a forum's user name elements.
+_USER_NAME_RE = re.compile(r"user-?name|poster", re.I)
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
 #: The path of an author's page (WordPress ``/author/jane-doe/`` and its kin).
@@ -121,9 +130,8 @@ def find_byline(
     cjk_page = bool(document.lang)
     windows = _windows(document, content, headline, named)
     under_headline = range(*windows[0]) if headline >= 0 else range(0)
-    scan = _Scan(
-        stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS, under_headline
-    )
+    limit = MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS
+    scan = _Scan(stats, context, named, limit, under_headline, document.page_type.name == FORUM)
     for start, stop in windows:
         for node in range(start, stop):
             up = parent[node]
@@ -179,6 +187,9 @@ class _Scan:
     limit: int
     #: The elements around the headline, where a bare name beside a date is a byline.
     under_headline: range = range(0)
+    #: Whether the page is a forum thread (:attr:`Document.page_type`): its labels of the
+    #: original poster count, and an element named as a user's name gives its user name.
+    forum: bool = False
 
 
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
@@ -192,7 +203,9 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         if piece:
             match = _AUTHOR_LABEL_RE.match(piece)
             inner = match is None and (short or piece is tail)
-            match = _INNER_LABEL_RE.search(piece) if inner else match
+            match = (
+                (_FORUM_INNER_LABEL_RE if scan.forum else _INNER_LABEL_RE).search(piece) if inner else match
+            )
             if match is not None and not (inner and _in_sentence(piece, match)):
                 credit = _labelled_credit(scan, piece[match.start() :], holders, inner)
                 if credit.persons or credit.organisations:
@@ -205,6 +218,10 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         if strength:
             return strength, credit
     element = stats.nodes[node]
+    if named and scan.forum and stats.words[node] <= MAX_NAMED_WORDS and _named_user(element):
+        credit = read_credit(_pieces(element), visible_context(context))
+        if credit.persons and credit.unread <= 1:
+            return REPORTER_CREDIT, Credit(credit.persons[:1])  # the thread's first poster
     if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
@@ -326,6 +343,13 @@ def _named_byline(element: etree._Element) -> bool:
         return True
     name = f"{element.get('class', '')} {element.get('id', '')}"
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
+
+
+def _named_user(element: etree._Element) -> bool:
+    """Whether the element is named as a user's name or a byline (on a forum page, where
+    a poster goes by a user name)."""
+    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return bool(_USER_NAME_RE.search(name) or _named_byline(element)) and not _NOT_BYLINE_NAME_RE.search(name)
 
 
 def _full_name(name: str) -> bool:
