@@ -43,6 +43,10 @@ def _person(name: str) -> dict[str, str]:
     return {"@type": "Person", "name": name, "url": f"https://forum.example.org/u/{name}"}
 
 
+def _posting(poster: str) -> dict[str, object]:
+    return {"@type": "DiscussionForumPosting", "headline": "Printer drops jobs", "author": _person(poster)}
+
+
 # JSON-LD: the opening post
 
 
@@ -55,31 +59,19 @@ def test_a_qa_pages_question_gives_its_asker_by_user_name() -> None:
 
 
 def test_a_web_pages_main_entity_posting_gives_its_poster() -> None:
-    posting = {
-        "@type": "DiscussionForumPosting",
-        "headline": "Printer drops jobs",
-        "author": _person("felix_en"),
-    }
+    posting = _posting("felix_en")
     page = {"@type": "WebPage", "url": URL, "mainEntity": posting}
     assert _authors(_thread(_jsonld(page))) == ("felix_en",)
 
 
 def test_a_posting_of_its_own_gives_its_poster_whatever_the_page_type() -> None:
-    posting = {
-        "@type": "DiscussionForumPosting",
-        "headline": "Printer drops jobs",
-        "author": _person("TissueBox"),
-    }
+    posting = _posting("TissueBox")
     assert _authors(_thread(_jsonld(posting)), page_type="article") == ("TissueBox",)
 
 
 def test_a_story_of_the_page_wins_over_a_posting() -> None:
     story = {"@type": "NewsArticle", "headline": "Printer drops jobs", "author": _person("Jane Doe")}
-    posting = {
-        "@type": "DiscussionForumPosting",
-        "headline": "Printer drops jobs",
-        "author": _person("raoul"),
-    }
+    posting = _posting("raoul")
     assert _authors(_thread(_jsonld(story, posting))) == ("Jane Doe",)
 
 
@@ -154,11 +146,7 @@ def test_on_an_article_forum_labels_and_user_names_credit_nobody() -> None:  # a
 
 
 def test_the_posters_markup_wins_over_a_byline_quoted_in_the_thread() -> None:
-    posting = {
-        "@type": "DiscussionForumPosting",
-        "headline": "Printer drops jobs",
-        "author": _person("beijingwalker"),
-    }
+    posting = _posting("beijingwalker")
     quoted = "<blockquote><p class='byline'>By ERIK VAN KLINKEN</p></blockquote>"
     assert _authors(_thread(_jsonld(posting), first=quoted)) == ("beijingwalker",)
 

@@ -4,9 +4,11 @@ Evidence, in the order it is read:
 
 1. the JSON-LD article's ``author`` (and ``creator``): strings, objects with a ``name``,
    lists, references by ``@id`` to a ``Person`` elsewhere on the page; an author typed as
-   an organisation is one;
+   an organisation is one; then the opening post of a forum or Q&A thread
+   (:func:`._jsonld.thread_posting`), whose user names are people's;
 2. microdata: ``itemprop="author"``/``"creator"`` elements (their nested
-   ``itemprop="name"`` when there is one) outside reader comments;
+   ``itemprop="name"`` when there is one) outside reader comments and answers (user
+   names too on a page of type forum);
 3. meta names: ``author``, ``article:author`` (when it is a name, not a profile URL),
    ``dc.creator``, ``dcterms.creator``, ``sailthru.author``, ``parsely-author``,
    ``citation_author``, ``byl``, and the author of ``parsely-page``;
@@ -17,7 +19,10 @@ The markup's first source that credits anyone is its answer. The visible byline 
 the reader sees, so it wins when it names people (it lists every author where the
 markup often holds the first only, and a CMS account or the publisher where the page
 credits a writer); when it names only organisations (an agency byline) the page has no
-person author, whatever the markup says. Each credit is cleaned by :mod:`._names`.
+person author, whatever the markup says. On a forum thread the poster the markup names
+wins: the posts below quote other people's bylines. Each credit is cleaned by
+:mod:`._names`; a domain word that is the full name of a person the JSON-LD credits is no
+site name (a personal domain).
 
 Measured with ``benchmarks/metadata.py`` (2026-11-25), authors F1 (mean of the page
 F1s): 0.989 on scrapinghub and 0.783 on zh_news (0.932 on the 250 hand-annotated pages),
@@ -26,6 +31,8 @@ trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and 0.762 / 0.748 and ne
 0.616 / 0.314 and 0.690 / 0.687; neither library reads Chinese bylines or tells agencies
 from people, so the stage is written here. extruct was not measured: the evidence it would
 give (JSON-LD, microdata) is read already by :mod:`._evidence` in one pass over three tags.
+On WCXB's development split (2026-11-28, issue 33): 0.784 over its 1,497 pages, 0.761 on
+its forum threads, against trafilatura's 0.739 and 0.277.
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ element is a byline candidate when
   credit in brackets ("……。（张三 李四）"), or it is a bare name right before a date
   ("<span>Jane Doe</span><span>Dec 05, 2023</span>"): the weakest.
 
+On a page of type forum a forum's labels of the original poster count as author labels
+("Thread starter", "started by"), and an element named as a user name gives its user name
+(the thread's first poster).
+
 The strongest candidate wins, the earliest among equals (headline first). A byline naming
 only organisations ("By Reuters") says the page has no person author. The credit's text
 is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", not
