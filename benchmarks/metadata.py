@@ -6,8 +6,9 @@ same run.
 
 The sets (:mod:`metadata_sets`): the hand-annotated gold of scrapinghub and zh_news
 (``benchmarks/data/metadata_gold``, annotated by its ``RULES.md``), the newspaper4k
-development half (gold by that dataset's authors) and the ``dates`` set (publication day
-only). Scores:
+development half (gold by that dataset's authors), the ``dates`` set (publication day
+only) and the WCXB development split (``wcxb``: 1,497 pages of seven page types, its gold
+author strings read into names by ``metadata_sets.split_wcxb_authors``). Scores:
 
 - **title**: exact match of the extractor's title with the gold ``title``, both with
   whitespace collapsed to single spaces (casing and punctuation count).
@@ -24,7 +25,14 @@ only). Scores:
   gold read by RULES.md (``benchmarks/data/newspaper4k_conventions.json`` lists the gold
   names that are organisations or job titles: they are left out).
 - **date**: exact day: the first ten characters of the extractor's ISO 8601 date equal the
-  gold ``published``; a page whose gold has no date is right when the output is empty.
+  gold ``published`` (the first seven, where the gold gives a month: two WCXB pages); a
+  page whose gold has no date is right when the output is empty. A WCXB page whose gold
+  date is null has no publication date (the dataset's SOURCE.md): scored as the ``dates``
+  set's pages without one. Its null or empty gold author is scored as the hand gold's
+  ``[]``: right when the extractor gives no name.
+- **by page type** (sets whose gold gives one: WCXB): title, authors F1, authors F1 over
+  the pages whose gold names someone (the mean the issue tracker's WCXB figures use), and
+  date, for each page type and all pages, every extractor.
 - **provenance** (scrapy_mainc): per ``published_from`` level, how many pages were dated
   from it and the share of them dated right; and how many of its date misses have a
   gold day the page shows nowhere (:func:`shows_day`: neither in its source as
@@ -51,6 +59,7 @@ repository (``cd /tmp && PYTHONPATH=<tree> .venv/bin/python <repo>/benchmarks/me
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import re
 import statistics
@@ -61,6 +70,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from email.utils import format_datetime
+from pathlib import Path
 from time import perf_counter, thread_time
 from typing import Any
 
@@ -210,6 +220,8 @@ class PageScore:
     rules_authors: AuthorScore | None = None
     rules_date: bool | None = None
     published_from: str = ""
+    #: What the extractor gave (``--dump`` writes scrapy_mainc's).
+    found: Found | None = None
 
 
 def score_page(page: GoldPage, found: Found) -> PageScore:
@@ -222,12 +234,18 @@ def score_page(page: GoldPage, found: Found) -> PageScore:
         authors = score_authors(gold.authors, found.authors)
         if page.rules is not None and page.rules.authors is not None:
             rules_authors = score_authors(page.rules.authors, found.authors)
-    day = None if gold.published is None else found.published[:10] == gold.published
+    day = None if gold.published is None else same_day(found.published, gold.published)
     rules_day = None
     if page.rules is not None and page.rules.published is not None:
         rules_day = found.published[:10] == page.rules.published
     source = found.published_from if found.published else "none"
-    return PageScore(title, authors, day, rules_authors, rules_day, source)
+    return PageScore(title, authors, day, rules_authors, rules_day, source, found)
+
+
+def same_day(found: str, gold: str) -> bool:
+    """Whether ISO date ``found`` gives the gold day (``2023-12-22``), or the gold month
+    where the gold gives only a month (``2015-11``); the gold ``""`` (no date) wants none."""
+    return found[: len(gold) or 10] == gold
 
 
 def _share(values: list[bool]) -> str:
@@ -271,9 +289,54 @@ def header(rules: bool) -> str:
     return "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
 
 
+def by_page_type(pages: list[GoldPage], results: Results) -> str:
+    """A set's scores by page type (WCXB): title, authors F1 over all pages and over the
+    pages whose gold names someone, and date, for each extractor; ``""`` when the set has
+    no page types."""
+    kinds = sorted({page.page_type for page in pages if page.page_type}, key=_kind_order)
+    if not kinds:
+        return ""
+    groups = {"all": list(range(len(pages)))}
+    groups.update({kind: [i for i, page in enumerate(pages) if page.page_type == kind] for kind in kinds})
+    credited = {i for i, page in enumerate(pages) if page.gold.authors}
+    columns = [f"{kind} ({len(members)})" for kind, members in groups.items()]
+    lines = [
+        "| extractor | score | " + " | ".join(columns) + " |",
+        "|---|---|" + "---:|" * len(columns),
+    ]
+    for extractor, (scores, _) in results.items():
+        for label, cell in _TYPE_ROWS:
+            cells = [cell([scores[i] for i in members], [scores[i] for i in members if i in credited])
+                     for members in groups.values()]  # fmt: skip
+            if any(value != "–" for value in cells):
+                lines.append(f"| {extractor} | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _kind_order(kind: str) -> tuple[int, str]:
+    order = ("article", "forum", "listing", "collection", "product", "documentation", "service")
+    return (order.index(kind) if kind in order else len(order), kind)
+
+
+def _authors_mean(scores: list[PageScore]) -> str:
+    return _author_cells([score.authors for score in scores if score.authors is not None])[0]
+
+
+#: The rows of :func:`by_page_type`: a label and the cell from a group's scores (all
+#: pages, and those whose gold names an author).
+_TYPE_ROWS: tuple[tuple[str, Callable[[list[PageScore], list[PageScore]], str]], ...] = (
+    ("title exact", lambda every, _: _share([s.title for s in every if s.title is not None])),
+    ("authors F1", lambda every, _: _authors_mean(every)),
+    ("authors F1, gold author pages", lambda _, credited: _authors_mean(credited)),
+    ("date day", lambda every, _: _share([s.date for s in every if s.date is not None])),
+)
+
+
 def shows_day(html: bytes, day: str) -> bool:
     """Whether the page gives ``day`` anywhere: in its source as ``2023-12-22``,
     ``2023/12/22``, ``2023.12.22`` or ``20231222``, or as a date written in its text."""
+    if day.count("-") != 2:
+        return True  # a month only (two WCXB pages): not looked for
     text = decode_html(html).text
     year, month, number = day.split("-")
     if any(f"{year}{mark}{month}{mark}{number}" in text for mark in ("-", "/", ".", "")):
@@ -397,6 +460,20 @@ def run_set(
     return results
 
 
+def _dumped(score: PageScore) -> dict[str, Any]:
+    """One page's output and scores for ``--dump`` (to compare two trees page by page)."""
+    found = score.found or Found()
+    return {
+        "title": found.title,
+        "authors": list(found.authors or ()),
+        "published": found.published,
+        "title_right": score.title,
+        "authors_f1": score.authors.f1 if score.authors else None,
+        "rules_authors_f1": score.rules_authors.f1 if score.rules_authors else None,
+        "date_right": score.date,
+    }
+
+
 def _print_miss(page: GoldPage, found: Found, score: PageScore) -> None:
     gold, page_id = page.gold, page.page_id
     if score.title is False:
@@ -493,6 +570,9 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print scrapy_mainc's wrong pages")
     parser.add_argument("--no-stage-time", action="store_true")
     parser.add_argument(
+        "--dump", metavar="PATH", help="write scrapy_mainc's title, authors and date of every page (JSON)"
+    )
+    parser.add_argument(
         "--fetched",
         choices=FETCHED_MODES,
         default="none",
@@ -507,6 +587,7 @@ def main() -> int:
     runs = extractors(args.only, not args.no_peers)
     print(f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}\n")
     gold_sets: Results = {}
+    dumped: dict[str, dict[str, Any]] = {}
     for name in args.datasets:
         pages = load_set(name)
         rules = any(page.rules is not None for page in pages)
@@ -532,6 +613,10 @@ def main() -> int:
                 f"(the most any extractor can score: {1 - nowhere / len(pages):.3f}). "
                 f"{ceilings(pages, ours)}".rstrip()
             )
+            dumped[name] = {page.page_id: _dumped(score) for page, score in zip(pages, ours)}
+        kinds = by_page_type(pages, results)
+        if kinds:
+            print(f"\n#### {name} by page type\n\n{kinds}")
         print(flush=True)
     if len({"scrapinghub", "zh_news"} & set(args.datasets)) == 2:
         count = len(next(iter(gold_sets.values()))[0])
@@ -539,6 +624,8 @@ def main() -> int:
         for extractor, (scores, times) in gold_sets.items():
             print(row(extractor, scores, times, False))
         print()
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(dumped, ensure_ascii=False, indent=1), encoding="utf-8")
     if not args.no_stage_time and "scrapy_mainc" in runs:
         print(stage_time("scrapinghub", args.repeat, args.clock))
     return 0

@@ -11,13 +11,25 @@
   both ways (:func:`read_by_rules`), their gold never edited.
 - ``dates``: 460 pages of htmldate's evaluation data, the publication day only (NaN: the
   page has no date).
+- ``wcxb``: the development split of WCXB (1,497 pages of seven page types: articles,
+  forums, listings, collections, products, documentation, service pages; gold by the
+  benchmark's author, LLM-drafted and reviewed by people), title, authors and date, and
+  each page's type. ``authors`` is one string or null, ``date`` a day (a month on two
+  pages) or null. A null or empty author is an answer, as ``[]`` is in the hand gold: the
+  page credits nobody. A null date is one too (the page has no publication date, SOURCE.md
+  says), as a ``dates`` page without one. The author string is read into names by
+  :func:`split_wcxb_authors`; ``benchmarks/data/wcxb_authors.json`` gives the names of the
+  few strings it would read wrong (job titles after a comma, an inverted name), quoting the
+  gold it reads.
 
 A gold field that is ``None`` is not scored on that set (``dates`` has no titles or authors).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,9 +38,11 @@ HERE = Path(__file__).resolve().parent
 GOLD_DIR = HERE / "data" / "metadata_gold"
 DATASETS_DIR = HERE.parents[1] / "shared" / "datasets"
 #: Sets scored by default, in print order.
-ALL_SETS = ("scrapinghub", "zh_news", "newspaper4k", "dates")
+ALL_SETS = ("scrapinghub", "zh_news", "newspaper4k", "dates", "wcxb")
 #: Where newspaper4k's author convention differs from RULES.md (see :func:`rules_authors`).
 CONVENTIONS = HERE / "data" / "newspaper4k_conventions.json"
+#: The names of WCXB author strings :func:`split_wcxb_authors` would read wrong.
+WCXB_READINGS = HERE / "data" / "wcxb_authors.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +63,8 @@ class GoldPage:
     gold: Gold
     #: The gold read by RULES.md, for a set annotated by other conventions (newspaper4k).
     rules: Gold | None = None
+    #: The page's type in the set's gold (WCXB's seven), ``""`` where the set has none.
+    page_type: str = ""
 
 
 def load_set(name: str, datasets: Path = DATASETS_DIR) -> list[GoldPage]:
@@ -57,6 +73,8 @@ def load_set(name: str, datasets: Path = DATASETS_DIR) -> list[GoldPage]:
         return _newspaper4k(datasets / name)
     if name == "dates":
         return _dates(datasets / name)
+    if name == "wcxb":
+        return _wcxb(datasets / name)
     return _hand_gold(name, datasets / name)
 
 
@@ -116,9 +134,9 @@ def read_by_rules(gold: Gold, convention: dict[str, Any]) -> Gold:
     return Gold(gold.title, authors, published)
 
 
-def _check(quoted: object, gold: object) -> None:
+def _check(quoted: object, gold: object, source: str = CONVENTIONS.name) -> None:
     if quoted != gold:
-        raise ValueError(f"{CONVENTIONS.name} quotes {quoted!r}, the gold is {gold!r}")
+        raise ValueError(f"{source} quotes {quoted!r}, the gold is {gold!r}")
 
 
 def _dates(directory: Path) -> list[GoldPage]:
@@ -132,3 +150,38 @@ def _dates(directory: Path) -> list[GoldPage]:
         )
         for page_id, entry in sorted(gold.items())
     ]
+
+
+#: Where a WCXB author string separates names: semicolons, pipes, commas, " & ", "and".
+_WCXB_SEPARATOR_RE = re.compile(r"\s*(?:;|\||,\s*and\s+|,|\s&\s|\sand\s)\s*")
+#: A credential after a name ("MS", "RD", "Ph.D.", "E-RYT 200", "CEPF®", "M.D. FACLM",
+#: "VTS (Behavior)"): capitals, with digits or a word in brackets after them.
+_CREDENTIAL_RE = re.compile(
+    r"^(?:[A-Z][A-Z.\-®]*\d*|Ph\.D\.|M\.D\.)(?:\s+(?:[A-Z][A-Z.\-®]*|\d+|\([A-Za-z]+\)))*$"
+)
+
+
+def split_wcxb_authors(value: str | None) -> tuple[str, ...]:
+    """A WCXB author string as names: split on semicolons, pipes, commas, " & " and
+    "and", credentials after a name left out ("Dylan Bailey, MS, RD, FAND" is one name;
+    the first part is a name, even in capitals: a user name "JGD")."""
+    parts = [part.strip() for part in _WCXB_SEPARATOR_RE.split(value or "")]
+    return tuple(
+        part for index, part in enumerate(parts) if part and (not index or not _CREDENTIAL_RE.match(part))
+    )
+
+
+def _wcxb(directory: Path) -> list[GoldPage]:
+    gold = json.loads((directory / "gold.json").read_text(encoding="utf-8"))
+    readings = json.loads(WCXB_READINGS.read_text(encoding="utf-8"))
+    pages = []
+    for page_id, entry in sorted(gold.items()):
+        authors = split_wcxb_authors(entry.get("authors"))
+        if page_id in readings:
+            _check(readings[page_id]["gold"], entry.get("authors"), WCXB_READINGS.name)
+            authors = tuple(readings[page_id]["names"])
+        with gzip.open(directory / "html" / f"{page_id}.html.gz", "rb") as page:
+            html = page.read()
+        truth = Gold(entry.get("title") or "", authors, entry.get("date") or "")
+        pages.append(GoldPage(page_id, html, entry.get("url") or "", truth, page_type=entry["page_type"]))
+    return pages

@@ -6,6 +6,7 @@
     ... change the code ...
     .venv/bin/python benchmarks/snapshot.py compare before.json         # lists every difference
     .venv/bin/python benchmarks/snapshot.py diff before.json after.json  # two saved snapshots
+    .venv/bin/python benchmarks/snapshot.py save wcxb.json --sets wcxb     # WCXB's gzipped pages too
 
 For each page and algorithm it keeps a digest of how the page's bytes decoded (codec,
 source and the decoded text), ``text``, ``html``, ``title``, ``xpath``, ``reason`` and
@@ -18,6 +19,7 @@ differs, unless only the fields named with ``--expect`` do.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import sys
@@ -51,7 +53,7 @@ def snapshot(shared: Path, sets: list[str], algorithms: list[str]) -> dict[str, 
     for name in sets:
         gold = json.loads((shared / name / "gold.json").read_text(encoding="utf-8"))
         for page_id, entry in sorted(gold.items()):
-            html = (shared / name / "html" / f"{page_id}.html").read_bytes()
+            html = _page_bytes(shared / name / "html", page_id)
             decoded = decode_html(html)
             for algorithm in algorithms:
                 result = extract(html, url=entry.get("url") or None, algorithm=algorithm)
@@ -69,6 +71,15 @@ def snapshot(shared: Path, sets: list[str], algorithms: list[str]) -> dict[str, 
                     "text": result.text,
                 }
     return pages
+
+
+def _page_bytes(folder: Path, page_id: str) -> bytes:
+    """A page's bytes: ``<id>.html``, or ``<id>.html.gz`` as WCXB stores its pages."""
+    plain = folder / f"{page_id}.html"
+    if plain.exists():
+        return plain.read_bytes()
+    with gzip.open(folder / f"{page_id}.html.gz", "rb") as page:
+        return page.read()
 
 
 def compare(

@@ -36,7 +36,8 @@ def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlin
 
     ``title`` (from the metadata and the headings) stays when an element near the start of
     the chosen text shows it; a headline-styled element there that shows more of it (a
-    column name before it) replaces it. Otherwise the best headline-like element near the
+    column name before it) replaces it, one that shows it first and more after it (a
+    forum thread's category, tags) does not. Otherwise the best headline-like element near the
     start wins: one whose text the page's ``<title>``/``og:title`` contain, then the most
     headline-styled (a heading or an element named as a title, then bold or large text),
     then the nearest to the text; ``title`` stays when there is none.
@@ -46,7 +47,10 @@ def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlin
     shown = _showing(stats, content[0], title)
     if shown >= 0:
         text = heading_text(stats.nodes[shown])
-        return text if _title_style(stats, shown) == 3 and len(text) <= 2 * len(title) else title
+        more_before = not _key(text).startswith(_key(title))  # not a category or tags after it
+        return (
+            text if _title_style(stats, shown) == 3 and len(text) <= 2 * len(title) and more_before else title
+        )
     best, best_rank = "", (0, 0, 0)
     for node, text, style in _title_candidates(stats, content[0]):
         agrees = any(
@@ -58,9 +62,14 @@ def visible_title(stats: DomStats, content: tuple[int, ...], title: str, headlin
     return best or title
 
 
+def _key(text: str) -> str:
+    """``text`` compared without white space and case."""
+    return "".join(text.split()).lower()
+
+
 def _showing(stats: DomStats, first: int, title: str) -> int:
     """The outermost short element near ``first`` whose text holds ``title``, or -1."""
-    wanted = "".join(title.split()).lower()
+    wanted = _key(title)
     if not wanted:
         return -1
     words, parent, nodes = stats.words, stats.parent, stats.nodes

@@ -25,6 +25,8 @@ _SITE_SEPARATOR_RE = re.compile(
 _PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff]")
 #: A label before a forum thread's title, and the dashes a blog puts after one.
 _HEADING_LABEL_RE = re.compile(r"^(?:主\s*题|标\s*题|subject|topic)\s*[:：]\s*|\s*(?:-\s*){2,}$", re.I)
+#: Marks of a heading's link to itself, which documentation generators add after it.
+_PERMALINK_MARKS = ("¶", "#", "§")
 #: ``<meta>`` names and properties that carry the headline.
 _TITLE_META = frozenset({"og:title", "twitter:title"})
 #: Share of an ``<h1>``'s tokens that must occur in the page's headline strings for it to be
@@ -183,7 +185,17 @@ def heading_text(element: etree._Element) -> str:
                 pieces.append(node.tail or "")
         text = "".join(pieces)
     text = _PRIVATE_USE_RE.sub("", text) if not text.isascii() else text
+    if text.rstrip().endswith(_PERMALINK_MARKS) and _has_permalink(element):
+        text = text.rstrip()[:-1]  # "Data Structures<a href='#data-structures'>¶</a>"
     return _HEADING_LABEL_RE.sub("", normalize_space(text))
+
+
+def _has_permalink(element: etree._Element) -> bool:
+    """Whether a heading holds a link to its own anchor shown as a mark (Sphinx's "¶")."""
+    return any(
+        link.get("href", "").startswith("#") and "".join(link.itertext()).strip() in _PERMALINK_MARKS
+        for link in element.iter("a")
+    )
 
 
 def _headings(root: etree._Element) -> list[tuple[str, str, etree._Element]]:

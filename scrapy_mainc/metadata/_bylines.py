@@ -17,6 +17,10 @@ element is a byline candidate when
   credit in brackets ("……。（张三 李四）"), or it is a bare name right before a date
   ("<span>Jane Doe</span><span>Dec 05, 2023</span>"): the weakest.
 
+On a page of type forum a forum's labels of the original poster count as author labels
+("Thread starter", "started by"), and an element named as a user name gives its user name
+(the thread's first poster).
+
 The strongest candidate wins, the earliest among equals (headline first). A byline naming
 only organisations ("By Reuters") says the page has no person author. The credit's text
 is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", not
@@ -39,7 +43,7 @@ from ._cjk_credits import (
     visible_context,
 )
 from ._datetext import find_text_dates
-from ._names import Context, Credit, read_credit
+from ._names import FORUM, Context, Credit, read_credit
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -79,6 +83,18 @@ _AUTHOR_LABEL_RE = re.compile(
 _INNER_LABEL_RE = re.compile(
     r"\b(?:written|posted|publicado|escrito)\s+(?:by|por)\b\s*:?|作\s*者\s*[:：]", re.I
 )
+#: A lower-case word right before a label, and one right after it.
+_LOWER_END_RE = re.compile(r"\b[a-z]+\s+$")
+_LOWER_START_RE = re.compile(r"\s*[a-z]")
+#: A forum's label of a thread's original poster ("Thread starter", "started by"), read
+#: inside a text on forum pages, as the inner labels are.
+_FORUM_INNER_LABEL_RE = re.compile(
+    _INNER_LABEL_RE.pattern
+    + r"|\b(?:(?:thread|topic|discussion)\s+starter|started\s+by|original\s+poster)\b\s*:?",
+    re.I,
+)
+#: Class and id words of a forum's user name elements.
+_USER_NAME_RE = re.compile(r"user-?name|poster", re.I)
 #: Class and id words of byline elements, and of author boxes that are not the byline.
 _BYLINE_NAME_RE = re.compile(r"author|byline|by-line|writer|reporter|contributor|creator|autor|auteur", re.I)
 #: The path of an author's page (WordPress ``/author/jane-doe/`` and its kin).
@@ -118,9 +134,8 @@ def find_byline(
     cjk_page = bool(document.lang)
     windows = _windows(document, content, headline, named)
     under_headline = range(*windows[0]) if headline >= 0 else range(0)
-    scan = _Scan(
-        stats, context, named, MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS, under_headline
-    )
+    limit = MAX_BYLINE_WORDS_CJK if cjk_page else MAX_BYLINE_WORDS
+    scan = _Scan(stats, context, named, limit, under_headline, document.page_type.name == FORUM)
     for start, stop in windows:
         for node in range(start, stop):
             up = parent[node]
@@ -176,6 +191,9 @@ class _Scan:
     limit: int
     #: The elements around the headline, where a bare name beside a date is a byline.
     under_headline: range = range(0)
+    #: Whether the page is a forum thread (:attr:`Document.page_type`): its labels of the
+    #: original poster count, and an element named as a user's name gives its user name.
+    forum: bool = False
 
 
 def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
@@ -189,8 +207,10 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         if piece:
             match = _AUTHOR_LABEL_RE.match(piece)
             inner = match is None and (short or piece is tail)
-            match = _INNER_LABEL_RE.search(piece) if inner else match
-            if match is not None:
+            match = (
+                (_FORUM_INNER_LABEL_RE if scan.forum else _INNER_LABEL_RE).search(piece) if inner else match
+            )
+            if match is not None and not (inner and _in_sentence(piece, match)):
                 credit = _labelled_credit(scan, piece[match.start() :], holders, inner)
                 if credit.persons or credit.organisations:
                     return AUTHOR_LABEL, credit
@@ -202,6 +222,10 @@ def _candidate(scan: _Scan, node: int) -> tuple[int, Credit]:
         if strength:
             return strength, credit
     element = stats.nodes[node]
+    if named and scan.forum and stats.words[node] <= MAX_NAMED_WORDS and _named_user(element):
+        credit = read_credit(_pieces(element), visible_context(context))
+        if credit.persons and credit.unread <= 1:
+            return REPORTER_CREDIT, Credit(credit.persons[:1])  # the thread's first poster
     if named and 2 <= stats.words[node] <= MAX_NAMED_WORDS and _named_byline(element):
         credit = read_credit(_pieces(element), context)
         if credit.persons and credit.unread <= 1 and all(_full_name(name) for name in credit.persons):
@@ -230,6 +254,12 @@ def _name_beside_date(stats: DomStats, node: int) -> bool:
         after = (stats.texts[stats.end[node]] or "").strip(_DATE_LEAD)
     found = find_text_dates(after[:_DATE_CHARS]) if after[:1].isalnum() else []
     return bool(found) and found[0].start == 0
+
+
+def _in_sentence(piece: str, label: re.Match[str]) -> bool:
+    """Whether a label inside a text is a sentence's passive voice, lower-case words on
+    both sides ("All of our content is written by humans"), not a credit."""
+    return bool(_LOWER_END_RE.search(piece, 0, label.start()) and _LOWER_START_RE.match(piece, label.end()))
 
 
 def _labelled_credit(scan: _Scan, labelled: str, holders: tuple[int, ...], inner: bool) -> Credit:
@@ -277,12 +307,22 @@ def _widened(scan: _Scan, holder: int, labelled: str, inner: bool, credit: Credi
 
 def _pieces(element: etree._Element) -> str:
     """The text of ``element`` with its pieces joined by `` | `` (a separator of names),
-    except where a word goes on in the next piece ("Molly Woo<span>d</span>")."""
+    except where a word goes on in the next piece ("Molly Woo<span>d</span>"): no space
+    between them, and the next one lower-case ("Jane Doe</a> <a>on Dec 5" is two)."""
     text = ""
+    spaced = False  # whether white space came between the last piece and this one
     for piece in element.itertext():
         if not piece or piece.isspace():
+            spaced = spaced or bool(piece)
             continue
-        glued = text and not text[-1].isspace() and piece[0].islower() and " " not in piece.rstrip()
+        glued = (
+            text
+            and not spaced
+            and not text[-1].isspace()
+            and piece[0].islower()
+            and " " not in piece.rstrip()
+        )
+        spaced = piece[-1].isspace()
         text = f"{text}{piece}" if glued or not text else f"{text} | {piece}"
         if len(text) > 2 * MAX_BYLINE_CHARS:
             break
@@ -307,6 +347,13 @@ def _named_byline(element: etree._Element) -> bool:
         return True
     name = f"{element.get('class', '')} {element.get('id', '')}"
     return bool(_BYLINE_NAME_RE.search(name)) and not _NOT_BYLINE_NAME_RE.search(name)
+
+
+def _named_user(element: etree._Element) -> bool:
+    """Whether the element is named as a user's name or a byline (on a forum page, where
+    a poster goes by a user name)."""
+    name = f"{element.get('class', '')} {element.get('id', '')}"
+    return bool(_USER_NAME_RE.search(name) or _named_byline(element)) and not _NOT_BYLINE_NAME_RE.search(name)
 
 
 def _full_name(name: str) -> bool:

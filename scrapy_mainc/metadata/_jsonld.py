@@ -37,6 +37,24 @@ def main_article(
     return _matching(candidates, urls, headlines) or candidates[0]
 
 
+#: schema.org types of the opening post of a forum thread or of a Q&A page's question.
+POSTING_TYPES = frozenset({"DiscussionForumPosting", "Question"})
+
+
+def thread_posting(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The opening post of a forum or Q&A thread among the page's JSON-LD objects: the first
+    object of a posting type, or the first ``mainEntity`` of that type of one of them (a
+    ``QAPage``'s ``Question``, a ``WebPage``'s ``DiscussionForumPosting``); ``None``."""
+    for obj in objects:
+        entity = obj.get("mainEntity")
+        if isinstance(entity, list):
+            entity = next((item for item in entity if isinstance(item, dict)), None)
+        for candidate in (obj, entity):
+            if isinstance(candidate, dict) and POSTING_TYPES.intersection(jsonld_types(candidate)):
+                return candidate
+    return None
+
+
 def names_page(
     article: dict[str, Any] | None,
     objects: list[dict[str, Any]],
@@ -117,23 +135,28 @@ _ORGANISATION_KEYS = frozenset(kind.lower() for kind in ORGANISATION_TYPES)
 _MAX_CREDIT_DEPTH = 3
 
 
-def credits(value: Any, objects: list[dict[str, Any]]) -> list[tuple[str, bool]]:
-    """The ``(name, is_organisation)`` pairs of a JSON-LD ``author`` or ``creator`` value:
-    a string, an object with a ``name``, a list of either, or a reference by ``@id`` to a
+#: What a JSON-LD credit's ``@type`` says it is.
+PERSON, ORGANISATION, UNTYPED = "person", "organisation", ""
+
+
+def credits(value: Any, objects: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The ``(name, kind)`` pairs of a JSON-LD ``author`` or ``creator`` value (``kind``:
+    :data:`PERSON` or :data:`ORGANISATION` by its ``@type``, else :data:`UNTYPED`): a
+    string, an object with a ``name``, a list of either, or a reference by ``@id`` to a
     ``Person`` elsewhere on the page (``@graph`` members, other scripts)."""
-    found: list[tuple[str, bool]] = []
+    found: list[tuple[str, str]] = []
     _credits(value, objects, found, depth=0)
     return found
 
 
-def _credits(value: Any, objects: list[dict[str, Any]], found: list[tuple[str, bool]], depth: int) -> None:
+def _credits(value: Any, objects: list[dict[str, Any]], found: list[tuple[str, str]], depth: int) -> None:
     if depth > _MAX_CREDIT_DEPTH:
         return
     if isinstance(value, list):
         for item in value[:20]:
             _credits(item, objects, found, depth + 1)
     elif isinstance(value, str):
-        found.append((" ".join(value.split()), False))
+        found.append((" ".join(value.split()), UNTYPED))
     elif isinstance(value, dict):
         name = value.get("name")
         if name is None and "@id" in value:
@@ -145,8 +168,13 @@ def _credits(value: Any, objects: list[dict[str, Any]], found: list[tuple[str, b
         if isinstance(name, list):
             name = next((item for item in name if isinstance(item, str)), None)
         if isinstance(name, str) and name.strip():
-            organisation = any(kind.lower() in _ORGANISATION_KEYS for kind in types)
-            found.append((" ".join(name.split()), organisation))
+            found.append((" ".join(name.split()), _kind(types)))
+
+
+def _kind(types: tuple[str, ...]) -> str:
+    if any(kind.lower() in _ORGANISATION_KEYS for kind in types):
+        return ORGANISATION
+    return PERSON if "Person" in types else UNTYPED
 
 
 def _plain_types(value: Any) -> tuple[str, ...]:

@@ -25,7 +25,8 @@ _LABEL_RE = re.compile(
     r"(?:written|posted|reported|analysis|story|words|text|reporting|compiled|published|"
     r"commentary|opinion|column|review|interview|article)\s+by\b|by\b|von\b|par\b|por\b|"
     r"door\b|av\b|af\b|autor(?:in|es)?\b|authors?\b|auteur\b|text\b|texto\b|текст\b|автор\b|"
-    r"publicado\s+por\b|escrito\s+por\b|reporter\b|"
+    r"publicado\s+por\b|escrito\s+por\b|reporter\b|(?:thread|topic|discussion)\s+starter\b|started\s+by\b|"
+    r"original\s+poster\b|via\b|"
     r"作者|撰文|执笔人?|文\s*[/／|:：]|本报(?:实习|特约)?记者|(?:实习|特约|首席)?记者|通讯员|报道员|"
     r"供稿|整理|原创|楼主|发帖人|发表人|发布人|署名)\s*[:：/／|]?\s*",
     re.I,
@@ -38,7 +39,7 @@ _NOISE_RE = re.compile(
 _TAIL_RE = re.compile(
     r"\s+(?:on|at|am|le|el|il|em|updated|published|posted|last|aktualisiert|发表于|发布于|"
     r"于|时间|日期|来源|编辑|责任编辑)\b.*$|"
-    r"\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d.*$|\d.*$|"
+    r"\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d.*$|(?<!\w)\d.*$|"
     r"\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$|\s[•·—–-]\s.*$|"
     r"\s+[^\s:：|]+[:：].*$|"
     r"[\s.|]+(?:photo(?:s|graph(?:s|y))?|pictures?|illustrations?|images?|video|graphics?)\s+by\b.*$|"
@@ -80,6 +81,11 @@ UI_WORDS = frozenset(
     all posts stories subscribe share comments comment bio biography see latest about
     publish published updated social links archive rss feed""".split()
 )
+#: Pronouns and determiners: never a name, even where user names count ("Published by our
+#: engineering team").
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those our my your his her their its we us you them".split()
+)
 #: Job titles and affiliations: a part holding one of these words is not a name.
 JOB_WORDS = frozenset(
     """writer writers reporter reporters correspondent correspondents editor editors
@@ -89,7 +95,7 @@ JOB_WORDS = frozenset(
     photographer photographers photo photos illustration illustrator video host anchor
     contributing freelance guest bureau desk team columnista redakteur redaktion executive
     correspondente repórter redação redacción reportero periodista giornalista
-    redattore auteur rédaction journaliste envoyé sportswriter""".split()
+    redattore auteur rédaction journaliste envoyé sportswriter expert experts specialist""".split()
 )  # fmt: skip
 #: Words of organisation names (news agencies, publications, institutions).
 ORG_WORDS = frozenset(
@@ -110,7 +116,10 @@ DESK_WORDS = frozenset(
     "staff team desk bureau editorial editors reports newsroom redaktion redazione wire".split()
 )
 #: Single-word credits that are accounts or roles, not people.
-ACCOUNT_WORDS = frozenset("admin administrator webmaster editor editorial staff guest anonymous user".split())
+ACCOUNT_WORDS = frozenset(
+    """admin administrator webmaster editor editorial staff guest anonymous user member members
+    moderator""".split()
+)
 #: Credentials after a name ("Rachael Link, MS, RD").
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z]{2,5}|Ph\.?D\.?|M\.?D\.?|Dr\.?|MSc|MBA|RDN|CPT|CSCS|Esq\.?)$")
 _PARTICLES = frozenset(
@@ -123,6 +132,11 @@ _NAME_TOKEN_RE = re.compile(r"^(?:[^\W\d_][\w'’.\-]*|[A-Z]\.)$")
 _PLAIN_NAME_RE = re.compile(r"^[A-Z][a-z'’]+(?: (?:[A-Z]\.|[A-Z][a-z'’]+)){1,3}$")
 #: First words that are labels, not names ("By Jane", "Von Anna").
 _LABEL_WORDS = frozenset("by von par por door av af text texto autor author posted written".split())
+
+
+#: The page type of forum and Q&A threads (:attr:`Document.page_type`), whose posters go by
+#: user names.
+FORUM = "forum"
 
 
 @dataclass(slots=True)
@@ -166,6 +180,9 @@ def read_credit(raw: str, context: Context) -> Credit:
         if _key(part) in context.site_keys:
             credit.organisations.append(part)  # the site's own name after a name: "New York Daily News"
             first = False
+            continue
+        if not first and any(word.casefold().strip(".") in JOB_WORDS for word in part.split()[-1:]):
+            credit.unread += 1  # a job title after a name: "Jane Doe, Home Security Expert"
             continue
         part = _strip_part(part)
         if not part or _CREDENTIAL_RE.match(part) or part.casefold() in _CONJUNCTIONS:
@@ -250,8 +267,8 @@ def _is_title_word(token: str) -> bool:
 
 def classify(name: str, context: Context) -> str:
     """``person``, ``organisation`` or ``""`` (neither: a title, a date, a sentence)."""
-    if len(name) > 60 or not context.accounts_are_people and _DIGIT_RE.search(name):
-        return ""
+    if len(name) > 60 or _DIGIT_RE.search(name) and (not context.accounts_are_people or " " in name):
+        return ""  # digits: in a user name only ("cjy52191"), never in a name of several words ("G1 RO")
     key = _key(name)
     if not key:
         return ""
@@ -268,7 +285,12 @@ def classify(name: str, context: Context) -> str:
     if len(tokens) == 1:
         if lowered[0] in ORG_WORDS or "." in name and _looks_like_domain(name):
             return "organisation"
-        if lowered[0] in UI_WORDS or lowered[0] in JOB_WORDS and lowered[0] not in ACCOUNT_WORDS:
+        if (
+            lowered[0] in UI_WORDS
+            or lowered[0] in FUNCTION_WORDS
+            or lowered[0] in JOB_WORDS
+            and lowered[0] not in ACCOUNT_WORDS
+        ):
             return ""  # "Follow", "Executive" (but "Editor" is an account: an organisation)
         return _single_word(name, lowered[0], context)
     if name[0].isascii() and name[0].islower():
