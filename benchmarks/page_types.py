@@ -107,8 +107,9 @@ def _sample(page: tuple[str, str, str, str, Path]) -> Sample:
     source, page_id, page_type, url, path = page
     raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
     document = build_document(parse_html(decode_html(raw).text), url or None)
-    signals, words = quick_signals(document)
+    signals, by_source = quick_signals(document)
     signals = {**{f"quick:{name}": 0.0 for name in signals}, **signals, **more_signals(document)}
+    words = frozenset(f"{source}:{word}" for source, found in by_source.items() for word in found)
     return Sample(source, page_id, page_type, site_of(url, f"{source}/{page_id}"), signals, words)
 
 
@@ -350,13 +351,23 @@ def _model_lines(name: str, model: Model) -> list[str]:
         *(f"        {row(coefficients[kind, :dense])}," for kind in range(len(PAGE_TYPES))),
         "    ),",
         "    word_weights={",
-        *(
-            f"        {word!r}: {row(coefficients[:, dense + column])},"
-            for column, word in enumerate(model.words)
-        ),
+        *_word_lines(model, coefficients, dense),
         "    },",
         ")",
     ]
+
+
+def _word_lines(model: Model, coefficients, dense: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The word weights by where the words stand (``label:buy`` -> ``{"label": {"buy": ...}}``)."""
+    lines = []
+    for source in sorted({word.split(":", 1)[0] for word in model.words}):
+        lines.append(f"        {source!r}: {{")
+        for column, word in enumerate(model.words):
+            if word.split(":", 1)[0] == source:
+                weights = "(" + ", ".join(f"{value:.4g}" for value in coefficients[:, dense + column]) + ")"
+                lines.append(f"            {word.split(':', 1)[1]!r}: {weights},")
+        lines.append("        },")
+    return lines
 
 
 def main() -> int:

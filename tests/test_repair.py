@@ -12,6 +12,7 @@ from scrapy_mainc.core._repair import (
     page_wrappers,
     place_streamed_segments,
     release_swallowed,
+    repairable,
     reveal_noscript,
 )
 
@@ -34,17 +35,17 @@ def test_a_noscript_beside_a_page_of_text_stays_out() -> None:
     body = _body(
         story + "<noscript><p>" + "Please enable JavaScript to use the comments. " * 10 + "</p></noscript>"
     )
-    reveal_noscript(body)
+    reveal_noscript(body, repairable(body).noscripts)
     assert [element.tag for element in body.iter("noscript")] == ["noscript"]
 
 
 def test_the_noscript_threshold_is_exact() -> None:
     line = "x" * (NOSCRIPT_MIN_CHARS - 1)
     short = _body(f"<noscript><p>{line}</p></noscript>")
-    reveal_noscript(short)
+    reveal_noscript(short, repairable(short).noscripts)
     assert next(short.iter(REVEALED_NOSCRIPT_TAG), None) is None
     enough = _body(f"<noscript><p>{line}y</p></noscript>")
-    reveal_noscript(enough)
+    reveal_noscript(enough, repairable(enough).noscripts)
     assert next(enough.iter(REVEALED_NOSCRIPT_TAG), None) is not None
 
 
@@ -52,10 +53,10 @@ def test_the_visible_share_decides() -> None:
     hidden = "h" * 1000
     # visible text of 249 characters (under a quarter of 1000): the fallback shows
     revealed = _body(f"<p>{'v' * 249}</p><noscript><p>{hidden}</p></noscript>")
-    reveal_noscript(revealed)
+    reveal_noscript(revealed, repairable(revealed).noscripts)
     assert next(revealed.iter(REVEALED_NOSCRIPT_TAG), None) is not None
     kept_out = _body(f"<p>{'v' * 250}</p><noscript><p>{hidden}</p></noscript>")
-    reveal_noscript(kept_out)
+    reveal_noscript(kept_out, repairable(kept_out).noscripts)
     assert next(kept_out.iter(REVEALED_NOSCRIPT_TAG), None) is None
 
 
@@ -64,7 +65,7 @@ def test_a_streamed_segment_takes_its_placeholder_s_place() -> None:
         "<main><h1>Title</h1><template id='B:0'></template><footer>foot</footer></main>"
         "<div hidden id='S:0'><p>The streamed story.</p></div><div hidden id='S:7'><p>orphan</p></div>"
     )
-    place_streamed_segments(body)
+    place_streamed_segments(body, repairable(body).templates)
     main = body.find("main")
     assert [child.tag for child in main] == ["h1", "div", "template", "footer"]
     assert main[1].get("hidden") is None and main[1].findtext("p") == "The streamed story."
@@ -83,7 +84,7 @@ def test_a_streamed_story_is_extracted() -> None:
 def test_a_page_nested_in_a_button_comes_out_in_order() -> None:
     story = POST * 8
     body = _body(f"<header><button>Menu<div><div></button></header><main>{story}</main>tail")
-    release_swallowed(body)
+    release_swallowed(body, repairable(body).buttons)
     assert next(body.iter("button"), None) is None
     assert "".join(body.itertext()).startswith("Menu") and body.find(".//main") is not None
     prepare(body.getroottree().getroot())
@@ -93,7 +94,7 @@ def test_a_page_nested_in_a_button_comes_out_in_order() -> None:
 def test_a_button_label_stays_a_button() -> None:
     label = "b" * BUTTON_MAX_CHARS
     body = _body(f"<p>text</p><button>{label}</button>")
-    release_swallowed(body)
+    release_swallowed(body, repairable(body).buttons)
     assert body.find("button").text == label
 
 

@@ -26,7 +26,7 @@ import re
 
 from lxml import etree
 
-from ._repair import page_wrappers, repair
+from ._repair import REPAIRED_TAGS, Repairable, page_wrappers, repair
 from ._sanitize import image_source, image_srcset, safe_srcset, xml_safe
 from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
@@ -143,13 +143,17 @@ def prepare(
     for template in body_templates(body):
         render_template(template)  # before the script, which goes with the others below
     holding = []
-    for element in list(body.iter("picture", *HOLDING_VOID_TAGS)):  # one walk for both
-        if element.tag == "picture":
+    repairable = Repairable()
+    for element in list(body.iter("picture", *HOLDING_VOID_TAGS, *REPAIRED_TAGS)):  # one walk for all
+        tag = element.tag
+        if tag == "picture":
             give_sources_to_image(element)
+        elif tag in REPAIRED_TAGS:
+            repairable.add(element)
         elif holds_content(element):  # what followed it, out after it as browsers build the page
             holding.append(element)
     close_void_elements(body, holding)
-    repair(body)
+    repair(body, repairable)
     etree.strip_elements(
         body, etree.Comment, etree.ProcessingInstruction, etree.Entity, *NON_CONTENT_TAGS, with_tail=False
     )
@@ -164,11 +168,19 @@ def prepare(
             itemtypes.extend(part.rstrip("/").rsplit("/", 1)[-1] for part in value.split())
         elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
             hidden.append(value.getparent())
-    wrappers = page_wrappers(body) if hidden else set()
-    for element in hidden_to_empty(hidden):
-        if element not in wrappers:  # a whole page hidden until its scripts run is shown
-            element.clear(keep_tail=True)
+    empty_hidden(body, hidden)
     return body, tuple(itemprops), tuple(itemtypes)
+
+
+def empty_hidden(body: etree._Element, hidden: list[etree._Element]) -> None:
+    """Empty the ``hidden`` elements of ``body`` in place (:func:`hidden_to_empty`), but the
+    wrappers of a whole page hidden until its scripts run (:func:`page_wrappers`: looked
+    for only when a hidden element holds an ``<h1>`` or the ``<main>``)."""
+    holds_page = any(next(element.iter("h1", "main"), None) is not None for element in hidden)
+    wrappers = page_wrappers(body) if holds_page else set()
+    for element in hidden_to_empty(hidden):
+        if element not in wrappers:
+            element.clear(keep_tail=True)
 
 
 def holds_content(element: etree._Element) -> bool:

@@ -21,11 +21,11 @@ class LinearModel:
     intercepts: tuple[float, ...]
     #: One row of weights per class, a weight per signal in ``signals`` order.
     signal_weights: tuple[tuple[float, ...], ...]
-    #: A row of weights per word present.
-    word_weights: Mapping[str, tuple[float, ...]]
+    #: A row of weights per word present, by where the word stands (``label``...).
+    word_weights: Mapping[str, Mapping[str, tuple[float, ...]]]
 
-    def probabilities(self, signals: Mapping[str, float], words: frozenset[str]) -> list[float]:
-        """Each class's probability for these signals and words."""
+    def probabilities(self, signals: Mapping[str, float], words: Mapping[str, frozenset[str]]) -> list[float]:
+        """Each class's probability for these signals and words (by where they stand)."""
         values = [
             (signals[name] - mean) / scale if scale else 0.0
             for name, mean, scale in zip(self.signals, self.means, self.scales)
@@ -34,7 +34,11 @@ class LinearModel:
             intercept + sum(map(mul, weights, values))
             for intercept, weights in zip(self.intercepts, self.signal_weights)
         ]
-        present = [self.word_weights[word] for word in words & self.word_weights.keys()]
+        present = [
+            weights[word]
+            for source, weights in self.word_weights.items()
+            for word in words.get(source, frozenset()) & weights.keys()
+        ]
         if present:
             scores = [score + sum(column) for score, column in zip(scores, zip(*present))]
         top = max(scores)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from lxml import etree
@@ -109,18 +110,23 @@ def _log(value: float) -> float:
     return math.log1p(max(value, 0.0))
 
 
-def quick_signals(document: Document) -> tuple[dict[str, float], frozenset[str]]:
+#: The page's words by where they stand: its short labels, its buttons, its paragraphs.
+PageWords = Mapping[str, frozenset[str]]
+
+
+def quick_signals(document: Document) -> tuple[dict[str, float], PageWords]:
     """The signals that cost one pass or none (markup, shape, labels and prices), and the
-    words of the page's short labels: enough to tell most articles."""
+    page's words (:data:`PageWords`: ``label``, ``button`` and ``prose``): enough to tell
+    most articles."""
     stats = document.stats
     signals = _markup(document)
     signals.update(_shape(stats))
-    words, prices = labels(stats)
+    labelled, prices = labels(stats)
     signals["prices"] = _log(prices)
     evidence = document.evidence
-    if evidence is not None and evidence.buttons:
-        words = words | {"button:" + word for word in _words(evidence.buttons.lower())}
-    return signals, words | {"p:" + word for word in _words(prose_start(stats))}
+    buttons = _words(evidence.buttons.lower()) if evidence is not None and evidence.buttons else frozenset()
+    prose = frozenset(prose_start(stats).split())
+    return signals, {"label": labelled, "button": buttons, "prose": prose}
 
 
 def more_signals(document: Document) -> dict[str, float]:
@@ -208,7 +214,7 @@ def labels(stats: DomStats) -> tuple[frozenset[str], int]:
         ]
     ).lower()
     prices = sum(short.count(sign) for sign in CURRENCY_SIGNS)
-    return _words(short), prices
+    return frozenset(short.split()), prices
 
 
 def prose_start(stats: DomStats) -> str:

@@ -18,7 +18,7 @@ accuracy on sites neither was trained on is measured there (docs/page-types.md).
 
 from __future__ import annotations
 
-from ._page_signals import more_signals, quick_signals
+from ._page_signals import PageWords, more_signals, quick_signals
 from ._pagetype_model import FULL, QUICK, QUICK_ARTICLE
 from ._types import Document, PageType
 
@@ -43,7 +43,7 @@ def other_than_article(document: Document) -> PageType:
 
 
 def _best(
-    document: Document, signals: dict[str, float], words: frozenset[str], among: tuple[str, ...]
+    document: Document, signals: dict[str, float], words: PageWords, among: tuple[str, ...]
 ) -> PageType:
     """The full model's likeliest type among ``among``, with its probability."""
     signals.update(more_signals(document))

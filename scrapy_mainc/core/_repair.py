@@ -23,6 +23,8 @@ removes what no algorithm reads:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from lxml import etree
 
 from ._tags import NON_CONTENT_TAGS
@@ -41,26 +43,58 @@ NOSCRIPT_MIN_CHARS = 300
 #: 100 characters).
 BUTTON_MAX_CHARS = 500
 _TEXT_CHARS = etree.XPath("string-length(normalize-space())")
+#: Blocks of a page's text: a button holding none of them holds a label, however long.
+_PAGE_BLOCKS = ("p", "li", "h1", "h2", "h3", "article", "main", "section", "table")
 _STREAMED_SEGMENTS = etree.XPath("descendant::div[@hidden][starts-with(@id, 'S:')]")
-_PLACEHOLDER = etree.XPath("descendant::template[@id = $name]")
+#: The tags the repairs read: preparation's one walk over the tree collects them
+#: (:class:`Repairable`), each repair reading only its own.
+REPAIRED_TAGS = ("noscript", "template", "button")
 
 
-def repair(body: etree._Element) -> None:
-    """Apply the repairs of this module to the analysis root ``body``, in place."""
-    if next(body.iter("noscript"), None) is not None:
-        reveal_noscript(body)
-    place_streamed_segments(body)
-    release_swallowed(body)
+@dataclass(slots=True)
+class Repairable:
+    """The elements of a body the repairs read, found in one walk (:data:`REPAIRED_TAGS`)."""
+
+    noscripts: list[etree._Element] = field(default_factory=list)
+    templates: list[etree._Element] = field(default_factory=list)
+    buttons: list[etree._Element] = field(default_factory=list)
+
+    def add(self, element: etree._Element) -> None:
+        if element.tag == "noscript":
+            self.noscripts.append(element)
+        elif element.tag == "template":
+            self.templates.append(element)
+        else:
+            self.buttons.append(element)
 
 
-def reveal_noscript(body: etree._Element) -> None:
+def repair(body: etree._Element, found: Repairable) -> None:
+    """Apply the repairs of this module to the analysis root ``body``, in place, reading
+    the elements ``found`` in it."""
+    if found.noscripts:
+        reveal_noscript(body, found.noscripts)
+    if found.templates:
+        place_streamed_segments(body, found.templates)
+    if found.buttons:
+        release_swallowed(body, found.buttons)
+
+
+def repairable(body: etree._Element) -> Repairable:
+    """The elements of ``body`` the repairs read (a walk of its own, for callers that have
+    none: preparation collects them in its walk)."""
+    found = Repairable()
+    for element in body.iter(*REPAIRED_TAGS):
+        found.add(element)
+    return found
+
+
+def reveal_noscript(body: etree._Element, fallbacks: list[etree._Element]) -> None:
     """Show the ``<noscript>`` content of a page that a script renders: when the body
     outside its noscript elements (scripts and styles aside) holds almost no text and they
     hold a page's worth (:data:`NOSCRIPT_MIN_CHARS`, :data:`NOSCRIPT_VISIBLE_SHARE`),
     they are what a reader without scripts, and a crawler, gets. Elsewhere they are
     removed with the other non-content elements (a tracking pixel, a "please enable
     JavaScript" line, a lazy image's fallback copy)."""
-    fallbacks = list(body.iter("noscript"))
     outermost = [element for element in fallbacks if not _in_noscript(element)]
     if sum(_TEXT_CHARS(element) for element in outermost) < NOSCRIPT_MIN_CHARS:
         return  # a tracking pixel, a line: no page's worth (and no strip to pay for)
@@ -76,13 +110,15 @@ def _in_noscript(element: etree._Element) -> bool:
     return any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
 
 
-def place_streamed_segments(body: etree._Element) -> None:
+def place_streamed_segments(body: etree._Element, templates: list[etree._Element]) -> None:
     """Put each streamed segment (a hidden ``<div id="S:n">``) in the place of its
-    placeholder (``<template id="B:n">``), shown, as the streaming script does; a segment
-    without a placeholder stays hidden."""
+    placeholder (one of ``templates``: ``<template id="B:n">``), shown, as the streaming
+    script does; a segment without a placeholder stays hidden."""
+    placeholders = {template.get("id"): template for template in templates}
+    if not any(name and name.startswith("B:") for name in placeholders):
+        return  # no placeholder: no segment to look for
     for segment in _STREAMED_SEGMENTS(body):
-        name = "B:" + segment.get("id", "")[2:]
-        placeholder = next(iter(_PLACEHOLDER(body, name=name)), None)
+        placeholder = placeholders.get("B:" + segment.get("id", "")[2:])
         if placeholder is None or placeholder.getparent() is None:
             continue
         del segment.attrib["hidden"]
@@ -101,12 +137,18 @@ def page_wrappers(body: etree._Element) -> set[etree._Element]:
     return wrappers
 
 
-def release_swallowed(body: etree._Element) -> None:
+def release_swallowed(body: etree._Element, buttons: list[etree._Element]) -> None:
     """Move what the parser nested in a ``<button>`` out into its parent, in order, when it
     holds more than a label (:data:`BUTTON_MAX_CHARS`): the rest of the page, as a browser
     shows it. (One ``etree.strip_tags`` moves the text as parsed: a control character in
     it could not be written back through lxml's API.)"""
-    swallowing = [button for button in body.iter("button") if _TEXT_CHARS(button) > BUTTON_MAX_CHARS]
+    swallowing = [
+        button
+        for button in buttons
+        if len(button)
+        and next(button.iter(*_PAGE_BLOCKS), None) is not None  # a label holds none
+        and _TEXT_CHARS(button) > BUTTON_MAX_CHARS
+    ]
     for button in swallowing:
         button.tag = _RELEASED
     if swallowing:
