@@ -45,7 +45,7 @@ from scrapy_mainc._extract import build_document  # noqa: E402
 from scrapy_mainc.core._decode import decode_html  # noqa: E402
 from scrapy_mainc.core._dom import parse_html  # noqa: E402
 from scrapy_mainc.core._page_signals import more_signals, quick_signals  # noqa: E402
-from scrapy_mainc.core._pagetype import PAGE_TYPES  # noqa: E402
+from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN, PAGE_TYPES  # noqa: E402
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "scrapy_mainc" / "core" / "_pagetype_model.py"
 #: A label word counts when pages of this many sites show it.
@@ -195,6 +195,11 @@ class Model:
     def predict(self, samples: Sequence[Sample]) -> list[str]:
         return [PAGE_TYPES[label] for label in self.regression.predict(self._inputs(samples))]
 
+    def probabilities(self, samples: Sequence[Sample]) -> list[dict[str, float]]:
+        classes = [PAGE_TYPES[label] for label in self.regression.classes_]
+        rows = self.regression.predict_proba(self._inputs(samples))
+        return [dict(zip(classes, map(float, row))) for row in rows]
+
     def likeliest_but_article(self, samples: Sequence[Sample]) -> list[str]:
         probabilities = self.regression.predict_proba(self._inputs(samples))
         classes = [PAGE_TYPES[label] for label in self.regression.classes_]
@@ -216,8 +221,10 @@ class Prediction:
 
 def cross_validated(samples: list[Sample], threshold: float) -> list[Prediction]:
     """Each sample's type as the cascade trained on the other folds (grouped by site)
-    predicts it: the quick model's ``article`` when its probability is at least
-    ``threshold``, else the full model's type."""
+    predicts it, as :func:`scrapy_mainc.core._pagetype.page_type` decides: the quick
+    model's ``article`` when its probability is at least ``threshold``, else the full
+    model's type (``article`` still when the page's markup says so twice and the other type
+    is not ``MARKED_ARTICLE_MARGIN`` times as likely)."""
     sites = sorted({sample.site for sample in samples})
     fold_of = {site: position % FOLDS for position, site in enumerate(_shuffled(sites))}
     predicted = [Prediction("", "")] * len(samples)
@@ -227,12 +234,24 @@ def cross_validated(samples: list[Sample], threshold: float) -> list[Prediction]
         tested = [samples[index] for index in test]
         quick, full = Model(train, QUICK_NAMES), Model(train)
         others = full.likeliest_but_article(tested)
-        for index, article, page_type, other in zip(
-            test, quick.article_probability(tested), full.predict(tested), others
-        ):
+        types = [_decided(sample, row) for sample, row in zip(tested, full.probabilities(tested))]
+        for index, article, page_type, other in zip(test, quick.article_probability(tested), types, others):
             predicted[index] = Prediction("article" if article >= threshold else page_type, other)
             QUICK_EXITS[index] = article >= threshold
     return predicted
+
+
+def _decided(sample: Sample, probabilities: dict[str, float]) -> str:
+    """The full model's type, with the margin a page marked twice as an article gets."""
+    best = max(probabilities, key=probabilities.__getitem__)
+    marked = sample.signals.get("ld_article") and sample.signals.get("og_article")
+    if (
+        best != "article"
+        and marked
+        and probabilities[best] < MARKED_ARTICLE_MARGIN * probabilities["article"]
+    ):
+        return "article"
+    return best
 
 
 def vetoed(samples: list[Sample], predicted: list[Prediction], jobs: int) -> list[str]:
