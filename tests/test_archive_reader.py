@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+import uuid
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,15 @@ def five_members(directory: Path) -> list[bytes]:
     return [record_bytes(url(number), page(number)) for number in range(5)]
 
 
-def test_a_truncated_gzip_member_in_the_middle(tmp_path: Path) -> None:
-    members = five_members(tmp_path)
+@pytest.mark.parametrize("seed", range(40))
+def test_a_truncated_gzip_member_in_the_middle(tmp_path: Path, seed: int) -> None:
+    # The record ids change the compressed bytes, and with them where warcio fails inside the
+    # cut member: with a few of them it fails at the member's start, then, tried again there,
+    # reads a garbled record out of the cut member and fails further on. One damage, said once.
+    members = [
+        record_bytes(url(number), page(number), record_id=f"<urn:uuid:{uuid.UUID(int=seed * 5 + number)}>")
+        for number in range(5)
+    ]
     path = tmp_path / "cut.warc.gz"
     path.write_bytes(b"".join([*members[:2], members[2][: len(members[2]) // 2], *members[3:]]))
     items, summary = read(path)

@@ -125,9 +125,11 @@ def write_warc(
     return path
 
 
-def record_bytes(url: str, body: bytes, gzip: bool = True) -> bytes:
-    """One HTML response record as written, to splice files by hand."""
+def record_bytes(url: str, body: bytes, gzip: bool = True, record_id: str = "") -> bytes:
+    """One HTML response record as written, to splice files by hand. warcio gives it a random
+    WARC-Record-ID unless ``record_id`` is given, which makes the bytes the same in every run."""
     buffer = io.BytesIO()
     writer = WARCWriter(buffer, gzip=gzip)
-    write(writer, response_record(writer, url, body))
+    warc_headers = {"WARC-Record-ID": record_id} if record_id else None
+    write(writer, response_record(writer, url, body, warc_headers=warc_headers))
     return buffer.getvalue()

@@ -107,11 +107,17 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
             if compressed and start == read.last == 0 and _WHOLE_GZIP in str(exc):
                 yield from _whole_gzip(stream, limit)  # nothing read yet: read.held is dropped
                 return
-            yield from read.release()
             failed_at = max(iterator.offset, read.last)  # the record that could not be read
-            if failed_at != reported:  # not the same record again, after a restart there
-                reported = failed_at
-                yield Damage(failed_at, "bad record", f"{type(exc).__name__}: {_short(exc)}")
+            if start == reported == read.last:
+                # a second try of the record that failed, failing inside it again (a cut gzip
+                # member runs on into the bytes after it): the same damage, and what the
+                # try read of it is not trusted
+                read.held.clear()
+            else:
+                yield from read.release()
+                if failed_at != reported:  # not the same record again, after a restart there
+                    reported = failed_at
+                    yield Damage(failed_at, "bad record", f"{type(exc).__name__}: {_short(exc)}")
             # a record may start inside the one before, when that one's length lies
             start = yield from _next_start(stream, read.last + 1, failed_at, compressed)
             continue
