@@ -72,9 +72,9 @@ def _without_preset(page_type: str) -> Callable[[], None]:
 #: Code switched off by name (issue 33's page-type rules and the repairs): each a patch
 #: applied in the worker for the row's run, undone after it.
 PATCHES: dict[str, Callable[[], None]] = {
-    "noscript": lambda: setattr(repair_module, "reveal_noscript", lambda body: None),
-    "streamed": lambda: setattr(repair_module, "place_streamed_segments", lambda body: None),
-    "button": lambda: setattr(repair_module, "release_swallowed", lambda body: None),
+    "noscript": lambda: setattr(repair_module, "reveal_noscript", lambda body, found: None),
+    "streamed": lambda: setattr(repair_module, "place_streamed_segments", lambda body, found: None),
+    "button": lambda: setattr(repair_module, "release_swallowed", lambda body, found: None),
     "hidden page": lambda: setattr(dom_module, "page_wrappers", lambda body: set()),
     "second look": lambda: setattr(extract_module, "choose", choice_module._choice),
     "forum posts": lambda: setattr(choice_module, "POSTS_ARE_CONTENT", frozenset()),

@@ -3,6 +3,7 @@ in a button (:mod:`scrapy_mainc.core._repair`)."""
 
 from __future__ import annotations
 
+from helpers import repository_module
 from scrapy_mainc import extract
 from scrapy_mainc.core._dom import parse_html, prepare
 from scrapy_mainc.core._repair import (
@@ -130,3 +131,24 @@ def test_page_wrappers_are_the_headline_s_and_main_s_ancestors() -> None:
     # a hidden dialog holding a later heading is no wrapper of the page's first one
     body = _body("<h1>T</h1><div id='d' style='display:none'><h1>Sign up</h1></div>")
     assert body.xpath("div[@id='d']")[0] not in page_wrappers(body)
+
+
+def test_the_ablation_switches_each_repair_off() -> None:
+    # benchmarks/ablation.py measures each repair by patching it out; a patch that no longer
+    # fits the code it replaces would stop the ablation (or measure nothing).
+    ablation = repository_module("benchmarks", "ablation")
+    pages = {
+        "noscript": "<div id='app'></div><script>boot()</script>"
+        f"<noscript><div class='topic'><h1>Import fails</h1>{POST * 4}</div></noscript>",
+        "streamed": "<main><template id='B:1'></template></main>"
+        f"<div hidden id='S:1'><article>{POST * 5}</article></div>",
+        "button": f"<button><div><div></button><article>{POST * 6}</article>",
+        "hidden page": "<div id='root'><div style='visibility:hidden'>"
+        f"<main><h1>Import fails</h1>{POST * 5}</main></div></div>",
+    }
+    for name, body in pages.items():
+        page = f"<html><body>{body}</body></html>"
+        assert "Any idea why?" in extract(page).text, name
+        with ablation.patched((name,)):
+            assert "Any idea why?" not in extract(page).text, name
+        assert "Any idea why?" in extract(page).text, name  # restored
