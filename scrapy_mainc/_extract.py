@@ -90,18 +90,8 @@ def extract(
     ``Extraction.page_type``). Bad input never raises: the result then has empty ``text``
     and a ``reason``.
     """
-    chosen, chosen_params = _resolve(algorithm, params, favor)
     output = OutputOptions(tables, links, images, formatting, markdown)
-    run = _Run(
-        chosen,
-        chosen_params,
-        url,
-        strip_comments,
-        metadata,
-        fetched_moment(fetched),
-        output,
-        _given(page_type),
-    )
+    run = _run(algorithm, params, favor, url, strip_comments, metadata, fetched, output, page_type)
     if max_bytes is not None and isinstance(html, str | bytes) and len(html) > max_bytes:
         return _empty(run, too_large_reason(html, max_bytes, "max_bytes"))
     text, utf8, reason = _page_text(html)
@@ -137,9 +127,26 @@ def extract_tree(
     **params: Any,
 ) -> Extraction:
     """Like :func:`extract` for an lxml tree the caller already has; it is not modified."""
-    chosen, chosen_params = _resolve(algorithm, params, favor)
     output = OutputOptions(tables, links, images, formatting, markdown)
-    run = _Run(
+    run = _run(algorithm, params, favor, url, strip_comments, metadata, fetched, output, page_type)
+    return _extract_tree([copy_tree(tree)], run)
+
+
+def _run(
+    algorithm: str,
+    params: dict[str, Any],
+    favor: str,
+    url: str | None,
+    strip_comments: bool | CommentParams,
+    metadata: bool,
+    fetched: str | datetime | None,
+    output: OutputOptions,
+    page_type: str | None,
+) -> _Run:
+    """The run of one extraction from the arguments of :func:`extract`; an unknown algorithm,
+    ``favor`` or ``page_type`` raises ``ValueError``."""
+    chosen, chosen_params = _resolve(algorithm, params, favor)
+    return _Run(
         chosen,
         chosen_params,
         url,
@@ -149,7 +156,6 @@ def extract_tree(
         output,
         _given(page_type),
     )
-    return _extract_tree([copy_tree(tree)], run)
 
 
 #: The first character that is not whitespace (as ``str.isspace`` has it).
