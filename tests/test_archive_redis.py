@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +94,19 @@ def test_a_frozen_redis_lets_the_items_through_without_waiting_for_each(
             items.append(item)
             if len(items) == 4:
                 os.kill(own_redis.process.pid, signal.SIGSTOP)
+                frozen = time.perf_counter()
+    elapsed = time.perf_counter() - frozen
     assert len(items) == 24 and all(item["cluster_id"] for item in items[:4])
     unclustered = [item for item in items if not item["cluster_id"]]
     assert len(unclustered) >= 16 and summary.stats["mainc/dedup/errors"] == len(unclustered)
     assert summary.errors["index error"] == len(unclustered)
-    # the items after the first failure did not each wait for the frozen server
+    # the items after the first failure did not each wait for the frozen server: after a
+    # timeout (0.5 s) the index is tried again once a pause as long has passed, so the
+    # waits are about one plus the time spent extracting, not waiting, over 0.5 s (2 on
+    # an idle machine; a loaded one extracts slower, which allows one or two more)
     waited = [problem for problem in summary.problems if "Timeout" in problem.reason]
-    assert 1 <= len(waited) <= 3, [problem.reason for problem in summary.problems]
+    working = elapsed - 0.5 * len(waited)
+    assert 1 <= len(waited) <= 2 + working / 0.5, ([problem.reason for problem in summary.problems], elapsed)
+    assert len(waited) < len(unclustered)
     warnings = [record.getMessage() for record in caplog.records if "mainc dedup" in record.getMessage()]
     assert len(warnings) == 1 and warnings[0].startswith(f"mainc dedup: the index at {own_redis.url} failed")
