@@ -57,6 +57,7 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import scrapy_mainc._choice as choice_module  # noqa: E402
 import scrapy_mainc._extract as extract_module  # noqa: E402
 from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
 from scrapy_mainc.algorithms import auto  # noqa: E402
@@ -87,7 +88,8 @@ STAGES: tuple[tuple[str, Any, str], ...] = (
     ("head: titles", extract_module, "find_titles"),
     ("head: JSON-LD article", extract_module, "main_article"),
     ("head: JSON-LD article", extract_module, "names_page"),
-    ("prepare", extract_module, "prepare"),
+    ("prepare (repairs included)", extract_module, "prepare"),
+    ("page type", extract_module, "page_type"),
     ("statistics", extract_module, "DomStats"),
     ("lang", extract_module, "_guess_lang"),
     ("headline search", extract_module, "find_headline"),
@@ -96,18 +98,20 @@ STAGES: tuple[tuple[str, Any, str], ...] = (
     ("auto: choose", auto, "choose"),
     ("auto: second opinion", auto, "_second_opinion"),
     ("auto: edge blocks", auto, "edge_blocks"),
-    ("comments", extract_module, "_without_comments"),
+    ("comments", choice_module, "without_comments"),
     ("visible title", extract_module, "visible_title"),
     ("metadata: dates", _stage, "find_dates"),
     ("metadata: authors", _stage, "find_authors"),
     ("metadata: fields", _stage, "find_fields"),
     ("metadata: shown headline", _stage, "shown_headline"),
     ("metadata: rest", extract_module, "extract_metadata"),
-    ("render text", extract_module, "render_text"),
+    ("render text", choice_module, "render_text"),
     ("render html", extract_module, "render_html"),
     ("xpath", _stats.DomStats, "xpath"),
     ("language id", extract_module, "identify_language"),
-    ("article verdict", extract_module, "article_verdict"),
+    ("article verdict", choice_module, "article_verdict"),
+    ("page type: second look", choice_module, "other_than_article"),
+    ("product data", extract_module, "missing_description"),
     ("release", _stats.DomStats, "release"),
     #: what is left of an extraction of a tree: mostly freeing the tree (``del document``)
     ("free the tree (and glue)", extract_module, "_extract_tree"),
