@@ -81,7 +81,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
     **{
         f"{kind} preset": _without_preset(kind)
-        for kind in ("forum", "listing", "collection", "documentation")
+        for kind in ("forum", "listing", "collection", "documentation", "product")
     },
     "service preset": _without_preset("service"),
 }
@@ -147,6 +147,9 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "page types: collection preset off": {"_off": ("collection preset",)},
     "page types: documentation preset off": {"_off": ("documentation preset",)},
     "page types: service preset off": {"_off": ("service preset",)},
+    "page types: product preset off (name, price and stock lines cut as at an article's edges)": {
+        "_off": ("product preset",)
+    },
     "page types: no density rescue of a fragment (items, sections)": {"density_rescue_ratio": 0.0},
     "page types: no second look (article verdict vetoes no type)": {"_off": ("second look",)},
     "page types: no product description from structured data": {"_off": ("product data",)},

@@ -723,3 +723,33 @@ def test_too_few_headline_links_make_no_listing_without_counting_teasers(
 
     monkeypatch.setattr(article_module, "teaser_count", no_walk)
     assert not is_listing(doc.stats, [body], frozenset(range(len(doc.stats))))
+
+
+def test_a_product_page_keeps_its_name_price_and_stock_lines() -> None:
+    # Short lines without punctuation around a product's description (price, stock, sizes,
+    # delivery) are the product's; at an article's edges they are a byline's and a share
+    # bar's kind of line, and cut.
+    description = (
+        "<p>Engineered as a light and packable insulation layer, this jacket stays warm even "
+        "when wet and has become a favourite for daily use around town or at the crag.</p>"
+    )
+    page = (
+        "<html><body><nav><a href='/'>Shop</a> <a href='/men'>Men</a> <a href='/women'>Women</a></nav>"
+        "<main><div class='product'><div class='gallery'><img src='a.jpg'></div><div class='buy'>"
+        "<h1>Nano jacket for men</h1><div class='price'>$229.00 excluding tax</div>"
+        "<div class='stock'>In stock at our store</div>"
+        "<div class='sizes'><span>Size</span> <span>S</span> <span>M</span> <span>L</span></div>"
+        f"<div class='shipping'>Free shipping over $100</div><div class='description'>{description}</div>"
+        "</div></div></main><footer><a href='/about'>About us</a> <a href='/jobs'>Jobs</a></footer>"
+        "</body></html>"
+    )
+    article = extract(page, page_type="article", metadata=False)
+    assert article.text.startswith("Engineered as a light") and "$229.00" not in article.text
+    product = extract(page, page_type="product", metadata=False)
+    assert product.text.splitlines()[:4] == [
+        "$229.00 excluding tax",
+        "In stock at our store",
+        "Size S M L",
+        "Free shipping over $100",
+    ]
+    assert product.text.endswith("at the crag.") and product.title == "Nano jacket for men"

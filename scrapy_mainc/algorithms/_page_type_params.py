@@ -16,8 +16,10 @@ kind, once, before the choice):
 * **documentation** and **service**: a page of sections, each under its heading (a
   manual's steps, an agency's offers), not one story: every section is kept (no "another
   story" check, no trimming of short edges, cards kept), short lines lose less;
-* **article** and **product**: the defaults (a product page's description and
-  specifications read as a story does);
+* **product**: the product's name, price, stock and delivery lines around its description
+  are short lines without punctuation: they lose less for it, and the choice's short edges
+  are not trimmed (its description and specifications otherwise read as a story does);
+* **article**: the defaults;
 * forum, listing, collection, documentation and service: a choice that keeps a sixth of
   the words the page-density choice keeps (CECTD-DS: the page's densest region,
   :mod:`.cetd`) is one item or one section of the page, and the density choice is taken
@@ -63,6 +65,7 @@ PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
         "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
         "documentation": _SECTIONS,
         "service": _SECTIONS,
+        "product": MappingProxyType({"unpunctuated_penalty": 3.0, "trim_edges": False}),
     }
 )
 
