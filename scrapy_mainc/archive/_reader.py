@@ -113,6 +113,7 @@ def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Dama
                 # member runs on into the bytes after it): the same damage, and what the
                 # try read of it is not trusted
                 read.held.clear()
+                failed_at = start  # where the try failed is not trusted either: skip from the start
             else:
                 yield from read.release()
                 if failed_at != reported:  # not the same record again, after a restart there
