@@ -79,11 +79,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "second look": lambda: setattr(extract_module, "choose", choice_module._choice),
     "forum posts": lambda: setattr(choice_module, "POSTS_ARE_CONTENT", frozenset()),
     "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
-    **{
-        f"{kind} preset": _without_preset(kind)
-        for kind in ("forum", "listing", "collection", "documentation", "product")
-    },
-    "service preset": _without_preset("service"),
+    **{f"{kind} preset": _without_preset(kind) for kind in presets.PAGE_TYPE_PRESETS},
 }
 
 
