@@ -609,6 +609,35 @@ def test_a_choice_is_checked_against_the_choice_without_the_punctuation_penalty(
     assert extract(listing, recheck_max_link_share=1.0).text.count("Harbour") == 2
 
 
+def _paragraph(word: str, words: int) -> str:
+    """A paragraph of ``words`` words: ``word`` repeated, then ", end."."""
+    return f"<p>{' '.join([word] * (words - 1))}, end.</p>"
+
+
+def test_the_recheck_counts_the_root_without_the_story_start_added_before_it() -> None:
+    # a how-to in three parts: two paragraphs (60 words), 30 short steps without a
+    # period (each 4 - 7 = -3 words of value: -90 together) and two more
+    # paragraphs (80); under the penalty the last part outweighs the article (60 - 90 +
+    # 80 - 1 for the headline), and the story's start adds the first two paragraphs
+    first = _paragraph("alpha", 30) + _paragraph("beta", 30)
+    steps = "<div>" + "".join(f"<p>Turn screw number {n}</p>" for n in range(30)) + "</div>"
+    last = _paragraph("gamma", 40) + _paragraph("delta", 40)
+    page = (
+        f"<html><body><article><h1>How to fit a shelf</h1><div class='a'>{first}</div>{steps}"
+        f"<div class='b'>{last}</div></article></body></html>"
+    )
+    doc, values, totals = _values(page)
+    article, part = node_at(doc, "//article"), node_at(doc, "//div[@class='b']")
+    assert (totals[article], totals[part]) == (49, 80)
+    # without the penalty the article keeps 60 + 120 + 80 = 260 words: under twice the
+    # 140 that the root and its start keep, over twice the root's 80, which is what the
+    # recheck counts
+    text = extract(page).text
+    assert "Turn screw number 29" in text and text.count("alpha") + 10 == text.count("delta") == 39
+    bare = extract(page, penalty_recheck_words=0).text
+    assert "Turn screw" not in bare and bare.count("alpha") + 10 == bare.count("delta") == 39
+
+
 def _desk_page(items: int) -> str:
     """A wire desk's page: each item a slug, a headline link in a block of its own and a
     standfirst of one sentence; a desk title above and a one-line footer below."""

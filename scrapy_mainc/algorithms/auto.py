@@ -117,9 +117,13 @@ def _rechecked(
     ``recheck_max_link_share`` of its words in links), lies elsewhere on the page or keeps
     ``penalty_recheck_gain`` times the words (a page written in short lines), or when
     ``selection`` is worth less than one ``unpunctuated_penalty`` and that choice is not
-    (a short notice: one line of eight words without a period scores barely above zero)."""
+    (a short notice: one line of eight words without a period scores barely above zero).
+
+    The words counted are the root's, without the story's start that the refinements
+    added before it: blocks found there say that the root is a part of the story (the
+    penalty cut the story's lists and short lines between them), not that it is whole."""
     stats = document.stats
-    kept, _ = kept_words(stats, regions, selection)
+    kept, _ = kept_words(stats, regions, replace(selection, nodes=selection.nodes[-1:]))
     if kept >= params.penalty_recheck_words:
         return selection
     unpenalized = _selection(document, regions, context, replace(params, unpunctuated_penalty=0.0))
