@@ -124,6 +124,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no lead-ins kept under headings": {"lead_in_min_words": 1_000},
     "leading headings trimmed": {"keep_leading_headings": False},
     "no story start before the root": {"story_start": False},
+    "no dropping of repeated parts": {"drop_repeats": False},
     "no story check (another story beside or instead of the page's)": {"check_story": False},
     "no notice check (legal, cookie, consent vocabulary)": {"check_notices": False},
     "no overlay cut (dialog roles)": {"cut_overlays": False},

@@ -638,6 +638,33 @@ def test_the_recheck_counts_the_root_without_the_story_start_added_before_it() -
     assert "Turn screw" not in bare and bare.count("alpha") + 10 == bare.count("delta") == 39
 
 
+def test_a_part_repeated_word_for_word_is_dropped_once_kept() -> None:
+    # a product's description laid out twice (one copy for narrow screens), two blocks
+    # of 31 and 30 words in each; a reply quoting one paragraph is the page's own text
+    description = _paragraph("alpha", 31) + _paragraph("beta", 30)
+    page = (
+        "<html><body><main><h1>White mug</h1>"
+        f"<div class='wide'>{description}</div><div class='narrow'>{description}</div>"
+        f"<blockquote>{_paragraph('alpha', 31)}</blockquote></main></body></html>"
+    )
+    doc = document(page)
+    wide, narrow = node_at(doc, "//div[@class='wide']"), node_at(doc, "//div[@class='narrow']")
+    main = node_at(doc, "//main")
+    regions = _blocks.block_regions(doc.stats)
+    params = auto.AutoParams()
+    assert (doc.stats.words[wide], doc.stats.words[narrow]) == (61, 61)
+    assert auto.repeated_parts(doc.stats, regions, (main,), frozenset(), params) == {narrow}
+    # the first copy already dropped: the second is the one kept
+    assert auto.repeated_parts(doc.stats, regions, (main,), frozenset({wide}), params) == set()
+    # three blocks needed: no part repeats
+    three = auto.AutoParams(repeat_min_blocks=3)
+    assert auto.repeated_parts(doc.stats, regions, (main,), frozenset(), three) == set()
+    text = extract(page).text
+    assert (text.count("alpha"), text.count("beta")) == (2 * 30, 29)
+    unchecked = extract(page, drop_repeats=False).text
+    assert (unchecked.count("alpha"), unchecked.count("beta")) == (3 * 30, 2 * 29)
+
+
 def _desk_page(items: int) -> str:
     """A wire desk's page: each item a slug, a headline link in a block of its own and a
     standfirst of one sentence; a desk title above and a one-line footer below."""

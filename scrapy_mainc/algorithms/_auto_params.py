@@ -235,6 +235,20 @@ class AutoParams:
     #: ...or half the root's words (the root is then the second half of a short story:
     #: the standfirsts of the development pages are at most 0.4 of their root).
     story_start_min_share: float = 0.5
+    #: Drop a part of the choice whose text is the same as an earlier part's, word for
+    #: word: a page laid out twice for two screen sizes (one copy hidden by the style
+    #: sheet, which the page's text does not show), a carousel's cloned slides. A part is
+    #: a container of at least ``repeat_min_blocks`` blocks and ``repeat_min_words``
+    #: words: a single paragraph or line said twice (a quote in a reply, a footnote
+    #: repeated under each offer) is the page's own text. On WCXB 44 pages gain and 7
+    #: lose (golds that keep both copies of an API reference's parameters); no page of
+    #: the four article sets moves (docs/benchmarks.md, ablation)...
+    drop_repeats: bool = True
+    #: ...two blocks (one: WCXB +0.001 more, but a scrapinghub recipe loses 0.15, its
+    #: ingredient line repeated under each meal)...
+    repeat_min_blocks: int = 2
+    #: ...and twenty words (ten: WCXB listings +0.002, every other figure within 0.001).
+    repeat_min_words: int = 20
 
     # -- second opinion: the page's story (:mod:`._story`, :mod:`._notices`) -------------
     #: Check that the choice is the page's story (:mod:`._story`): parts of it that are

@@ -14,6 +14,8 @@ the blocks in document order then adjust what is kept:
 * sentence-like blocks between the headline and the root are the story's start when
   there are several of them or they are long next to the root: the root took only the
   part after an inserted box (a video, a newsletter prompt, a picture).
+* a part of the choice whose text repeats an earlier part's word for word is dropped: a
+  page laid out twice for two screen sizes, a carousel's cloned slides.
 
 Each is one walk over the root's blocks (or the blocks before it), on numbers the
 statistics pass has computed.
@@ -287,3 +289,44 @@ def _date_of(line: str) -> tuple[int, int, int] | None:
             return int(third), _MONTHS[first[:3].lower()], int(second)
         return int(third), _MONTHS[second[:3].lower()], int(first)
     return None
+
+
+def repeated_parts(
+    stats: DomStats, regions: Regions, roots: tuple[int, ...], excluded: frozenset[int], params: AutoParams
+) -> set[int]:
+    """Containers kept under ``roots`` whose text is that of an earlier kept container
+    (not one holding them), with ``repeat_min_blocks`` blocks and ``repeat_min_words``
+    words. Only containers alike in word and link-word counts to another outside them are
+    read for their text (a wrapper and its only child are alike, and not two parts)."""
+    words, link_words, end = stats.words, stats.link_words, stats.end
+    alike: dict[tuple[int, int], list[int]] = {}
+    for root in roots:
+        for node in range(root, end[root]):
+            if words[node] >= params.repeat_min_words:
+                alike.setdefault((words[node], link_words[node]), []).append(node)
+    suspects = sorted(
+        node
+        for nodes in alike.values()
+        if any(not stats.contains(before, after) for before, after in zip(nodes, nodes[1:]))
+        for node in nodes
+        if not any(stats.contains(cut, node) for cut in excluded)
+    )
+    first: dict[str, int] = {}
+    repeats: set[int] = set()
+    for node in suspects:
+        inside_repeat = any(stats.contains(repeat, node) for repeat in repeats)
+        if inside_repeat or _blocks_in(regions, stats, node) < params.repeat_min_blocks:
+            continue
+        text = " ".join("".join(stats.nodes[node].itertext()).split())
+        earlier = first.setdefault(text, node)
+        if earlier != node and not stats.contains(earlier, node):
+            repeats.add(node)
+    return repeats
+
+
+def _blocks_in(regions: Regions, stats: DomStats, node: int) -> int:
+    """Blocks with text in the subtree of ``node``."""
+    words, link_words, is_block = regions.words, regions.link_words, regions.is_block
+    return sum(
+        1 for inner in range(node, stats.end[node]) if is_block[inner] and (words[inner] or link_words[inner])
+    )

@@ -37,7 +37,8 @@ that keeps fewer than ``penalty_recheck_words`` words is checked against the cho
 without it, which wins when it lies elsewhere on the page or keeps twice the words. The
 only ``<article>`` inside the root, with a fair share of its value, narrows it like the
 page's ``articleBody`` markup; the refinements of :mod:`._refine` (subheadings, edges,
-the story's start before the root) come last.
+the story's start before the root) come last, and a part whose text repeats an earlier
+part's word for word (a page laid out twice for two screen sizes) is dropped.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
 from ._page_type_params import for_page_type
-from ._refine import edge_blocks, first_post, story_start, subheadings
+from ._refine import edge_blocks, first_post, repeated_parts, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
 from .cetd import CetdParams
 from .cetd import select as density_choice
@@ -91,7 +92,11 @@ def select(document: Document, params: AutoParams) -> Selection:
     if params.unpunctuated_penalty and params.penalty_recheck_words and selection.score > 0:
         selection = _rechecked(document, regions, context, selection, params)
     if params.density_rescue_ratio:
-        return _rescued(document, regions, selection, params.density_rescue_ratio)
+        selection = _rescued(document, regions, selection, params.density_rescue_ratio)
+    if params.drop_repeats and selection.nodes:
+        repeats = repeated_parts(document.stats, regions, selection.nodes, selection.excluded, params)
+        if repeats:
+            selection = replace(selection, excluded=selection.excluded | repeats)
     return selection
 
 
