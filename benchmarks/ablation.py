@@ -107,6 +107,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no class/id names or region tags": {"use_names": False},
     "no cut of the utility class hidden": {"cut_hidden_class": False},
     "no figure/caption cut": {"cut_captions": False},
+    "figures holding a table cut as captions": {"keep_table_figures": False},
     "no image-box cut": {"cut_image_boxes": False},
     "no teaser-card cut": {"cut_cards": False},
     "teaser cards without a link-headline block": {"card_link_headline": False},

@@ -156,6 +156,24 @@ def test_names_weaken_or_cut() -> None:
     assert values[node_at(doc, "//div[@class='photo-caption']/p")] == 0  # cut, not counted
 
 
+def test_a_figure_holding_a_table_is_a_table_not_a_caption() -> None:
+    rows = "".join(f"<tr><td>City {n}</td><td>{80 + n}.5</td></tr>" for n in range(4))
+    page = (
+        f"<html><body><article><p>{SENTENCE}</p>"
+        f"<figure class='wp-block-table'><table>{rows}</table><figcaption>Source: survey</figcaption></figure>"
+        f"<figure><img src='a.jpg'><figcaption>{SENTENCE}</figcaption></figure></article></body></html>"
+    )
+    doc, values, _ = _values(page)
+    assert values[node_at(doc, "//table")] == 12  # 12 words with periods, none cut
+    assert values[node_at(doc, "//figure[2]/figcaption")] == 0  # a picture's caption: cut
+    assert values[node_at(doc, "//figure[1]/figcaption")] == 2 - 7  # too short to be read, pruned
+    doc, values, _ = _values(page, keep_table_figures=False)
+    assert values[node_at(doc, "//table")] == 0
+    text = extract(page).text
+    assert "City 3" in text and "Source" not in text and text.count("council") == 1
+    assert "City 3" not in extract(page, keep_table_figures=False).text
+
+
 def test_names_on_a_page_wrapper_are_ignored() -> None:
     # the only text of the page sits under a "sidebar-layout" wrapper: a layout name
     doc, values, _ = _values(f"<body><div class='with-sidebar'><p>{SENTENCE}</p></div></body>")

@@ -1,9 +1,10 @@
 """What the markup says about each node, for ``auto``: cut, weak boilerplate or plain.
 
 Cheap structural evidence, inherited downward: class/id names and region tags
-(:mod:`..core._names`), figures and captions, small picture boxes, teaser-card lists,
-``<article>`` elements nested in a longer one, and overlays (``<dialog>`` and the WAI-ARIA
-roles ``dialog`` and ``alertdialog``; ``aria-modal`` is only valid on those roles). The
+(:mod:`..core._names`), figures (not one holding a table) and captions, small picture
+boxes, teaser-card lists, ``<article>`` elements nested in a longer one, and overlays
+(``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``; ``aria-modal`` is
+only valid on those roles). The
 element that shows the page's headline is the page's story, so no name or overlay verdict
 cuts it; nor is a part that holds most of the page's prose cut for its name, nor are the
 alike captions that tell a photo story.
@@ -234,9 +235,10 @@ def _inline_image(image: etree._Element) -> bool:
 
 def _own_context(stats: DomStats, node: int, names: dict[str, int], params: AutoParams) -> int:
     tag = stats.tags[node]
-    if params.cut_captions and tag in CAPTION_TAGS:
-        return CUT
     element = stats.nodes[node]
+    if params.cut_captions and tag in CAPTION_TAGS:
+        if not (params.keep_table_figures and _table_figure(element)):
+            return CUT
     if params.cut_overlays and (tag == "dialog" or element.get("role") in OVERLAY_ROLES):
         return CUT  # is_overlay, inline: this runs for every candidate
     if not params.use_names:
@@ -254,6 +256,11 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
                 known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
             verdict = min(verdict, known)
     return verdict
+
+
+def _table_figure(element: etree._Element) -> bool:
+    """True for a ``<figure>`` that holds a ``<table>``: a table, not a picture."""
+    return element.tag == "figure" and next(element.iter("table"), None) is not None
 
 
 def hidden_by_class(classes: str) -> bool:
