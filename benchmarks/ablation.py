@@ -106,6 +106,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no weak-region discount (boilerplate_factor)": {"boilerplate_factor": 0.0},
     "no class/id names or region tags": {"use_names": False},
     "no cut of the utility class hidden": {"cut_hidden_class": False},
+    "ids that spell the section's heading read as names": {"ignore_heading_ids": False},
     "no figure/caption cut": {"cut_captions": False},
     "figures holding a table cut as captions": {"keep_table_figures": False},
     "no image-box cut": {"cut_image_boxes": False},

@@ -160,7 +160,8 @@ def test_a_figure_holding_a_table_is_a_table_not_a_caption() -> None:
     rows = "".join(f"<tr><td>City {n}</td><td>{80 + n}.5</td></tr>" for n in range(4))
     page = (
         f"<html><body><article><p>{SENTENCE}</p>"
-        f"<figure class='wp-block-table'><table>{rows}</table><figcaption>Source: survey</figcaption></figure>"
+        f"<figure class='wp-block-table'><table>{rows}</table>"
+        "<figcaption>Source: survey</figcaption></figure>"
         f"<figure><img src='a.jpg'><figcaption>{SENTENCE}</figcaption></figure></article></body></html>"
     )
     doc, values, _ = _values(page)
@@ -172,6 +173,22 @@ def test_a_figure_holding_a_table_is_a_table_not_a_caption() -> None:
     text = extract(page).text
     assert "City 3" in text and "Source" not in text and text.count("council") == 1
     assert "City 3" not in extract(page, keep_table_figures=False).text
+
+
+def test_an_id_that_spells_the_sections_heading_is_no_name() -> None:
+    # a documentation generator's anchor: "more-on-lists" over "5.1. More on Lists"
+    section = "<section id='more-on-lists'><h2>5.1. More on {title}</h2><p>{text}</p></section>"
+    page = (
+        "<html><head><title>Data structures</title></head><body><main><h1>Data structures</h1>"
+        f"<p>{SENTENCE}</p>{section.format(title='Lists', text=SENTENCE)}"
+        f"{section.format(title='Tuples', text=SENTENCE.replace('bridge', 'tunnel'))}</main></body></html>"
+    )
+    doc, values, _ = _values(page)
+    first, second = node_at(doc, "//section[1]/p"), node_at(doc, "//section[2]/p")
+    assert (values[first], values[second]) == (15, 0)  # the second's heading is another: cut
+    doc, values, _ = _values(page, ignore_heading_ids=False)
+    assert values[node_at(doc, "//section[1]/p")] == 0
+    assert extract(page).text.count("bridge") == 2
 
 
 def test_names_on_a_page_wrapper_are_ignored() -> None:

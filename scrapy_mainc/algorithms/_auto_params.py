@@ -75,6 +75,10 @@ class AutoParams:
     cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
+    #: An ``id`` that spells the first heading inside its element is that section's
+    #: anchor, made from its title by a documentation generator ("more-on-lists" over
+    #: "5.1. More on Lists"): it names no part of the layout, and only the classes are read.
+    ignore_heading_ids: bool = True
     #: Parts with fewer words are not read for names, roles or tags: what they hold barely
     #: counts (a button, a label), and most elements of a page are that small. Swept over
     #: 3, 5 and 8: 3 scores the same, 8 loses 0.001 on trafilatura_eval.

@@ -12,17 +12,23 @@ alike captions that tell a photo story.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from ..core._comments import named_comment_nodes
 from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
+from ..core._tags import HEADING_TAGS
 from ..core._types import Document
 from ._auto_params import AutoParams
 from ._blocks import CardShape, Regions, prose_counts, teaser_cards
 
 #: Tags of page regions that are usually not article text, like a weak boilerplate name.
 REGION_TAGS = frozenset({"nav", "footer", "aside", "header"})
+#: Words of an ``id`` or a heading, for :func:`_spells_heading`: runs of letters (a
+#: section's number, "5.1.", is no part of its anchor).
+_ID_WORD_RE = re.compile(r"[^\W\d_]+")
 #: Tags that hold figures and their captions, never body text.
 CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 
@@ -249,13 +255,28 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     classes = element.get("class")
     if params.cut_hidden_class and classes and hidden_by_class(classes):
         return CUT
-    for name in (classes, element.get("id")):
+    for name, is_id in ((classes, False), (element.get("id"), True)):
         if name:  # cached per page: class strings repeat a lot
             known = names.get(name)
             if known is None:
                 known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
+            if is_id and known < verdict and params.ignore_heading_ids and _spells_heading(element, name):
+                continue  # a section's anchor, made from its title: no name of the layout
             verdict = min(verdict, known)
     return verdict
+
+
+def _spells_heading(element: etree._Element, identifier: str) -> bool:
+    """True when ``identifier`` spells the first heading inside ``element``: an anchor
+    that a documentation generator (Sphinx, MkDocs, Hugo...) made from the section's title
+    ("more-on-lists" for "5.1. More on Lists"), which names no part of a page's layout."""
+    words = _ID_WORD_RE.findall(identifier.lower())
+    if not words:
+        return False
+    heading = next(element.iter(*HEADING_TAGS), None)
+    if heading is None:
+        return False
+    return _ID_WORD_RE.findall("".join(heading.itertext()).lower())[-len(words) :] == words
 
 
 def _table_figure(element: etree._Element) -> bool:
