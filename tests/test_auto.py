@@ -175,20 +175,28 @@ def test_a_figure_holding_a_table_is_a_table_not_a_caption() -> None:
     assert "City 3" not in extract(page, keep_table_figures=False).text
 
 
-def test_an_id_that_spells_the_sections_heading_is_no_name() -> None:
-    # a documentation generator's anchor: "more-on-lists" over "5.1. More on Lists"
-    section = "<section id='more-on-lists'><h2>5.1. More on {title}</h2><p>{text}</p></section>"
-    page = (
-        "<html><head><title>Data structures</title></head><body><main><h1>Data structures</h1>"
-        f"<p>{SENTENCE}</p>{section.format(title='Lists', text=SENTENCE)}"
-        f"{section.format(title='Tuples', text=SENTENCE.replace('bridge', 'tunnel'))}</main></body></html>"
-    )
+def test_an_id_that_spells_the_sections_heading_in_an_outline_is_no_name() -> None:
+    # a documentation generator's anchors, each made from its section's title: the first
+    # reads as a "more on" promotion, its neighbour names nothing
+    section = "<section id='{anchor}'><h2>5.{n}. {title}</h2><p>{text}</p></section>"
+    tunnel = SENTENCE.replace("bridge", "tunnel")
+    sections = section.format(anchor="more-on-lists", n=1, title="More on Lists", text=SENTENCE)
+    sections += section.format(anchor="the-del-statement", n=2, title="The del statement", text=tunnel)
+    head = "<html><head><title>Data structures</title></head><body><main><h1>Data structures</h1>"
+    page = f"{head}<p>{SENTENCE}</p>{sections}</main></body></html>"
     doc, values, _ = _values(page)
-    first, second = node_at(doc, "//section[1]/p"), node_at(doc, "//section[2]/p")
-    assert (values[first], values[second]) == (15, 0)  # the second's heading is another: cut
+    assert (values[node_at(doc, "//section[1]/p")], values[node_at(doc, "//section[2]/p")]) == (15, 15)
     doc, values, _ = _values(page, ignore_heading_ids=False)
     assert values[node_at(doc, "//section[1]/p")] == 0
     assert extract(page).text.count("bridge") == 2
+    # a box that labels itself beside the story is no outline: its name stands
+    box = "<div id='related-posts'><h3>Related posts</h3><p>{text}</p></div>".format(
+        text=SENTENCE.replace("bridge", "harbour")
+    )
+    boxed = f"{head}<p>{SENTENCE}</p><p>{SENTENCE}</p>{box}</main></body></html>"
+    doc, values, _ = _values(boxed)
+    assert values[node_at(doc, "//div[@id='related-posts']/p")] == 0
+    assert "harbour" not in extract(boxed).text
 
 
 def test_names_on_a_page_wrapper_are_ignored() -> None:
@@ -698,6 +706,12 @@ def test_a_part_repeated_word_for_word_is_dropped_once_kept() -> None:
     assert (text.count("alpha"), text.count("beta")) == (2 * 30, 29)
     unchecked = extract(page, drop_repeats=False).text
     assert (unchecked.count("alpha"), unchecked.count("beta")) == (3 * 30, 2 * 29)
+    # a copy whose twin had a part cut (hidden until a script shows it) is no repeat:
+    # what the twin hid is shown once, by it
+    hidden = description.replace("<p>", "<p class='hidden'>", 1)
+    twins = f"<html><body><main><div>{hidden}</div><div>{description}</div></main></body></html>"
+    text = extract(twins).text
+    assert (text.count("alpha"), text.count("beta")) == (30, 2 * 29)
 
 
 def _desk_page(items: int) -> str:

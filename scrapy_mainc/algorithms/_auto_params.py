@@ -75,9 +75,12 @@ class AutoParams:
     cut_overlays: bool = True
     #: Use class/id names and region tags.
     use_names: bool = True
-    #: An ``id`` that spells the first heading inside its element is that section's
-    #: anchor, made from its title by a documentation generator ("more-on-lists" over
-    #: "5.1. More on Lists"): it names no part of the layout, and only the classes are read.
+    #: An ``id`` that spells the first heading inside its element, beside a section whose
+    #: ``id`` spells its own heading and names nothing, is an outline's anchor made from
+    #: the title by a documentation generator ("more-on-lists" over "5.1. More on Lists",
+    #: beside "the-del-statement"): it names no part of the layout, and only the classes
+    #: are read. A box that labels itself ("related-posts" over "Related posts") beside
+    #: other parts keeps its name. One WCXB documentation page moves (0.68 -> 1.00).
     ignore_heading_ids: bool = True
     #: Parts with fewer words are not read for names, roles or tags: what they hold barely
     #: counts (a button, a label), and most elements of a page are that small. Swept over
@@ -247,11 +250,13 @@ class AutoParams:
     #: the standfirsts of the development pages are at most 0.4 of their root).
     story_start_min_share: float = 0.5
     #: Drop a part of the choice whose text is the same as an earlier part's, word for
-    #: word: a page laid out twice for two screen sizes (one copy hidden by the style
-    #: sheet, which the page's text does not show), a carousel's cloned slides. A part is
+    #: word, both as shown and as kept (pruned alike): a page laid out twice for two
+    #: screen sizes (one copy hidden by the style sheet, which the page's text does not
+    #: show), a carousel's cloned slides. A song's chorus in lines of their own is kept
+    #: once. A part is
     #: a container of at least ``repeat_min_blocks`` blocks and ``repeat_min_words``
     #: words: a single paragraph or line said twice (a quote in a reply, a footnote
-    #: repeated under each offer) is the page's own text. On WCXB 44 pages gain and 7
+    #: repeated under each offer) is the page's own text. On WCXB 43 pages gain and 7
     #: lose (golds that keep both copies of an API reference's parameters); no page of
     #: the four article sets moves (docs/benchmarks.md, ablation)...
     drop_repeats: bool = True

@@ -260,16 +260,42 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
             known = names.get(name)
             if known is None:
                 known = names[name] = _NAME_CONTEXT.get(classify_names(name), PLAIN)
-            if is_id and known < verdict and params.ignore_heading_ids and _spells_heading(element, name):
+            if is_id and known < verdict and params.ignore_heading_ids and _outline_anchor(element, name):
                 continue  # a section's anchor, made from its title: no name of the layout
             verdict = min(verdict, known)
     return verdict
 
 
+def _outline_anchor(element: etree._Element, identifier: str) -> bool:
+    """True when ``identifier`` is an anchor a documentation generator (Sphinx, MkDocs,
+    Hugo...) made from the section's title: it spells the first heading inside
+    ``element`` ("more-on-lists" over "5.1. More on Lists"), and so does the ``id`` of a
+    neighbouring section, one that names no part of a layout ("the-del-statement" over
+    "5.2. The del statement"). A box that labels itself ("related-posts" over "Related
+    posts") among other parts is no outline, and its name stands."""
+    if not _spells_heading(element, identifier):
+        return False
+    for forward in (False, True):
+        neighbour = _sibling(element, forward)
+        other = neighbour.get("id") if neighbour is not None else None
+        if neighbour is None or not other or _NAME_CONTEXT.get(classify_names(other), PLAIN) != PLAIN:
+            continue
+        if _spells_heading(neighbour, other):
+            return True
+    return False
+
+
+def _sibling(element: etree._Element, forward: bool) -> etree._Element | None:
+    """The next (or previous) sibling element of ``element``, comments skipped."""
+    sibling = element.getnext() if forward else element.getprevious()
+    while sibling is not None and not isinstance(sibling.tag, str):
+        sibling = sibling.getnext() if forward else sibling.getprevious()
+    return sibling
+
+
 def _spells_heading(element: etree._Element, identifier: str) -> bool:
-    """True when ``identifier`` spells the first heading inside ``element``: an anchor
-    that a documentation generator (Sphinx, MkDocs, Hugo...) made from the section's title
-    ("more-on-lists" for "5.1. More on Lists"), which names no part of a page's layout."""
+    """True when ``identifier`` spells the first heading inside ``element``: its words
+    are the heading's last words (a section's number is no part of its anchor)."""
     words = _ID_WORD_RE.findall(identifier.lower())
     if not words:
         return False

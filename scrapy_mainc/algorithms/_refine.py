@@ -24,8 +24,11 @@ statistics pass has computed.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
+from itertools import accumulate
 
+from ..core._render import render_text
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document
@@ -294,14 +297,15 @@ def _date_of(line: str) -> tuple[int, int, int] | None:
 def repeated_parts(
     stats: DomStats, regions: Regions, roots: tuple[int, ...], excluded: frozenset[int], params: AutoParams
 ) -> set[int]:
-    """Containers kept under ``roots`` whose text is that of an earlier kept container
-    (not one holding them), with ``repeat_min_blocks`` blocks and ``repeat_min_words``
-    words. Only containers alike in word and link-word counts to another outside them are
-    read for their text (a wrapper and its only child are alike, and not two parts)."""
+    """Kept containers under ``roots`` whose text, and whose text once ``excluded`` parts
+    are left out, are those of an earlier kept container (not one holding them), with
+    ``repeat_min_blocks`` blocks and ``repeat_min_words`` words (links included): the same
+    part shown twice, pruned alike. Only groups of containers alike in word and link-word
+    counts, two of them outside each other, are read for their text."""
     words, link_words, end = stats.words, stats.link_words, stats.end
     alike: dict[tuple[int, int], list[int]] = {}
     for root in roots:
-        for node in range(root, end[root]):
+        for node in range(root + 1, end[root]):
             if words[node] >= params.repeat_min_words:
                 alike.setdefault((words[node], link_words[node]), []).append(node)
     suspects = sorted(
@@ -309,18 +313,24 @@ def repeated_parts(
         for nodes in alike.values()
         if any(not stats.contains(before, after) for before, after in zip(nodes, nodes[1:]))
         for node in nodes
-        if not any(stats.contains(cut, node) for cut in excluded)
     )
-    first: dict[str, int] = {}
+    cuts = sorted(excluded)
+    reach = list(accumulate((end[cut] for cut in cuts), max))  # the farthest end of cuts[: i + 1]
+    first: dict[tuple[str, str], int] = {}
     repeats: set[int] = set()
+    skipped_until = 0  # the end of the last repeat: what lies inside it is dropped with it
     for node in suspects:
-        inside_repeat = any(stats.contains(repeat, node) for repeat in repeats)
-        if inside_repeat or _blocks_in(regions, stats, node) < params.repeat_min_blocks:
+        before = bisect_left(cuts, node)  # excluded parts that start before the node
+        if node < skipped_until or (before and reach[before - 1] > node) or node in excluded:
             continue
-        text = " ".join("".join(stats.nodes[node].itertext()).split())
-        earlier = first.setdefault(text, node)
+        if _blocks_in(regions, stats, node) < params.repeat_min_blocks:
+            continue
+        shown = " ".join("".join(stats.nodes[node].itertext()).split())
+        kept = " ".join(render_text(stats, (node,), excluded).split())
+        earlier = first.setdefault((shown, kept), node)
         if earlier != node and not stats.contains(earlier, node):
             repeats.add(node)
+            skipped_until = end[node]
     return repeats
 
 
