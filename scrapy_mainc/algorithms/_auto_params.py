@@ -253,12 +253,12 @@ class AutoParams:
     #: word, both as shown and as kept (pruned alike): a page laid out twice for two
     #: screen sizes (one copy hidden by the style sheet, which the page's text does not
     #: show), a carousel's cloned slides. A song's chorus in lines of their own is kept
-    #: once. A part is
-    #: a container of at least ``repeat_min_blocks`` blocks and ``repeat_min_words``
-    #: words: a single paragraph or line said twice (a quote in a reply, a footnote
-    #: repeated under each offer) is the page's own text. On WCXB 43 pages gain and 7
-    #: lose (golds that keep both copies of an API reference's parameters); no page of
-    #: the four article sets moves (docs/benchmarks.md, ablation)...
+    #: once. A part is a container of at least ``repeat_min_blocks`` blocks and
+    #: ``repeat_min_words`` words (links included): a single paragraph or line said twice
+    #: (a quote in a reply, a footnote repeated under each offer) is the page's own text.
+    #: On WCXB 43 pages gain and 7 lose (golds that keep both copies of an API reference's
+    #: parameters); no page of the four article sets moves (docs/benchmarks.md,
+    #: ablation)...
     drop_repeats: bool = True
     #: ...two blocks (one: WCXB +0.001 more, but a scrapinghub recipe loses 0.15, its
     #: ingredient line repeated under each meal)...

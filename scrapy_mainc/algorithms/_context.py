@@ -4,10 +4,10 @@ Cheap structural evidence, inherited downward: class/id names and region tags
 (:mod:`..core._names`), figures (not one holding a table) and captions, small picture
 boxes, teaser-card lists, ``<article>`` elements nested in a longer one, and overlays
 (``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``; ``aria-modal`` is
-only valid on those roles). The
-element that shows the page's headline is the page's story, so no name or overlay verdict
-cuts it; nor is a part that holds most of the page's prose cut for its name, nor are the
-alike captions that tell a photo story.
+only valid on those roles). The element that shows the page's headline is the page's
+story, so no name or overlay verdict cuts it; nor is a part that holds most of the page's
+prose cut for its name, nor are the alike captions that tell a photo story, nor is an
+outline's section cut for an ``id`` made from its title.
 """
 
 from __future__ import annotations
