@@ -335,8 +335,7 @@ def repeated_parts(
 
 
 def _blocks_in(regions: Regions, stats: DomStats, node: int) -> int:
-    """Blocks with text in the subtree of ``node``."""
-    words, link_words, is_block = regions.words, regions.link_words, regions.is_block
-    return sum(
-        1 for inner in range(node, stats.end[node]) if is_block[inner] and (words[inner] or link_words[inner])
-    )
+    """Blocks with text in the subtree of ``node`` (``regions.with_text``, in document
+    order, holds exactly them)."""
+    with_text = regions.with_text
+    return bisect_left(with_text, stats.end[node]) - bisect_left(with_text, node)
