@@ -69,6 +69,14 @@ def _without_preset(page_type: str) -> Callable[[], None]:
     return patch
 
 
+def _without_setting(page_type: str, name: str) -> Callable[[], None]:
+    def patch() -> None:
+        kept = {key: value for key, value in presets.PAGE_TYPE_PRESETS[page_type].items() if key != name}
+        presets.PAGE_TYPE_PRESETS = MappingProxyType({**presets.PAGE_TYPE_PRESETS, page_type: kept})
+
+    return patch
+
+
 #: Code switched off by name (issue 33's page-type rules and the repairs): each a patch
 #: applied in the worker for the row's run, undone after it.
 PATCHES: dict[str, Callable[[], None]] = {
@@ -79,6 +87,8 @@ PATCHES: dict[str, Callable[[], None]] = {
     "second look": lambda: setattr(extract_module, "choose", choice_module._choice),
     "forum posts": lambda: setattr(choice_module, "POSTS_ARE_CONTENT", frozenset()),
     "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
+    "product reviews": lambda: setattr(choice_module, "REVIEWS_ARE_COMMENTS", frozenset()),
+    "forum story check": _without_setting("forum", "check_story"),
     **{f"{kind} preset": _without_preset(kind) for kind in presets.PAGE_TYPE_PRESETS},
 }
 
@@ -141,7 +151,10 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "page types: every page read as an article": {"page_type": "article"},
     "page types: no type presets (auto's defaults on every type)": {"by_page_type": False},
     "page types: forum posts through the comment stage": {"_off": ("forum posts",)},
-    "page types: forum preset off (first post of a run kept alone)": {"_off": ("forum preset",)},
+    "page types: forum preset off (first post of a run kept alone, replies checked as stories)": {
+        "_off": ("forum preset",)
+    },
+    "page types: a forum's replies checked as another story": {"_off": ("forum story check",)},
     "page types: listing preset off": {"_off": ("listing preset",)},
     "page types: collection preset off": {"_off": ("collection preset",)},
     "page types: documentation preset off": {"_off": ("documentation preset",)},
@@ -152,6 +165,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "page types: no density rescue of a fragment (items, sections)": {"density_rescue_ratio": 0.0},
     "page types: no second look (article verdict vetoes no type)": {"_off": ("second look",)},
     "page types: no product description from structured data": {"_off": ("product data",)},
+    "page types: a product's customer reviews kept (not comments)": {"_off": ("product reviews",)},
     "repairs: no noscript fallback of a script-rendered page": {"_off": ("noscript",)},
     "repairs: no streamed segments in place": {"_off": ("streamed",)},
     "repairs: a page nested in a button stays in it": {"_off": ("button",)},

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .algorithms import Algorithm
-from .algorithms._page_type_params import POSTS_ARE_CONTENT
+from .algorithms._page_type_params import POSTS_ARE_CONTENT, REVIEWS_ARE_COMMENTS
 from .core._article import article_verdict
 from .core._comments import CommentParams, comment_nodes
 from .core._pagetype import other_than_article
@@ -63,6 +63,8 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
     strip_comments = options.strip_comments
     if strip_comments and selection.nodes and document.page_type.name not in POSTS_ARE_CONTENT:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
+        if document.page_type.name in REVIEWS_ARE_COMMENTS:
+            comment_params = replace(comment_params, reviews=True)
         selection = without_comments(document, selection, comment_params)
     stats = document.stats
     if not options.tables and selection.nodes:

@@ -267,3 +267,42 @@ def test_the_dated_items_of_a_listicle_are_not_comments() -> None:
     assert comment_region_start(doc.stats, root) is None
     assert comment_region_start(doc.stats, root, CommentParams(sections_are_text=False)) is not None
     assert extract(page).text.count("December") == 4
+
+
+def test_a_reference_list_s_volume_and_pages_are_no_time() -> None:
+    # "2017;68:491-516" holds "68:49", which read as a time made every reference a dated
+    # block and a reference list a comment region; a time has no digit either side
+    reference = (
+        "<li><span>Author{n} JD, Other K.</span> <span>A study of meditation, part {n}. "
+        "Annu Rev Psychol. 2017;6{n}:491-516.</span></li>"
+    )
+    references = "<ul>" + "".join(reference.format(n=n) for n in range(1, 5)) + "</ul>"
+    page = f"<body><div id='a'>{BODY}{references}</div></body>"
+    doc = document(page)
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_region_start(doc.stats, root) is None
+    assert extract(page, algorithm="cectd-ds").text.count("Annu Rev Psychol") == 4
+    # a byline's time still dates a comment, followed by letters or not
+    timed = "".join(_comment(n, date="posted at 10:1{n}pm") for n in range(1, 4))
+    timed_doc = document(f"<body><div id='a'>{BODY}{timed}</div></body>")
+    assert comment_region_start(timed_doc.stats, (node_at(timed_doc, "//div[@id='a']"),)) is not None
+
+
+def test_a_product_s_customer_reviews_are_comments() -> None:
+    reviews = (
+        "<div class='customer-reviews'><h2>What buyers say</h2>"
+        + "".join(f"<div class='r'><b>buyer{n}</b><p>Great kettle, it boils fast, five stars.</p></div>" for n in range(3))
+        + "</div>"
+    )
+    page = f"<html><head><title>Kettle</title></head><body><main><div id='product'><h1>Kettle</h1>{BODY}{reviews}</div></main></body></html>"
+    doc = document(page)
+    root = (node_at(doc, "//div[@id='product']"),)
+    section = node_at(doc, "//div[@class='customer-reviews']")
+    assert comment_nodes(doc.stats, root) == frozenset()
+    assert comment_nodes(doc.stats, root, CommentParams(reviews=True)) == {section}
+    # the product type sets it: a product's reviews go, an article's section so named stays
+    assert "Great kettle" not in extract(page, algorithm="cectd-ds", page_type="product").text
+    assert "Great kettle" in extract(page, algorithm="cectd-ds", page_type="article").text
+    # one review's summary (a star rating beside the name, class "review") is no section
+    single = page.replace("customer-reviews", "review")
+    assert "Great kettle" in extract(single, algorithm="cectd-ds", page_type="product").text

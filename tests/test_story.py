@@ -96,6 +96,15 @@ def test_a_longer_story_beside_the_page_story_is_cut() -> None:
     assert extract(page, check_notices=False).text == f"{SENTENCE}\n{SENTENCE}"
 
 
+def test_a_thread_s_replies_are_not_another_story() -> None:
+    # A question, then its answers under a heading of their own: on an article such a part
+    # is another story, on a forum or Q&A thread the replies are the thread
+    answers = "<div class='answers'><h2>2 Answers</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
+    page = _page(f"<div id='wrap'>{_story_div()}{answers}</div>")
+    assert "festival" not in extract(page, page_type="article").text
+    assert "festival" in extract(page, page_type="forum").text
+
+
 def test_a_part_without_a_story_headline_is_not_another_story() -> None:
     # Same page, but the other part opens with prose (a fact box among the sections of
     # the story, a continuation): low coverage alone does not make it another story.

@@ -6,8 +6,9 @@ of page the same stages keep other things (:mod:`scrapy_mainc.core._pagetype` de
 kind, once, before the choice):
 
 * **forum**: a thread's posts are its content; ``first_post`` (keep one post of a run of
-  dated posts, a blog front page's newest) is off, and the comment stage does not strip
-  them (:data:`POSTS_ARE_CONTENT`);
+  dated posts, a blog front page's newest) is off, the comment stage does not strip
+  them (:data:`POSTS_ARE_CONTENT`), and the story check does not cut the replies ("4
+  Answers", opening with a heading of their own) as another story;
 * **listing**: the items are links (a headline each, a line of summary): link words
   count for a block instead of against it, teaser cards are kept, and short lines lose
   less for having no punctuation;
@@ -19,6 +20,7 @@ kind, once, before the choice):
 * **product**: the product's name, price, stock and delivery lines around its description
   are short lines without punctuation: they lose less for it, and the choice's short edges
   are not trimmed (its description and specifications otherwise read as a story does);
+  its customer reviews are comments (:data:`REVIEWS_ARE_COMMENTS`);
 * **article**: the defaults;
 * forum, listing, collection, documentation and service: a choice that keeps a sixth of
   the words the page-density choice keeps (CECTD-DS: the page's densest region,
@@ -42,6 +44,9 @@ from ._auto_params import AutoParams
 
 #: Page types whose posts are content: the comment stage leaves them in.
 POSTS_ARE_CONTENT = frozenset({"forum"})
+#: Page types whose customer reviews are comments: the comment stage also takes the
+#: sections named as reviews (:attr:`~scrapy_mainc.core._comments.CommentParams.reviews`).
+REVIEWS_ARE_COMMENTS = frozenset({"product"})
 
 #: A choice this many times smaller than the page-density choice is a fragment of a page
 #: of items or sections (:attr:`AutoParams.density_rescue_ratio`).
@@ -60,7 +65,7 @@ _SECTIONS: Mapping[str, Any] = MappingProxyType(
 #: Overrides of :class:`AutoParams` by page type (types not named: the defaults).
 PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "forum": MappingProxyType({"first_post": False, "density_rescue_ratio": FRAGMENT_RATIO}),
+        "forum": MappingProxyType({"first_post": False, "check_story": False, "density_rescue_ratio": FRAGMENT_RATIO}),
         "listing": MappingProxyType({**_SECTIONS, "link_weight": -0.5}),
         "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
         "documentation": _SECTIONS,

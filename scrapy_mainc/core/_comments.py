@@ -50,8 +50,10 @@ COMMENT_TOKENS = frozenset(
     }
 )  # fmt: skip
 _DIGIT_RE = re.compile(r"\d")
+#: Dates and times in a comment's byline. A time is ``h:mm`` with no digit either side:
+#: "2017;68:491-516" (a reference's volume and pages) is no time.
 _DATE_RE = re.compile(
-    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
+    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|(?<!\d)\d{1,2}:\d{2}(?!\d)|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
     r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
     r"|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|(?:分钟|小时|天)前",
@@ -96,11 +98,21 @@ class CommentParams:
     #: Blocks that open with an ``<h1>``-``<h3>`` heading are sections of the text (the
     #: items of a listicle, each with its date), never comments.
     sections_are_text: bool = True
+    #: Customer reviews are comments too: a container named ``reviews``
+    #: (:data:`REVIEW_TOKENS`) is a comment section. Set on product pages, whose reviews
+    #: are the buyers' comments under the product (``..algorithms._page_type_params``).
+    reviews: bool = False
 
+
+#: Class/id tokens that name a section of customer reviews (plural: ``review`` also
+#: names one review's summary, such as a product's star rating beside its name).
+REVIEW_TOKENS = frozenset({"reviews", "customerreviews", "productreviews"})
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
 #: a cheap test before the names are split into words.
 _COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback|pinglun")
+#: The same with the review tokens (``CommentParams.reviews``).
+_REVIEW_STEM_RE = re.compile(f"{_COMMENT_STEM_RE.pattern}|eviews")
 #: Fewest words of a named comment section worth removing.
 _MIN_SECTION_WORDS = 3
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``. Selecting the
@@ -137,8 +149,8 @@ def has_comment_name(element: etree._Element) -> bool:
     return _is_comment_name(names)
 
 
-def _is_comment_name(names: str) -> bool:
-    return bool(names) and not COMMENT_TOKENS.isdisjoint(name_words(names))
+def _is_comment_name(names: str, tokens: frozenset[str] = COMMENT_TOKENS) -> bool:
+    return bool(names) and not tokens.isdisjoint(name_words(names))
 
 
 def named_comment_nodes(stats: DomStats, roots: tuple[int, ...]) -> set[int]:
@@ -155,8 +167,9 @@ def _microdata_comments(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
     ]
 
 
-def _named_by_class(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
+def _named_by_class(stats: DomStats, roots: tuple[int, ...], reviews: bool = False) -> list[int]:
     named: list[int] = []
+    stems, tokens = (_REVIEW_STEM_RE, COMMENT_TOKENS | REVIEW_TOKENS) if reviews else (_COMMENT_STEM_RE, COMMENT_TOKENS)
     tags, words, nodes, end = stats.tags, stats.words, stats.nodes, stats.end
     verdicts: dict[str, bool] = {}  # class and id values repeat: decide each once
     for root in roots:
@@ -169,8 +182,8 @@ def _named_by_class(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
         for node in sections:
             if node >= covered_until:
                 element = nodes[node]
-                if _names_comment(element.get("class"), verdicts) or _names_comment(
-                    element.get("id"), verdicts
+                if _names_comment(element.get("class"), verdicts, stems, tokens) or _names_comment(
+                    element.get("id"), verdicts, stems, tokens
                 ):
                     named.append(node)
                     covered_until = end[node]
@@ -187,12 +200,14 @@ def _outermost(stats: DomStats, nodes: list[int]) -> set[int]:
     return found
 
 
-def _names_comment(name: str | None, verdicts: dict[str, bool]) -> bool:
+def _names_comment(
+    name: str | None, verdicts: dict[str, bool], stems: re.Pattern[str], tokens: frozenset[str]
+) -> bool:
     if not name:
         return False
     verdict = verdicts.get(name)
     if verdict is None:
-        verdict = verdicts[name] = bool(_COMMENT_STEM_RE.search(name)) and _is_comment_name(name)
+        verdict = verdicts[name] = bool(stems.search(name)) and _is_comment_name(name, tokens)
     return verdict
 
 
@@ -324,7 +339,7 @@ def comment_nodes(
     dropped: a named container or a region that holds one is not a comment section.
     """
     protected = tuple(node for node in protected if node >= 0)
-    named = _named_by_class(stats, roots)
+    named = _named_by_class(stats, roots, params.reviews)
     classed = [node for node in named if not _holds_any(stats, node, protected)]
     if len(classed) < len(named) or _named_story_root(stats, roots, protected):
         # the story's own container is named as comments: the names are the section's
