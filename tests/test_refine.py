@@ -6,7 +6,7 @@ import pytest
 
 from helpers import document, node_at
 from scrapy_mainc import extract
-from scrapy_mainc.algorithms import _refine
+from scrapy_mainc.algorithms import _blocks, _refine
 from scrapy_mainc.algorithms.auto import AutoParams
 
 #: What these tests check is what happens on articles (see conftest.pages_are_articles).
@@ -252,3 +252,24 @@ def test_dated_comments_beside_a_post_are_no_run_of_posts() -> None:
     root = node_at(doc, "//div[@id='main']")
     assert _refine.first_post(doc, root, set(), _params()) == root  # the post is no run's member
     assert "Post 0 begins" in extract(page).text
+
+
+def test_an_edge_of_many_short_lines_is_a_list_of_the_text() -> None:
+    # A post that ends with the names of its sponsors, one short line each: 32 words in
+    # short lines (36 with the thanks line) are more than a byline or a share bar holds
+    # (at most edge_max_words, 30)
+    names = "".join(f"<li>Sponsor {n}</li>" for n in range(16))
+    page = (
+        f"<html><body><article><p>{SENTENCE}</p><p>{OTHER}</p><p>Thanks to my sponsors:</p>"
+        f"<ul>{names}</ul></article></body></html>"
+    )
+    doc = document(page)
+    root = node_at(doc, "//article")
+    regions = _blocks.block_regions(doc.stats)
+    assert _refine.edge_blocks(doc.stats, regions, root, set(), AutoParams()) == set()
+    assert extract(page).text.count("Sponsor") == 16
+    # up to 30 words such lines are trimmed (13 names and the thanks line: 30 words), and
+    # at any length when the limit is raised
+    fewer = page.replace("<li>Sponsor 13</li><li>Sponsor 14</li><li>Sponsor 15</li>", "")
+    assert extract(fewer).text.count("Sponsor") == 0
+    assert extract(page, edge_max_words=1_000).text.count("Sponsor") == 0

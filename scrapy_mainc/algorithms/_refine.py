@@ -47,10 +47,13 @@ def edge_blocks(
 ) -> set[int]:
     """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
     dropping them drops no other block (a byline, a dateline, a credit line); a leading
-    heading without links stops the trimming at the start."""
+    heading without links stops the trimming at the start. An edge whose run holds more
+    than ``edge_max_words`` words outside links is a list of the text, and stays."""
     blocks = _kept_blocks(stats, regions, root, excluded)
     trimmed: set[int] = set()
     for ordered in (blocks, blocks[::-1]):
+        run: list[int] = []
+        run_words = 0
         for block in ordered:
             words, link_words = regions.words[block], regions.link_words[block]
             sentence_like = (
@@ -62,7 +65,12 @@ def edge_blocks(
                 break
             if ordered is blocks and params.keep_leading_headings and _plain_heading(stats, block):
                 break
-            trimmed.add(block)
+            run.append(block)
+            run_words += words
+            if run_words > params.edge_max_words:
+                break
+        if run_words <= params.edge_max_words:
+            trimmed.update(run)
     return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
 
 
