@@ -128,6 +128,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no headline removal (NCE title search)": {"drop_headline": False},
     "no edge trimming": {"trim_edges": False},
     "edges trimmed at any length (lists of short lines too)": {"edge_max_words": 1_000_000},
+    "a short leading sentence trimmed as an edge": {"lead_sentence_words": 0},
     "no first post of a run of posts (blog front page)": {"first_post": False},
     "no paragraph-parent rescue": {"paragraph_parent": False},
     "no article-body markup (itemprop)": {"use_body_markup": False},

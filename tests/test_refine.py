@@ -273,3 +273,24 @@ def test_an_edge_of_many_short_lines_is_a_list_of_the_text() -> None:
     fewer = page.replace("<li>Sponsor 13</li><li>Sponsor 14</li><li>Sponsor 15</li>", "")
     assert extract(fewer).text.count("Sponsor") == 0
     assert extract(page, edge_max_words=1_000).text.count("Sponsor") == 0
+
+
+def test_a_short_lede_written_as_a_sentence_is_not_trimmed() -> None:
+    # A nine-word lede is shorter than a sentence-like block (ten words): written as a
+    # sentence (a capital first, a full stop last) it is the story's first sentence; the
+    # dateline before it, no sentence, is trimmed still
+    lede = "Sixteen new officers have joined the city police department."
+    page = (
+        "<html><body><article><p>Updated December 12, 2023, 3:45 PM</p>"
+        f"<p>{lede}</p><p>{SENTENCE}</p><p>{OTHER}</p></article></body></html>"
+    )
+    assert extract(page).text == f"{lede}\n{SENTENCE}\n{OTHER}"
+    assert extract(page, lead_sentence_words=0).text == f"{SENTENCE}\n{OTHER}"
+    # at the end a short sentence is as often a call to subscribe: trimmed as before
+    tail = "<p>Get local news delivered to your inbox every day!</p>"
+    assert extract(page.replace("</article>", f"{tail}</article>")).text.endswith(OTHER)
+    # a byline is not written as a sentence, and a line of links is no lede
+    byline = page.replace(lede, "By Jane Doe and John Roe, staff writers")
+    assert extract(byline).text == f"{SENTENCE}\n{OTHER}"
+    links = "<a href='/a'>Sixteen new officers</a> <a href='/b'>have joined the city police department.</a>"
+    assert extract(page.replace(lede, links)).text == f"{SENTENCE}\n{OTHER}"

@@ -4,7 +4,8 @@ The root and its pruning come from the block values (:mod:`.auto`); three readin
 the blocks in document order then adjust what is kept:
 
 * leading and trailing blocks that are not sentence-like are trimmed (a byline, a
-  dateline, a credit line), except a leading heading: the title of the first section;
+  dateline, a credit line), except a leading heading (the title of the first section), a
+  leading sentence (a short news lede) and a long run of short lines (a list);
 * a short line that pruning dropped between two kept sentence-like blocks, or between a
   kept heading and a kept sentence-like block (a section's lead-in), written as a
   subheading (bold or italic, or ending with a colon or a question mark), is kept: a
@@ -40,6 +41,9 @@ from ._context import CUT
 EMPHASIS_TAGS = frozenset({"strong", "b", "em", "i", "u"})
 #: Endings of a line that introduces what follows ("How it works:", "Why now?").
 _INTRODUCING_ENDS = (":", "?", "\uff1a", "\uff1f")
+#: The end of a sentence: a full stop, a question or an exclamation mark, then closing
+#: quotes or brackets.
+_SENTENCE_END_RE = re.compile("[.!?][\"'\u201d\u2019)\\]]*$")
 
 
 def edge_blocks(
@@ -47,8 +51,9 @@ def edge_blocks(
 ) -> set[int]:
     """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
     dropping them drops no other block (a byline, a dateline, a credit line); a leading
-    heading without links stops the trimming at the start. An edge whose run holds more
-    than ``edge_max_words`` words outside links is a list of the text, and stays."""
+    heading without links stops the trimming at the start, and so does a sentence (see
+    :func:`_lead_sentence`). An edge whose run holds more than ``edge_max_words`` words
+    outside links is a list of the text, and stays."""
     blocks = _kept_blocks(stats, regions, root, excluded)
     trimmed: set[int] = set()
     for ordered in (blocks, blocks[::-1]):
@@ -65,6 +70,8 @@ def edge_blocks(
                 break
             if ordered is blocks and params.keep_leading_headings and _plain_heading(stats, block):
                 break
+            if ordered is blocks and _lead_sentence(stats, regions, block, params):
+                break
             run.append(block)
             run_words += words
             if run_words > params.edge_max_words:
@@ -76,6 +83,22 @@ def edge_blocks(
 
 def _plain_heading(stats: DomStats, block: int) -> bool:
     return stats.tags[block] in HEADING_TAGS and not stats.link_words[block]
+
+
+def _lead_sentence(stats: DomStats, regions: Regions, block: int, params: AutoParams) -> bool:
+    """True when ``block`` is written as a sentence of at least ``lead_sentence_words``
+    words (at most ``lead_sentence_link_share`` of them in links): a capital first
+    letter, a full stop (question or exclamation mark) last. A news lede can be shorter
+    than a sentence-like block ("Sixteen new officers have joined the police
+    department."); a byline or a dateline is not written so."""
+    words, link_words = regions.words[block], regions.link_words[block]
+    total = words + link_words
+    if not params.lead_sentence_words or total < params.lead_sentence_words:
+        return False
+    if link_words > params.lead_sentence_link_share * total:
+        return False
+    text = "".join(stats.nodes[block].itertext()).strip()
+    return text[:1].isupper() and _SENTENCE_END_RE.search(text) is not None
 
 
 def _kept_blocks(stats: DomStats, regions: Regions, root: int, excluded: set[int]) -> list[int]:
