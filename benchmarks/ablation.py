@@ -140,6 +140,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no story start before the root": {"story_start": False},
     "no dropping of repeated parts": {"drop_repeats": False},
     "no story check (another story beside or instead of the page's)": {"check_story": False},
+    "a long guide's sections checked as another story": {"guide_min_sections": 0},
     "no notice check (legal, cookie, consent vocabulary)": {"check_notices": False},
     "no overlay cut (dialog roles)": {"cut_overlays": False},
     "no story-container protection (headline or most prose, against names)": {"keep_story_container": False},

@@ -291,10 +291,16 @@ def test_a_reference_list_s_volume_and_pages_are_no_time() -> None:
 def test_a_product_s_customer_reviews_are_comments() -> None:
     reviews = (
         "<div class='customer-reviews'><h2>What buyers say</h2>"
-        + "".join(f"<div class='r'><b>buyer{n}</b><p>Great kettle, it boils fast, five stars.</p></div>" for n in range(3))
+        + "".join(
+            f"<div class='r'><b>buyer{n}</b><p>Great kettle, it boils fast, five stars.</p></div>"
+            for n in range(3)
+        )
         + "</div>"
     )
-    page = f"<html><head><title>Kettle</title></head><body><main><div id='product'><h1>Kettle</h1>{BODY}{reviews}</div></main></body></html>"
+    page = (
+        "<html><head><title>Kettle</title></head><body><main><div id='product'><h1>Kettle</h1>"
+        f"{BODY}{reviews}</div></main></body></html>"
+    )
     doc = document(page)
     root = (node_at(doc, "//div[@id='product']"),)
     section = node_at(doc, "//div[@class='customer-reviews']")

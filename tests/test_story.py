@@ -105,6 +105,27 @@ def test_a_thread_s_replies_are_not_another_story() -> None:
     assert "festival" in extract(page, page_type="forum").text
 
 
+def test_a_long_guide_s_sections_are_not_another_story() -> None:
+    # A roundup: a short introduction, then a part of eight sections, each under its own
+    # heading, two sentences each, no links. Its opening covers the headline's words
+    # poorly and opens with a heading, as another story would; it is the guide's body
+    picks = "".join(f"<h3>Pick {n}: the harbour ferry</h3><p>{OTHER}</p><p>{OTHER}</p>" for n in range(8))
+    page = _page(f"<div id='wrap'>{_story_div(6)}<div class='picks'>{picks}</div></div>")
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    part = node_at(doc, "//div[@class='picks']")
+    assert _story.long_body(doc.stats, regions, part, auto.AutoParams())
+    assert extract(page).text.count("festival") == 16
+    assert "festival" not in extract(page, guide_min_sections=0).text
+    # seven sections, or a part whose words are a third links, is read as before
+    fewer = page.replace("<h3>Pick 7: the harbour ferry</h3>", "")
+    assert "festival" not in extract(fewer).text
+    linked = document(page.replace("<p>" + OTHER, "<p><a href='/x'>Read the festival story</a> " + OTHER))
+    linked_part = node_at(linked, "//div[@class='picks']")
+    regions = _blocks.block_regions(linked.stats)
+    assert not _story.long_body(linked.stats, regions, linked_part, auto.AutoParams())
+
+
 def test_a_part_without_a_story_headline_is_not_another_story() -> None:
     # Same page, but the other part opens with prose (a fact box among the sections of
     # the story, a continuation): low coverage alone does not make it another story.

@@ -65,7 +65,9 @@ _SECTIONS: Mapping[str, Any] = MappingProxyType(
 #: Overrides of :class:`AutoParams` by page type (types not named: the defaults).
 PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "forum": MappingProxyType({"first_post": False, "check_story": False, "density_rescue_ratio": FRAGMENT_RATIO}),
+        "forum": MappingProxyType(
+            {"first_post": False, "check_story": False, "density_rescue_ratio": FRAGMENT_RATIO}
+        ),
         "listing": MappingProxyType({**_SECTIONS, "link_weight": -0.5}),
         "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
         "documentation": _SECTIONS,

@@ -122,9 +122,10 @@ def foreign_parts(
     as a legal notice while the rest of the choice does not; or when it holds
     ``story_part_share`` of the value, the rest covers the topic (at least
     ``story_min_coverage``), the candidate covers it ``story_gap`` less and it opens as a
-    story of its own (:func:`opens_story`), unless it is alike (same tag and class) to
-    other children none of which holds the headline: alike containers are columns of one
-    body, or the posts of a feed, one of which holds the page's headline.
+    story of its own (:func:`opens_story`) and is no long body of sections
+    (:func:`long_body`), unless it is alike (same tag and class) to other children none of
+    which holds the headline: alike containers are columns of one body, or the posts of a
+    feed, one of which holds the page's headline.
     """
     stats = document.stats
     node = split_node(stats, totals, root, params.split_wrapper_share)
@@ -164,7 +165,8 @@ def foreign_parts(
         covered = topic.coverage(_rest(stats, others, samples))
         if covered >= params.story_min_coverage and topic.coverage(sample) <= covered - params.story_gap:
             if opens_story(document, regions, candidate, params.sentence_min_words):
-                foreign.append(candidate)
+                if not long_body(stats, regions, candidate, params):
+                    foreign.append(candidate)
     return foreign
 
 
@@ -211,6 +213,28 @@ def opens_story(document: Document, regions: Regions, part: int, min_words: int)
 
 _UNIT_TAGS = frozenset({"article", "aside", "dialog"})
 _STORY_HEADINGS = frozenset({"h1", "h2", "h3"})
+_SECTION_HEADINGS = frozenset({"h2", "h3", "h4"})
+
+
+def long_body(stats: DomStats, regions: Regions, part: int, params: AutoParams) -> bool:
+    """True when ``part`` is the body of a long guide or a roundup: at least
+    ``guide_min_sections`` headings of sections (``<h2>`` to ``<h4>``), at least
+    ``guide_min_prose`` sentence-like blocks, and at most ``guide_max_link_share`` of its
+    words in links. Its first section's heading opens it as a story would ("The
+    research", "Lenovo Yoga 9i: best overall"), and its opening covers the headline's
+    words poorly, yet it is most of the text; a teaser, a promoted story, a feed's next
+    post or a gallery of linked credits is shorter, or linked."""
+    if not params.guide_min_sections:
+        return False
+    if stats.link_words[part] > params.guide_max_link_share * stats.words[part]:
+        return False
+    tags, words, end = stats.tags, stats.words, stats.end[part]
+    sections = sum(1 for node in range(part, end) if tags[node] in _SECTION_HEADINGS and words[node])
+    if sections < params.guide_min_sections:
+        return False
+    is_block, min_words = regions.is_block, params.sentence_min_words
+    prose = sum(1 for node in range(part, end) if is_block[node] and is_prose(regions, node, min_words))
+    return prose >= params.guide_min_prose
 
 
 def story_elsewhere(document: Document, values: list[float], root: int, min_words: float) -> bool:

@@ -169,7 +169,9 @@ def _microdata_comments(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
 
 def _named_by_class(stats: DomStats, roots: tuple[int, ...], reviews: bool = False) -> list[int]:
     named: list[int] = []
-    stems, tokens = (_REVIEW_STEM_RE, COMMENT_TOKENS | REVIEW_TOKENS) if reviews else (_COMMENT_STEM_RE, COMMENT_TOKENS)
+    stems, tokens = (
+        (_REVIEW_STEM_RE, COMMENT_TOKENS | REVIEW_TOKENS) if reviews else (_COMMENT_STEM_RE, COMMENT_TOKENS)
+    )
     tags, words, nodes, end = stats.tags, stats.words, stats.nodes, stats.end
     verdicts: dict[str, bool] = {}  # class and id values repeat: decide each once
     for root in roots:
