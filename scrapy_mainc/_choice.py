@@ -63,8 +63,8 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
     strip_comments = options.strip_comments
     if strip_comments and selection.nodes and document.page_type.name not in POSTS_ARE_CONTENT:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
-        if document.page_type.name in REVIEWS_ARE_COMMENTS:
-            comment_params = replace(comment_params, reviews=True)
+        if comment_params.reviews is None:
+            comment_params = replace(comment_params, reviews=document.page_type.name in REVIEWS_ARE_COMMENTS)
         selection = without_comments(document, selection, comment_params)
     stats = document.stats
     if not options.tables and selection.nodes:

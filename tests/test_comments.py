@@ -276,6 +276,11 @@ def test_a_reference_list_s_volume_and_pages_are_no_time() -> None:
         "<li><span>Author{n} JD, Other K.</span> <span>A study of meditation, part {n}. "
         "Annu Rev Psychol. 2017;6{n}:491-516.</span></li>"
     )
+    # two-digit pages after the volume ("2020;12:45-50") are no time either
+    short = "<li><span>Author{n} JD.</span> <span>Part {n}. J Clin. 2020;1{n}:45-50.</span></li>"
+    shorts = "<ul>" + "".join(short.format(n=n) for n in range(1, 5)) + "</ul>"
+    short_doc = document(f"<body><div id='a'>{BODY}{shorts}</div></body>")
+    assert comment_region_start(short_doc.stats, (node_at(short_doc, "//div[@id='a']"),)) is None
     references = "<ul>" + "".join(reference.format(n=n) for n in range(1, 5)) + "</ul>"
     page = f"<body><div id='a'>{BODY}{references}</div></body>"
     doc = document(page)
@@ -312,3 +317,46 @@ def test_a_product_s_customer_reviews_are_comments() -> None:
     # one review's summary (a star rating beside the name, class "review") is no section
     single = page.replace("customer-reviews", "review")
     assert "Great kettle" in extract(single, algorithm="cectd-ds", page_type="product").text
+    # the caller decides: CommentParams(reviews=False) keeps them on a product page too
+    kept = extract(
+        page, algorithm="cectd-ds", page_type="product", strip_comments=CommentParams(reviews=False)
+    )
+    assert "Great kettle" in kept.text
+
+
+def test_a_product_s_container_named_for_its_reviews_is_not_a_review_section() -> None:
+    # The product's own container, named for a state ("product--has-reviews", a BEM
+    # modifier; "reviews-enabled", more than two thirds of the selection without dated
+    # reviews), holds its description: it stays
+    description = "".join(
+        f"<p>The kettle boils a litre in {n} minutes and keeps it warm.</p>" for n in range(3, 11)
+    )
+    shipping = "<p>" + "Free shipping on every order, and returns are free for a month. " * 3 + "</p>"
+    for name in ("product product--has-reviews", "js-reviews-enabled"):
+        page = (
+            "<html><head><title>Kettle</title></head><body><main><h1>Kettle</h1>"
+            f"<div class='{name}'>{description}</div>{shipping}</main></body></html>"
+        )
+        doc = document(page)
+        main = (node_at(doc, "//main"),)
+        assert comment_nodes(doc.stats, main, CommentParams(reviews=True)) == frozenset(), name
+        # named so and smaller, it is a section of reviews
+        small = document(page.replace(description, "<p>Nice kettle, it works fine, five stars.</p>"))
+        section = node_at(small, f"//div[@class='{name}']")
+        taken = comment_nodes(small.stats, (node_at(small, "//main"),), CommentParams(reviews=True))
+        assert taken == ({section} if name == "js-reviews-enabled" else frozenset()), name
+    # a section of dated reviews is taken however much of the page it holds
+    dated = "".join(
+        f"<div class='r'><b>buyer{n}</b><span>2024-05-0{n}</span><p>It boils fast and looks fine.</p></div>"
+        for n in range(1, 7)
+    )
+    page = (
+        "<html><head><title>Kettle</title></head><body><main><div id='p'><h1>Kettle</h1>"
+        f"<p>A kettle of steel, it boils a litre in three minutes.</p><div class='reviews'>{dated}</div>"
+        "</div></main></body></html>"
+    )
+    doc = document(page)
+    root = (node_at(doc, "//div[@id='p']"),)
+    reviews = node_at(doc, "//div[@class='reviews']")
+    assert doc.stats.words[reviews] > 2 / 3 * doc.stats.words[root[0]]
+    assert reviews in comment_nodes(doc.stats, root, CommentParams(reviews=True))

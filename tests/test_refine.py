@@ -257,7 +257,7 @@ def test_dated_comments_beside_a_post_are_no_run_of_posts() -> None:
 def test_an_edge_of_many_short_lines_is_a_list_of_the_text() -> None:
     # A post that ends with the names of its sponsors, one short line each: 32 words in
     # short lines (36 with the thanks line) are more than a byline or a share bar holds
-    # (at most edge_max_words, 30)
+    # (at most edge_max_words, 25)
     names = "".join(f"<li>Sponsor {n}</li>" for n in range(16))
     page = (
         f"<html><body><article><p>{SENTENCE}</p><p>{OTHER}</p><p>Thanks to my sponsors:</p>"
@@ -268,10 +268,15 @@ def test_an_edge_of_many_short_lines_is_a_list_of_the_text() -> None:
     regions = _blocks.block_regions(doc.stats)
     assert _refine.edge_blocks(doc.stats, regions, root, set(), AutoParams()) == set()
     assert extract(page).text.count("Sponsor") == 16
-    # up to 30 words such lines are trimmed (13 names and the thanks line: 30 words), and
-    # at any length when the limit is raised
-    fewer = page.replace("<li>Sponsor 13</li><li>Sponsor 14</li><li>Sponsor 15</li>", "")
+    # up to 25 words such lines are trimmed (10 names and the thanks line: 24 words; 11
+    # names: 26), and at any length when the limit is raised
+    fewer = page.replace("".join(f"<li>Sponsor {n}</li>" for n in range(10, 16)), "")
     assert extract(fewer).text.count("Sponsor") == 0
+    eleven = document(page.replace("".join(f"<li>Sponsor {n}</li>" for n in range(11, 16)), ""))
+    regions = _blocks.block_regions(eleven.stats)
+    assert (
+        _refine.edge_blocks(eleven.stats, regions, node_at(eleven, "//article"), set(), AutoParams()) == set()
+    )
     assert extract(page, edge_max_words=1_000).text.count("Sponsor") == 0
 
 
@@ -294,3 +299,26 @@ def test_a_short_lede_written_as_a_sentence_is_not_trimmed() -> None:
     assert extract(byline).text == f"{SENTENCE}\n{OTHER}"
     links = "<a href='/a'>Sixteen new officers</a> <a href='/b'>have joined the city police department.</a>"
     assert extract(page.replace(lede, links)).text == f"{SENTENCE}\n{OTHER}"
+
+
+def test_an_edge_is_measured_in_words_outside_links_and_chinese_characters_at_half() -> None:
+    # A trailing run of linked tags, 40 words all in links, is a short edge
+    tags = "".join(f"<li><a href='/t{n}'>Topic number {n} here</a></li>" for n in range(10))
+    doc = document(f"<body><article><p>{SENTENCE}</p><p>{OTHER}</p><ul>{tags}</ul></article></body>")
+    regions = _blocks.block_regions(doc.stats)
+    trimmed = _refine.edge_blocks(doc.stats, regions, node_at(doc, "//article"), set(), AutoParams())
+    assert trimmed == {node_at(doc, "//ul")}
+    # A Chinese story's credit, notice and share lines (35 characters, each one word)
+    # are a short edge: a Chinese word is about two characters
+    story = (
+        "<p>"
+        + "市政府周一召开会议，会议同意了新大桥的建设计划，工程将于明年春天开工，预计三年完成。" * 3
+        + "</p>"
+    )
+    tail = "<p>责任编辑：李四　审核：王五</p><p>本网站所有内容未经书面授权不得转载</p><p>分享到 微信 微博</p>"
+    chinese = (
+        "<html><head><title>大桥计划获批</title></head><body><article><h1>大桥计划获批</h1>"
+        f"{story * 3}{tail}</article></body></html>"
+    )
+    text = extract(chinese).text
+    assert "责任编辑" not in text and "转载" not in text and text.endswith("预计三年完成。")

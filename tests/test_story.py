@@ -120,6 +120,12 @@ def test_a_long_guide_s_sections_are_not_another_story() -> None:
     # seven sections, or a part whose words are a third links, is read as before
     fewer = page.replace("<h3>Pick 7: the harbour ferry</h3>", "")
     assert "festival" not in extract(fewer).text
+    # eight headings over fewer than ten sentences are no long body
+    thin = page.replace(f"<p>{OTHER}</p><p>{OTHER}</p>", f"<p>{OTHER}</p>", 7)
+    assert "festival" not in extract(thin).text
+    # nor is the next story of an endless page, under its own headline
+    next_story = page.replace("<div class='picks'>", "<div class='picks'><h1>Harbour festival night</h1>")
+    assert "festival" not in extract(next_story).text
     linked = document(page.replace("<p>" + OTHER, "<p><a href='/x'>Read the festival story</a> " + OTHER))
     linked_part = node_at(linked, "//div[@class='picks']")
     regions = _blocks.block_regions(linked.stats)

@@ -221,12 +221,14 @@ class AutoParams:
     #: Swept over 30, 40 and 60: 30 loses 0.001 and 60 0.002 on trafilatura_eval.
     edge_long_words: int = 40
     #: An edge is trimmed only when its run of such blocks holds at most this many words
-    #: outside links: a byline, a dateline, a share bar, a few tags. A longer run of short
-    #: lines is a list of the text (a table of brands, the names of a project's sponsors).
-    #: Swept over 30, 40, 50, 60, 80 and 150: every value moves no page of the four sets
-    #: down by more than 0.03 from 50 up, and 30 is best on every set (WCXB articles
-    #: +0.0007, scrapinghub +0.001), with 2 trafilatura_eval pages down 0.13 and 0.14.
-    edge_max_words: int = 30
+    #: outside links (a CJK character counts half a word): a byline, a dateline, a share
+    #: bar, a few tags. A longer run of short lines is a list of the text (a table of
+    #: brands, the names of a project's sponsors). Swept over 15, 20, 25, 30, 40, 50, 60,
+    #: 80, 150 and no limit: 25 is best on every set (against no limit: WCXB articles
+    #: +0.0007, scrapinghub +0.001, four pages up by 0.12 to 0.16 and none down); from 40
+    #: up a scrapinghub page loses 0.11, at 20 and 15 trafilatura_eval loses two and six
+    #: pages by 0.14 to 0.25.
+    edge_max_words: int = 25
     #: ...except a leading heading without links: the title of the story's first section.
     keep_leading_headings: bool = True
     #: ...and a leading line written as a sentence of at least this many words (capital

@@ -220,15 +220,19 @@ def long_body(stats: DomStats, regions: Regions, part: int, params: AutoParams) 
     """True when ``part`` is the body of a long guide or a roundup: at least
     ``guide_min_sections`` headings of sections (``<h2>`` to ``<h4>``), at least
     ``guide_min_prose`` sentence-like blocks, and at most ``guide_max_link_share`` of its
-    words in links. Its first section's heading opens it as a story would ("The
-    research", "Lenovo Yoga 9i: best overall"), and its opening covers the headline's
-    words poorly, yet it is most of the text; a teaser, a promoted story, a feed's next
-    post or a gallery of linked credits is shorter, or linked."""
-    if not params.guide_min_sections:
+    words in links, and no headline of its own (an ``<h1>``) nor the tag of a unit
+    (``<article>``, ``<aside>``). Its first section's heading opens it as a story would
+    ("The research", "Lenovo Yoga 9i: best overall"), and its opening covers the
+    headline's words poorly, yet it is much of the text; a teaser, a promoted story or a
+    gallery of linked credits is shorter, or linked, and the next story of an endless
+    page opens with its own headline."""
+    if not params.guide_min_sections or stats.tags[part] in _UNIT_TAGS:
         return False
     if stats.link_words[part] > params.guide_max_link_share * stats.words[part]:
         return False
     tags, words, end = stats.tags, stats.words, stats.end[part]
+    if "h1" in tags[part:end]:
+        return False
     sections = sum(1 for node in range(part, end) if tags[node] in _SECTION_HEADINGS and words[node])
     if sections < params.guide_min_sections:
         return False

@@ -50,10 +50,11 @@ COMMENT_TOKENS = frozenset(
     }
 )  # fmt: skip
 _DIGIT_RE = re.compile(r"\d")
-#: Dates and times in a comment's byline. A time is ``h:mm`` with no digit either side:
-#: "2017;68:491-516" (a reference's volume and pages) is no time.
+#: Dates and times in a comment's byline. A time is ``h:mm`` with no digit either side,
+#: no semicolon before and no range after: "2017;68:491-516" and "2020;12:45-50" (a
+#: reference's volume and pages) are no times.
 _DATE_RE = re.compile(
-    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|(?<!\d)\d{1,2}:\d{2}(?!\d)|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
+    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|(?<![\d;])\d{1,2}:\d{2}(?!\d|-\d)|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
     r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
     r"|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago\b|(?:分钟|小时|天)前",
@@ -99,20 +100,29 @@ class CommentParams:
     #: items of a listicle, each with its date), never comments.
     sections_are_text: bool = True
     #: Customer reviews are comments too: a container named ``reviews``
-    #: (:data:`REVIEW_TOKENS`) is a comment section. Set on product pages, whose reviews
-    #: are the buyers' comments under the product (``..algorithms._page_type_params``).
-    reviews: bool = False
+    #: (:data:`REVIEW_TOKENS`, in a name without its BEM modifier: not
+    #: ``product--has-reviews``) is a comment section if it holds at most two thirds of
+    #: the selection's words, or more with alike dated blocks or a comment heading; a
+    #: story named so is protected as one named as comments is.
+    #: None (the default): as the page's type says, on for products, whose reviews are the
+    #: buyers' comments (``REVIEWS_ARE_COMMENTS`` in ``..algorithms._page_type_params``).
+    reviews: bool | None = None
 
 
 #: Class/id tokens that name a section of customer reviews (plural: ``review`` also
 #: names one review's summary, such as a product's star rating beside its name).
 REVIEW_TOKENS = frozenset({"reviews", "customerreviews", "productreviews"})
+_COMMENT_OR_REVIEW_TOKENS = COMMENT_TOKENS | REVIEW_TOKENS
+#: Largest share of a selection's words a section named as reviews takes on its name
+#: alone. Reviews are often most of a product's page (0.54 and 0.65 of two development
+#: pages, whose reviews show no dates); a container of the whole product holds nearly all.
+_REVIEWS_MAX_SHARE = 2 / 3
 
 #: Substrings of every word of COMMENT_TOKENS (first letter left out for camelCase):
 #: a cheap test before the names are split into words.
 _COMMENT_STEM_RE = re.compile("omment|oment|isqus|espond|eplies|alkback|pinglun")
-#: The same with the review tokens (``CommentParams.reviews``).
-_REVIEW_STEM_RE = re.compile(f"{_COMMENT_STEM_RE.pattern}|eviews")
+#: The same for REVIEW_TOKENS (``CommentParams.reviews``).
+_REVIEW_STEM_RE = re.compile("eviews")
 #: Fewest words of a named comment section worth removing.
 _MIN_SECTION_WORDS = 3
 #: Microdata of comments: ``itemprop="comment"``, ``itemtype=".../Comment"``. Selecting the
@@ -138,15 +148,16 @@ _HEADING_DECORATION = " :：»›>|-–—·•"
 _MAX_HEADING_WORDS = 6
 
 
-def has_comment_name(element: etree._Element) -> bool:
-    """True when ``class``, ``id`` or microdata name ``element`` as a reader comment."""
+def has_comment_name(element: etree._Element, tokens: frozenset[str] = COMMENT_TOKENS) -> bool:
+    """True when ``class``, ``id`` or microdata name ``element`` as a reader comment (or
+    by another of ``tokens``)."""
     names = " ".join(
         value for value in (element.get("id"), element.get("class"), element.get("itemprop")) if value
     )
     itemtype = element.get("itemtype") or ""
     if "Comment" in itemtype:
         return True
-    return _is_comment_name(names)
+    return _is_comment_name(names, tokens)
 
 
 def _is_comment_name(names: str, tokens: frozenset[str] = COMMENT_TOKENS) -> bool:
@@ -167,11 +178,16 @@ def _microdata_comments(stats: DomStats, roots: tuple[int, ...]) -> list[int]:
     ]
 
 
-def _named_by_class(stats: DomStats, roots: tuple[int, ...], reviews: bool = False) -> list[int]:
+def _named_by_class(
+    stats: DomStats,
+    roots: tuple[int, ...],
+    stems: re.Pattern[str] = _COMMENT_STEM_RE,
+    tokens: frozenset[str] = COMMENT_TOKENS,
+    modifiers: bool = True,
+) -> list[int]:
+    """Outermost sections inside ``roots`` whose ``class`` or ``id`` holds one of
+    ``tokens`` (without ``modifiers``: not in a BEM modifier, ``card--has-reviews``)."""
     named: list[int] = []
-    stems, tokens = (
-        (_REVIEW_STEM_RE, COMMENT_TOKENS | REVIEW_TOKENS) if reviews else (_COMMENT_STEM_RE, COMMENT_TOKENS)
-    )
     tags, words, nodes, end = stats.tags, stats.words, stats.nodes, stats.end
     verdicts: dict[str, bool] = {}  # class and id values repeat: decide each once
     for root in roots:
@@ -184,8 +200,8 @@ def _named_by_class(stats: DomStats, roots: tuple[int, ...], reviews: bool = Fal
         for node in sections:
             if node >= covered_until:
                 element = nodes[node]
-                if _names_comment(element.get("class"), verdicts, stems, tokens) or _names_comment(
-                    element.get("id"), verdicts, stems, tokens
+                if _names_comment(element.get("class"), verdicts, stems, tokens, modifiers) or _names_comment(
+                    element.get("id"), verdicts, stems, tokens, modifiers
                 ):
                     named.append(node)
                     covered_until = end[node]
@@ -203,13 +219,20 @@ def _outermost(stats: DomStats, nodes: list[int]) -> set[int]:
 
 
 def _names_comment(
-    name: str | None, verdicts: dict[str, bool], stems: re.Pattern[str], tokens: frozenset[str]
+    name: str | None,
+    verdicts: dict[str, bool],
+    stems: re.Pattern[str],
+    tokens: frozenset[str],
+    modifiers: bool,
 ) -> bool:
     if not name:
         return False
     verdict = verdicts.get(name)
     if verdict is None:
-        verdict = verdicts[name] = bool(stems.search(name)) and _is_comment_name(name, tokens)
+        read = name
+        if not modifiers and "--" in name:
+            read = " ".join(part.split("--")[0] for part in name.split())
+        verdict = verdicts[name] = bool(stems.search(read)) and _is_comment_name(read, tokens)
     return verdict
 
 
@@ -341,9 +364,13 @@ def comment_nodes(
     dropped: a named container or a region that holds one is not a comment section.
     """
     protected = tuple(node for node in protected if node >= 0)
-    named = _named_by_class(stats, roots, params.reviews)
+    named = _named_by_class(stats, roots)
+    tokens = COMMENT_TOKENS
+    if params.reviews:
+        named = _with_reviews(stats, roots, named, params)
+        tokens = _COMMENT_OR_REVIEW_TOKENS
     classed = [node for node in named if not _holds_any(stats, node, protected)]
-    if len(classed) < len(named) or _named_story_root(stats, roots, protected):
+    if len(classed) < len(named) or _named_story_root(stats, roots, protected, tokens):
         # the story's own container is named as comments: the names are the section's
         classed = [node for node in classed if _corroborated(stats, node, params)]
     microdata = [node for node in _microdata_comments(stats, roots) if not _holds_any(stats, node, protected)]
@@ -361,7 +388,7 @@ def comment_nodes(
     if not excluded or kept_enough or _words(stats, roots) <= params.min_kept_words:
         return frozenset(excluded)
     strong = list(microdata)  # the guard: only strong evidence may take that much
-    if _inside_comments(stats, roots):
+    if _inside_comments(stats, roots, tokens):
         strong.extend(classed)  # the section is named as comments, and so are its entries
     else:
         strong.extend(node for node in classed if _corroborated(stats, node, params))
@@ -370,9 +397,29 @@ def comment_nodes(
     return frozenset(_outermost(stats, strong))
 
 
-def _named_story_root(stats: DomStats, roots: tuple[int, ...], protected: tuple[int, ...]) -> bool:
+def _with_reviews(
+    stats: DomStats, roots: tuple[int, ...], named: list[int], params: CommentParams
+) -> list[int]:
+    """``named`` and the outermost sections named as customer reviews. One that holds
+    more than ``_REVIEWS_MAX_SHARE`` of the words of ``roots`` needs a second kind of
+    evidence, alike dated blocks or a comment heading (:func:`_corroborated`): it may be
+    the product itself, in a container named for a state (``reviews-enabled``)."""
+    most = _REVIEWS_MAX_SHARE * _words(stats, roots)
+    reviews = [
+        node
+        for node in _named_by_class(stats, roots, _REVIEW_STEM_RE, REVIEW_TOKENS, modifiers=False)
+        if stats.words[node] <= most or _corroborated(stats, node, params)
+    ]
+    return sorted(_outermost(stats, [*named, *reviews]))
+
+
+def _named_story_root(
+    stats: DomStats, roots: tuple[int, ...], protected: tuple[int, ...], tokens: frozenset[str]
+) -> bool:
     """True when a root that holds a protected node (the story) is named as comments."""
-    return any(_holds_any(stats, root, protected) and has_comment_name(stats.nodes[root]) for root in roots)
+    return any(
+        _holds_any(stats, root, protected) and has_comment_name(stats.nodes[root], tokens) for root in roots
+    )
 
 
 def _holds_any(stats: DomStats, node: int, protected: tuple[int, ...]) -> bool:
@@ -394,13 +441,13 @@ def _corroborated(stats: DomStats, node: int, params: CommentParams) -> bool:
     return comment_heading(stats, inside, loose) is not None or bool(_alike_chains(stats, inside, loose))
 
 
-def _inside_comments(stats: DomStats, roots: tuple[int, ...]) -> bool:
+def _inside_comments(stats: DomStats, roots: tuple[int, ...], tokens: frozenset[str]) -> bool:
     """True when every root is, or lies inside, a container named as comments (a
     selection taken from a comment thread)."""
     parent, nodes = stats.parent, stats.nodes
     for root in roots:
         node = root
-        while node > 0 and not has_comment_name(nodes[node]):
+        while node > 0 and not has_comment_name(nodes[node], tokens):
             node = parent[node]
         if node <= 0:
             return False
