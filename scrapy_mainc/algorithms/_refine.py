@@ -1,7 +1,8 @@
-"""Refinements of ``auto``'s chosen root: its edges, its subheadings, the story's start.
+"""Refinements of ``auto``'s chosen root: its edges, its subheadings, the story's start,
+its repeated parts.
 
-The root and its pruning come from the block values (:mod:`.auto`); three readings of
-the blocks in document order then adjust what is kept:
+The root and its pruning come from the block values (:mod:`.auto`); readings of the
+blocks in document order then adjust what is kept:
 
 * leading and trailing blocks that are not sentence-like are trimmed (a byline, a
   dateline, a credit line), except a leading heading (the title of the first section), a
