@@ -141,6 +141,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no dropping of repeated parts": {"drop_repeats": False},
     "no story check (another story beside or instead of the page's)": {"check_story": False},
     "a long guide's sections checked as another story": {"guide_min_sections": 0},
+    "a section with story after it checked as another story": {"keep_inner_sections": False},
     "no notice check (legal, cookie, consent vocabulary)": {"check_notices": False},
     "no overlay cut (dialog roles)": {"cut_overlays": False},
     "no story-container protection (headline or most prose, against names)": {"keep_story_container": False},

@@ -132,6 +132,37 @@ def test_a_long_guide_s_sections_are_not_another_story() -> None:
     assert not _story.long_body(linked.stats, regions, linked_part, auto.AutoParams())
 
 
+def test_a_section_with_story_after_it_is_not_another_story() -> None:
+    # The story, a section under its own heading ("Festival night") whose opening covers
+    # the headline's words poorly, then more of the story: the section is inside the story
+    feature = "<div class='feature'><h2>Festival night</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
+    more = f"<div class='more'><p>{SENTENCE}</p></div>"
+    page = _page(f"<div id='wrap'>{_story_div()}{feature}{more}</div>")
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    part, later = node_at(doc, "//div[@class='feature']"), [node_at(doc, "//div[@class='more']")]
+    assert _story.inner_section(doc.stats, regions, part, later, auto.AutoParams())
+    assert extract(page).text.count("festival") == 6
+    assert "festival" not in extract(page, keep_inner_sections=False).text
+    # the same part at the end is another story appended to the page's (the test above)
+    assert not _story.inner_section(doc.stats, regions, part, [], auto.AutoParams())
+    # so is a part under two headings, or an <aside> of its own, with story after it
+    two = page.replace("<p>" + OTHER, "<h3>Late ferries</h3><p>" + OTHER, 1)
+    assert "festival" not in extract(two).text
+    unit = page.replace("<div class='feature'>", "<aside class='feature'>").replace(
+        "</div><div class='more'>", "</aside><div class='more'>"
+    )
+    assert "festival" not in extract(unit).text
+    for variant, tag in ((two, "div"), (unit, "aside")):
+        other = document(variant)
+        part, later = node_at(other, f"//{tag}[@class='feature']"), [node_at(other, "//div[@class='more']")]
+        regions = _blocks.block_regions(other.stats)
+        assert not _story.inner_section(other.stats, regions, part, later, auto.AutoParams())
+    # and text after it that is no sentence (a short line) does not make it a section
+    short = page.replace(f"<p>{SENTENCE}</p></div></div>", "<p>Share this story now</p></div></div>")
+    assert "festival" not in extract(short).text
+
+
 def test_a_part_without_a_story_headline_is_not_another_story() -> None:
     # Same page, but the other part opens with prose (a fact box among the sections of
     # the story, a continuation): low coverage alone does not make it another story.

@@ -123,7 +123,8 @@ def foreign_parts(
     ``story_part_share`` of the value, the rest covers the topic (at least
     ``story_min_coverage``), the candidate covers it ``story_gap`` less and it opens as a
     story of its own (:func:`opens_story`) and is no long body of sections
-    (:func:`long_body`), unless it is alike (same tag and class) to other children none of
+    (:func:`long_body`) nor a section with more of the story after it
+    (:func:`inner_section`), unless it is alike (same tag and class) to other children none of
     which holds the headline: alike containers are columns of one body, or the posts of a
     feed, one of which holds the page's headline.
     """
@@ -165,7 +166,10 @@ def foreign_parts(
         covered = topic.coverage(_rest(stats, others, samples))
         if covered >= params.story_min_coverage and topic.coverage(sample) <= covered - params.story_gap:
             if opens_story(document, regions, candidate, params.sentence_min_words):
-                if not long_body(stats, regions, candidate, params):
+                later = [child for child in others if child > candidate]
+                if not long_body(stats, regions, candidate, params) and not (
+                    params.keep_inner_sections and inner_section(stats, regions, candidate, later, params)
+                ):
                     foreign.append(candidate)
     return foreign
 
@@ -239,6 +243,27 @@ def long_body(stats: DomStats, regions: Regions, part: int, params: AutoParams) 
     is_block, min_words = regions.is_block, params.sentence_min_words
     prose = sum(1 for node in range(part, end) if is_block[node] and is_prose(regions, node, min_words))
     return prose >= params.guide_min_prose
+
+
+def inner_section(stats: DomStats, regions: Regions, part: int, later: list[int], params: AutoParams) -> bool:
+    """True when ``part`` is a section inside the story: no unit (``<article>``, ``<aside>``,
+    an overlay's tag), at most one heading, and a sentence-like block in one of the parts
+    ``later`` (the parts of the choice after it). A story appended to another (the next
+    post, a promoted feature, a box asking for contact) comes after the story's text;
+    a section under its own heading ("FAQs", "Directions") is followed by more of
+    it."""
+    if stats.tags[part] in _UNIT_TAGS:
+        return False
+    tags, words = stats.tags, stats.words
+    headings = sum(1 for node in range(part, stats.end[part]) if tags[node] in HEADING_TAGS and words[node])
+    if headings > 1:
+        return False
+    is_block, min_words = regions.is_block, params.sentence_min_words
+    return any(
+        is_block[node] and is_prose(regions, node, min_words)
+        for child in later
+        for node in range(child, stats.end[child])
+    )
 
 
 def story_elsewhere(document: Document, values: list[float], root: int, min_words: float) -> bool:
