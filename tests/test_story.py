@@ -144,23 +144,44 @@ def test_a_section_with_story_after_it_is_not_another_story() -> None:
     assert _story.inner_section(doc.stats, regions, part, later, auto.AutoParams())
     assert extract(page).text.count("festival") == 6
     assert "festival" not in extract(page, keep_inner_sections=False).text
-    # the same part at the end is another story appended to the page's (the test above)
+    # the same part at the end is another story appended to the page's
+    # (test_a_longer_story_beside_the_page_story_is_cut)
     assert not _story.inner_section(doc.stats, regions, part, [], auto.AutoParams())
-    # so is a part under two headings, or an <aside> of its own, with story after it
-    two = page.replace("<p>" + OTHER, "<h3>Late ferries</h3><p>" + OTHER, 1)
-    assert "festival" not in extract(two).text
-    unit = page.replace("<div class='feature'>", "<aside class='feature'>").replace(
-        "</div><div class='more'>", "</aside><div class='more'>"
-    )
-    assert "festival" not in extract(unit).text
-    for variant, tag in ((two, "div"), (unit, "aside")):
-        other = document(variant)
-        part, later = node_at(other, f"//{tag}[@class='feature']"), [node_at(other, "//div[@class='more']")]
-        regions = _blocks.block_regions(other.stats)
-        assert not _story.inner_section(other.stats, regions, part, later, auto.AutoParams())
     # and text after it that is no sentence (a short line) does not make it a section
     short = page.replace(f"<p>{SENTENCE}</p></div></div>", "<p>Share this story now</p></div></div>")
     assert "festival" not in extract(short).text
+
+
+@pytest.mark.parametrize(
+    ("opening", "heading", "closing"),
+    [
+        ("<div class='feature'><h3>Late ferries</h3>", "h2", "</div>"),  # two headings
+        ("<aside class='feature'>", "h2", "</aside>"),  # a unit of its own
+        ("<div class='feature' role='dialog'>", "h2", "</div>"),  # an overlay
+        ("<div class='feature'>", "h1", "</div>"),  # a headline of its own
+    ],
+)
+def test_a_story_of_its_own_is_no_section(opening: str, heading: str, closing: str) -> None:
+    # the part of the test above, with story after it, but a story of its own: cut
+    feature = f"{opening}<{heading}>Festival night</{heading}>" + f"<p>{OTHER}</p>" * 6 + closing
+    page = _page(f"<div id='wrap'>{_story_div()}{feature}<div class='more'><p>{SENTENCE}</p></div></div>")
+    assert "festival" not in extract(page).text
+    doc = document(page)
+    part, later = node_at(doc, "//*[@class='feature']"), [node_at(doc, "//div[@class='more']")]
+    regions = _blocks.block_regions(doc.stats)
+    assert not _story.inner_section(doc.stats, regions, part, later, auto.AutoParams())
+
+
+def test_only_the_story_s_own_text_makes_a_section() -> None:
+    # Two appended stories in a row: the first is followed by the second's prose, which is
+    # cut itself; both go. A feature before the story (the story is the text after it) goes.
+    feature = "<div class='feature'><h2>Festival night</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
+    second = "<div class='second'><h2>Ferry timetable</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
+    two = _page(f"<div id='wrap'>{_story_div(6)}{feature}{second}</div>")
+    assert "festival" not in extract(two).text
+    assert extract(two, keep_inner_sections=False).text == extract(two).text
+    before = _page(f"<div id='wrap'>{feature}{_story_div(6)}</div>")
+    assert "festival" not in extract(before).text
 
 
 def test_a_part_without_a_story_headline_is_not_another_story() -> None:

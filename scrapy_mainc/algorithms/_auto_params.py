@@ -321,12 +321,12 @@ class AutoParams:
     #: (-0.32, 8 blocks); 4 sections and 5 blocks lose two trafilatura_eval pages (a
     #: blog's next post of 4 sections, 0.25; another of 7 sections and 9 blocks, 0.20).
     guide_max_link_share: float = 0.15
-    #: A part under one heading, no ``<article>`` or ``<aside>``, with the choice's prose
-    #: after it is one of the story's sections, not another story: an appended story
-    #: (the next post, a promoted feature, a contact box) ends the choice's text
-    #: (:func:`._story.inner_section`). Five pages up by 0.13 to 0.25 (four WCXB, one
-    #: newspaper4k), none down on any set; a part under two headings gains no page more,
-    #: and asking for two prose blocks after it keeps only three of the five.
+    #: A part after the headline's, under one heading (no ``<h1>``), no ``<article>``,
+    #: ``<aside>`` or overlay, that a sentence-like block of the choice follows (in a part
+    #: not cut itself) is one of the story's sections, not another story: an appended
+    #: story (the next post, a promoted feature, a contact box) ends the choice's text
+    #: (:func:`._story.inner_section`). Four WCXB pages up by 0.13 to 0.20, none down on
+    #: any set.
     keep_inner_sections: bool = True
 
     # -- a page of items or sections (page-type presets turn it on) ---------------------

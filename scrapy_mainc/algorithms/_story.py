@@ -123,10 +123,10 @@ def foreign_parts(
     ``story_part_share`` of the value, the rest covers the topic (at least
     ``story_min_coverage``), the candidate covers it ``story_gap`` less and it opens as a
     story of its own (:func:`opens_story`) and is no long body of sections
-    (:func:`long_body`) nor a section with more of the story after it
-    (:func:`inner_section`), unless it is alike (same tag and class) to other children none of
-    which holds the headline: alike containers are columns of one body, or the posts of a
-    feed, one of which holds the page's headline.
+    (:func:`long_body`) nor, after the headline's part, a section that text of the choice
+    left uncut follows (:func:`inner_section`), unless it is alike (same tag and class)
+    to other children none of which holds the headline: alike containers are columns of
+    one body, or the posts of a feed, one of which holds the page's headline.
     """
     stats = document.stats
     node = split_node(stats, totals, root, params.split_wrapper_share)
@@ -145,6 +145,7 @@ def foreign_parts(
     story_limit = max(params.story_part_share * totals[node], params.story_min_words)
     samples: dict[int, str] = {}
     foreign: list[int] = []
+    stories: list[int] = []  # another story each, but for the sections of this one (below)
     topic: Topic | None = None  # read only when a candidate needs it
     for candidate in candidates:
         if candidate == holder:
@@ -166,12 +167,19 @@ def foreign_parts(
         covered = topic.coverage(_rest(stats, others, samples))
         if covered >= params.story_min_coverage and topic.coverage(sample) <= covered - params.story_gap:
             if opens_story(document, regions, candidate, params.sentence_min_words):
-                later = [child for child in others if child > candidate]
-                if not long_body(stats, regions, candidate, params) and not (
-                    params.keep_inner_sections and inner_section(stats, regions, candidate, later, params)
-                ):
-                    foreign.append(candidate)
-    return foreign
+                if not long_body(stats, regions, candidate, params):
+                    stories.append(candidate)
+    if stories and params.keep_inner_sections:
+        cut = {*foreign, *stories}
+        kept = [child for child in children if child not in cut]
+        stories = [
+            part
+            for part in stories
+            if not (
+                part > holder and inner_section(stats, regions, part, [c for c in kept if c > part], params)
+            )
+        ]
+    return sorted(foreign + stories)
 
 
 def _sample(stats: DomStats, node: int, samples: dict[int, str]) -> str:
@@ -246,17 +254,19 @@ def long_body(stats: DomStats, regions: Regions, part: int, params: AutoParams) 
 
 
 def inner_section(stats: DomStats, regions: Regions, part: int, later: list[int], params: AutoParams) -> bool:
-    """True when ``part`` is a section inside the story: no unit (``<article>``, ``<aside>``,
-    an overlay's tag), at most one heading, and a sentence-like block in one of the parts
-    ``later`` (the parts of the choice after it). A story appended to another (the next
-    post, a promoted feature, a box asking for contact) comes after the story's text;
-    a section under its own heading ("FAQs", "Directions") is followed by more of
-    it."""
-    if stats.tags[part] in _UNIT_TAGS:
+    """True when ``part`` reads as a section inside the story: no unit (``<article>``,
+    ``<aside>``, an overlay), one heading at most and no ``<h1>``, and a sentence-like
+    block in one of the parts ``later`` (the parts of the choice after it that are not cut
+    themselves). A story appended to another (the next post, a promoted feature, a box
+    asking for contact) comes after the story's text; a section under its own heading
+    ("FAQs", "Flashing your board") is followed by more text."""
+    if stats.tags[part] in _UNIT_TAGS or is_overlay(stats.nodes[part]):
         return False
     tags, words = stats.tags, stats.words
-    headings = sum(1 for node in range(part, stats.end[part]) if tags[node] in HEADING_TAGS and words[node])
-    if headings > 1:
+    headings = [
+        tags[node] for node in range(part, stats.end[part]) if tags[node] in HEADING_TAGS and words[node]
+    ]
+    if len(headings) > 1 or "h1" in headings:
         return False
     is_block, min_words = regions.is_block, params.sentence_min_words
     return any(
