@@ -9,8 +9,8 @@
     .venv/bin/python benchmarks/snapshot.py save wcxb.json --sets wcxb     # WCXB's gzipped pages too
 
 For each page and algorithm it keeps a digest of how the page's bytes decoded (codec,
-source and the decoded text), ``text``, ``html``, ``title``, ``xpath``, ``reason`` and
-``metadata`` (with the text itself, so that ``compare`` can say how a text changed: words
+source and the decoded text), ``text``, ``html``, ``markdown``, ``title``, ``xpath``, ``reason``,
+``metadata`` and ``page_type`` (with the text itself, so that ``compare`` can say how a text changed: words
 lost and gained, and where the first difference is). Each page is extracted with its gold
 URL as ``url=``, as a crawl passes it. ``compare`` and ``diff`` exit 1 when anything
 differs, unless only the fields named with ``--expect`` do.
@@ -40,7 +40,7 @@ SHARED = next(
     ROOT.parent / "shared" / "datasets",
 )
 DEFAULT_SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval")
-FIELDS = ("decoded", "text", "html", "title", "xpath", "reason", "metadata")
+FIELDS = ("decoded", "text", "html", "markdown", "title", "xpath", "reason", "metadata", "page_type")
 
 
 def _digest(value: object) -> str:
@@ -56,15 +56,17 @@ def snapshot(shared: Path, sets: list[str], algorithms: list[str]) -> dict[str, 
             html = _page_bytes(shared / name / "html", page_id)
             decoded = decode_html(html)
             for algorithm in algorithms:
-                result = extract(html, url=entry.get("url") or None, algorithm=algorithm)
+                result = extract(html, url=entry.get("url") or None, algorithm=algorithm, markdown=True)
                 record = {
                     "decoded": [decoded.encoding, decoded.source, decoded.text],
                     "text": result.text,
                     "html": result.html,
+                    "markdown": result.markdown,
                     "title": result.title,
                     "xpath": result.xpath,
                     "reason": result.reason,
                     "metadata": result.metadata.as_dict(),
+                    "page_type": result.page_type,
                 }
                 pages[f"{name}/{page_id}/{algorithm}"] = {
                     "digests": {field: _digest(record[field]) for field in FIELDS},
