@@ -38,6 +38,7 @@ from pathlib import Path
 from time import perf_counter, process_time
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository: training/
 
 from devsets import DATASETS_DIR, ours  # noqa: E402
 from peers import available_peers  # noqa: E402
@@ -55,7 +56,7 @@ LOST_F1 = 0.5
 #: What runs without ``--only``: ``auto``, the whole-page density algorithm, the peers.
 DEFAULT_ROWS = ("auto", "cectd-ds", "trafilatura", "trafilatura fast", "readability-lxml")
 #: The row of ``auto`` given each page's type as predicted by the page-type model trained on
-#: the other folds (``benchmarks/page_types.py``): the page-type model ships trained on
+#: the other folds (``training/page_types.py``): the page-type model ships trained on
 #: these pages, so ``auto``'s own row reads types it has seen; this row reads types as a
 #: crawl of unseen sites gets them (``--held-out``; needs the ``train`` extra).
 HELD_OUT = "auto, held-out types"
@@ -165,7 +166,7 @@ def run_all(names: list[str], pages: list[WcxbPage], jobs: int) -> dict[str, dic
         return {}
     held_out: dict[str, str] = {}
     if HELD_OUT in names:
-        from page_types import held_out_types
+        from training.page_types import held_out_types
 
         held_out = held_out_types(jobs=jobs)
     chunks = [pages[index::jobs] for index in range(jobs)]

@@ -32,12 +32,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository: training/
 
-from page_types import held_out_types, site_of  # noqa: E402
 from wcxb import PAGE_TYPES, WcxbPage, load_pages  # noqa: E402
 
 from scrapy_mainc import extract  # noqa: E402
 from scrapy_mainc.evaluation._words import score_words, word_tokens  # noqa: E402
+from training.page_types import held_out_types, site_of  # noqa: E402
 
 FOLDS = 5
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)

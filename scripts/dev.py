@@ -8,7 +8,7 @@
     python3 scripts/dev.py bench-dates  # publication-date accuracy and metadata time, peers included
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py bench-wcxb  # WCXB (seven page types): word F1 by type, peers included
-    python3 scripts/dev.py page-types  # the page-type model's accuracy (--train: fit and write it)
+    python3 scripts/dev.py page-types  # the page-type model's accuracy (--train: fit and write it; training/)
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
@@ -64,7 +64,7 @@ def ensure_venv(extras: str) -> None:
 
 
 #: What the lint job checks: ruff's rules and formatting, and strict typing of the package.
-LINT_PATHS = ["scrapy_mainc", "tests", "benchmarks", "scripts", "example_project", "docs"]
+LINT_PATHS = ["scrapy_mainc", "tests", "benchmarks", "training", "scripts", "example_project", "docs"]
 
 
 def _lint(rest: list[str]) -> int:
@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
     elif job == "oracle":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "oracle.py"), *rest]
     elif job == "page-types":
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "page_types.py"), *rest]
+        command = [str(PYTHON), "-m", "training.page_types", *rest]
     elif job == "bench-wcxb":
         command = [str(PYTHON), str(ROOT / "benchmarks" / "wcxb.py"), *rest]
     elif job == "bench-metadata":

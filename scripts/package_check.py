@@ -5,14 +5,15 @@
 
 1. Builds the sdist and, from it, the wheel (``python -m build``: the wheel is built from
    the unpacked sdist, so a file missing from the sdist breaks the build here first).
-2. Checks their contents: every module of the source tree and ``py.typed`` in the wheel;
-   LICENSE, README.md, CHANGELOG.md, setup.cfg and pyproject.toml in the sdist; the
-   version in the file names is ``scrapy_mainc.__version__``.
+2. Checks their contents: every module of the source tree, ``py.typed`` and the package
+   data (the page-type models, ``core/pagetype_model.json.gz``) in the wheel; LICENSE,
+   README.md, CHANGELOG.md, setup.cfg and pyproject.toml in the sdist; the version in the
+   file names is ``scrapy_mainc.__version__``.
 3. Creates a fresh virtual environment in a temporary directory outside the repository,
    installs the wheel into it (not editable), copies ``example_project`` next to it and runs
    the example crawl there, with the repository nowhere on ``sys.path``; the crawl must
-   write articles with main text, and ``scrapy_mainc`` must be imported from the
-   environment's site-packages.
+   write articles with main text, ``scrapy_mainc`` must be imported from the environment's
+   site-packages, and the installed package must read its page-type models.
 
 Run from any Python 3 with pip; ``build`` is installed into the repository's ``.venv`` by
 ``scripts/dev.py package``. Exit status 0 when every check passes.
@@ -73,10 +74,14 @@ def version() -> str:
     return match.group(1)
 
 
+#: The package's data files (declared in setup.cfg's ``options.package_data``).
+PACKAGE_DATA = ("py.typed", "core/pagetype_model.json.gz")
+
+
 def source_modules() -> set[str]:
-    """Package files as they must appear in the wheel: every .py file and py.typed."""
+    """Package files as they must appear in the wheel: every .py file and the package data."""
     package = ROOT / "scrapy_mainc"
-    files = {*package.rglob("*.py"), package / "py.typed"}
+    files = {*package.rglob("*.py"), *(package / name for name in PACKAGE_DATA)}
     return {path.relative_to(ROOT).as_posix() for path in files if "__pycache__" not in path.parts}
 
 
@@ -88,7 +93,8 @@ def check_wheel(wheel: Path) -> list[str]:
     missing = sorted(source_modules() - names)
     if missing:
         problems.append(f"wheel lacks {', '.join(missing)}")
-    stray = sorted(name for name in names if name.split("/")[0] in {"tests", "benchmarks", "example_project"})
+    outside = {"tests", "benchmarks", "training", "example_project"}
+    stray = sorted(name for name in names if name.split("/")[0] in outside)
     if stray:
         problems.append(f"wheel holds files outside the package: {', '.join(stray[:5])}")
     return problems
@@ -124,6 +130,7 @@ def smoke_crawl(wheel: Path, work: Path) -> list[str]:
     problems = []
     if not located.startswith(str(env_dir)):
         problems.append(f"scrapy_mainc was imported from {located}, not from the new environment")
+    problems += installed_models(python, work)
     output = work / "output.jsonl"
     run([str(python), str(project / "run_crawl.py"), "--output", str(output)], cwd=work)
     items = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines() if line]
@@ -133,6 +140,24 @@ def smoke_crawl(wheel: Path, work: Path) -> list[str]:
     else:
         print(f"package_check: smoke crawl wrote {len(items)} items, {len(with_text)} with main text")
     return problems
+
+
+#: Run in the installed environment: the page-type models' file, read through the package.
+READ_MODELS = (
+    "from scrapy_mainc.core._pagetype_model import page_type_models;"
+    "models = page_type_models();"
+    "print(len(models.quick.signals), len(models.full.signals), len(models.full.classes))"
+)
+
+
+def installed_models(python: Path, work: Path) -> list[str]:
+    """Problems of the installed package's page-type models (none when it reads them)."""
+    completed = subprocess.run([str(python), "-c", READ_MODELS], cwd=work, capture_output=True, text=True)
+    if completed.returncode:
+        return [f"the installed package cannot read its page-type models: {completed.stderr.strip()[-300:]}"]
+    quick, full, classes = map(int, completed.stdout.split())
+    print(f"package_check: the installed page-type models: {quick} and {full} signals, {classes} types")
+    return []
 
 
 def run(command: list[str], cwd: Path | None = None, capture: bool = False) -> str:

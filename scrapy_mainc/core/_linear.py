@@ -1,5 +1,6 @@
-"""A multinomial logistic regression as constants: the form in which trained models ship
-(:mod:`._pagetype_model`), applied without any learning library."""
+"""A multinomial logistic regression as numbers: the form in which trained models ship
+(:mod:`._pagetype_model` reads them from package data), applied without any learning
+library."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import mul
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,22 @@ class LinearModel:
     signal_weights: tuple[tuple[float, ...], ...]
     #: A row of weights per word present, by where the word stands (``label``...).
     word_weights: Mapping[str, Mapping[str, tuple[float, ...]]]
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> LinearModel:
+        """The model a trainer wrote as a JSON object of these fields (lists for tuples)."""
+        return cls(
+            classes=tuple(record["classes"]),
+            signals=tuple(record["signals"]),
+            means=tuple(record["means"]),
+            scales=tuple(record["scales"]),
+            intercepts=tuple(record["intercepts"]),
+            signal_weights=tuple(map(tuple, record["signal_weights"])),
+            word_weights={
+                source: {word: tuple(row) for word, row in rows.items()}
+                for source, rows in record["word_weights"].items()
+            },
+        )
 
     def probabilities(self, signals: Mapping[str, float], words: Mapping[str, frozenset[str]]) -> list[float]:
         """Each class's probability for these signals and words (by where they stand)."""

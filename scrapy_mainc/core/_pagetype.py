@@ -8,11 +8,11 @@ shop's category: products with prices), ``product`` (one product's page),
 ``documentation`` (a manual's or an API reference's page) and ``service`` (a company's
 page about what it offers: a landing page, an agency's service, a city department).
 
-Two multinomial logistic regressions decide, trained by ``benchmarks/page_types.py`` on
-the WCXB development split and the four article sets and written into
-:mod:`._pagetype_model` as constants: a quick one over the signals that cost one pass
-(markup, shape, labels), which settles most articles (its probability of ``article`` at
-least ``QUICK_ARTICLE``), then, for the other pages, a full one over every signal; a page
+Two multinomial logistic regressions decide, trained by ``training/page_types.py`` on
+the WCXB development split and the four article sets and shipped as package data
+(:mod:`._pagetype_model`): a quick one over the signals that cost one pass (markup, shape,
+labels), which settles most articles (its probability of ``article`` at least
+``quick_article``), then, for the other pages, a full one over every signal; a page
 whose markup states twice that it is an article needs twice the likelihood to be read as
 anything else (:data:`MARKED_ARTICLE_MARGIN`). The
 accuracy on sites neither was trained on is measured there (docs/page-types.md).
@@ -21,7 +21,7 @@ accuracy on sites neither was trained on is measured there (docs/page-types.md).
 from __future__ import annotations
 
 from ._page_signals import PageWords, more_signals, quick_signals
-from ._pagetype_model import FULL, QUICK, QUICK_ARTICLE
+from ._pagetype_model import page_type_models
 from ._types import Document, PageType
 
 #: A page whose markup calls it an article twice (a JSON-LD article object and ``og:type``
@@ -36,13 +36,14 @@ PAGE_TYPES = ("article", "forum", "listing", "collection", "product", "documenta
 
 def page_type(document: Document) -> PageType:
     """The type of the prepared page ``document`` (:data:`PAGE_TYPES`)."""
+    models = page_type_models()
     signals, words = quick_signals(document)
-    quick = QUICK.probabilities(signals, words)
-    if quick[0] >= QUICK_ARTICLE:
+    quick = models.quick.probabilities(signals, words)
+    if quick[0] >= models.quick_article:
         return PageType("article", quick[0])
-    best = _best(document, signals, words, FULL.classes)
+    best = _best(document, signals, words, models.full.classes)
     if best.name != "article" and signals["ld_article"] and signals["og_article"]:
-        article = FULL.probabilities(signals, words)[0]
+        article = models.full.probabilities(signals, words)[0]
         if best.confidence < MARKED_ARTICLE_MARGIN * article:
             return PageType("article", article)  # the page says it twice: the doubt goes its way
     return best
@@ -52,7 +53,7 @@ def other_than_article(document: Document) -> PageType:
     """The full model's likeliest type of ``document`` but ``article``: what the page is
     when its extraction shows it is no article (:mod:`._article`'s verdict)."""
     signals, words = quick_signals(document)
-    return _best(document, signals, words, FULL.classes[1:])
+    return _best(document, signals, words, page_type_models().full.classes[1:])
 
 
 def _best(
@@ -60,6 +61,7 @@ def _best(
 ) -> PageType:
     """The full model's likeliest type among ``among``, with its probability."""
     signals.update(more_signals(document))
-    full = dict(zip(FULL.classes, FULL.probabilities(signals, words)))
+    model = page_type_models().full
+    full = dict(zip(model.classes, model.probabilities(signals, words)))
     best = max(among, key=full.__getitem__)
     return PageType(best, full[best])
