@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
-from lxml import etree
-
 
 class NameClass(IntEnum):
     """Evidence from a container's name."""
@@ -64,14 +62,6 @@ def name_words(names: str) -> set[str]:
     if lowered == names:  # no camelCase: splitting at the usual separators is enough (and fast)
         return set(lowered.replace("-", " ").replace("_", " ").split())
     return set(" ".join(_WORD_RE.findall(names)).lower().split())
-
-
-def classify_name(element: etree._Element) -> NameClass:
-    """Classify ``element`` by its ``class``, ``id`` and ``itemprop`` attributes."""
-    if element.get("itemprop") == "articleBody":
-        return NameClass.CONTENT
-    names = " ".join(value for value in (element.get("id"), element.get("class")) if value)
-    return classify_names(names) if names else NameClass.NONE
 
 
 def _bem_blocks(names: str) -> set[str]:

@@ -131,10 +131,6 @@ class DomStats:
         """The ``class`` attribute of a node ("" when absent)."""
         return self.nodes[index].get("class") or ""
 
-    def id_of(self, index: int) -> str:
-        """The ``id`` attribute of a node ("" when absent)."""
-        return self.nodes[index].get("id") or ""
-
     @cached_property
     def depth(self) -> list[int]:
         """Distance from the analysis root."""

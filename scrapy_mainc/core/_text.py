@@ -18,11 +18,9 @@ _CJK_UTF8_LEADS = tuple(range(0xE3, 0xEE))
 #: The rest of ``CJK_RE`` by lead byte and the range of the byte after it: EF A4-AB
 #: (U+F900 to U+FAFF) and F0 A0-AF (U+20000 to U+2FFFF).
 _RARE_CJK_UTF8 = ((0xEF, 0xA4, 0xAB), (0xF0, 0xA0, 0xAF))
-HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
-KANA_RE = re.compile("[\u3040-\u30ff]")
-HANGUL_RE = re.compile("[\uac00-\ud7af]")
-#: Runs of the characters of ``CJK_RE``, ``KANA_RE`` and ``HANGUL_RE``: counted as the sum
-#: of the runs' lengths (:func:`count_matching`), one match per run instead of per character.
+#: Runs of the characters of ``CJK_RE``, of kana (U+3040 to U+30FF) and of hangul syllables
+#: (U+AC00 to U+D7AF): counted as the sum of the runs' lengths (:func:`count_matching`), one
+#: match per run instead of per character.
 CJK_RUN_RE = re.compile(f"[{_CJK_CLASS}]+")
 KANA_RUN_RE = re.compile("[\u3040-\u30ff]+")
 HANGUL_RUN_RE = re.compile("[\uac00-\ud7af]+")
@@ -82,7 +80,7 @@ def _may_have_rare_cjk(data: bytes) -> bool:
     return False
 
 
-#: UTF-8 forms of the characters of ``KANA_RE`` and ``HANGUL_RE``: kana (U+3040 to U+30FF)
+#: UTF-8 forms of the characters of ``KANA_RUN_RE`` and ``HANGUL_RUN_RE``: kana (U+3040 to U+30FF)
 #: start with E3 81, E3 82 or E3 83, hangul syllables (U+AC00 to U+D7AF) with a lead byte
 #: EA to ED (lead bytes are never continuation bytes). An encoded text without any of them
 #: has none of those characters.
@@ -131,14 +129,6 @@ def measure(text: str) -> TextMeasure:
 def count_words(text: str) -> int:
     """CJK-aware word count."""
     return measure(text)[1]
-
-
-def punctuation_count(text: str, *, all_marks: bool = False) -> int:
-    """ECON's punc-num: periods and commas; with ``all_marks`` also ``! ? ; 、``."""
-    count = sum(text.count(mark) for mark in PERIODS_AND_COMMAS)
-    if all_marks:
-        count += sum(text.count(mark) for mark in OTHER_SENTENCE_MARKS)
-    return count
 
 
 #: Control characters that are not whitespace: C0 but tab, line feed, vertical tab, form

@@ -211,12 +211,7 @@ class IndexEpoch:
     def _report(self, lost: str, assigned: int, opening: bool) -> None:
         """Log a loss found at ``lost`` ("": by another process) once, with what it affects."""
         where = lost or f"{self._store.where}, found by another process first"
-        if self._store.is_cluster:
-            cause = (
-                "the node restarted without persistence, was flushed, or a replica without the data took over"
-            )
-        else:
-            cause = SERVER_LOSS_CAUSES
+        cause = CLUSTER_LOSS_CAUSES if self._store.is_cluster else SERVER_LOSS_CAUSES
         if opening:
             effect = (
                 "that was before this process opened it: copies of stories indexed before start new clusters"
