@@ -227,6 +227,12 @@ def test_teaser_cards_are_cut() -> None:
     page = f"<body><div id='page'><div id='story'>{story}</div><div id='more'>{cards}</div></div></body>"
     assert "teaser sentence" not in extract(page).text
     assert extract(page, cut_cards=False).text.count("teaser sentence") == 4
+    # the list's shape comes from AutoParams: four cards are no list of five, a teaser of
+    # 16 words is no card when a card needs 20 of its own, four cards of four are under a
+    # share above one
+    for thresholds in ({"card_min_alike": 5}, {"card_min_own_words": 20}, {"card_min_share": 1.01}):
+        assert extract(page, **thresholds).text.count("teaser sentence") == 4, thresholds
+    assert "teaser sentence" not in extract(page, card_min_alike=4, card_min_own_words=16).text
 
 
 def _diet_cards(picture: bool, read_more: bool) -> str:

@@ -101,6 +101,9 @@ def _cut_boxes_and_cards(
             params.card_min_link_words,
             params.max_boilerplate_share,
             params.card_link_headline,
+            min_alike=params.card_min_alike,
+            min_own_words=params.card_min_own_words,
+            min_card_share=params.card_min_share,
             truncated_summary=params.card_truncated_summary,
             short_link_words=params.card_short_link_words,
         )
