@@ -88,7 +88,7 @@ def assignments(sig: Signatures, params: IndexParams, order: Sequence[int]) -> d
     """The leader-clustering index's assignment of each page (fed in ``order``): in memory,
     or in an emptied Redis database when ``params.redis_url`` is set."""
     if params.redis_url:
-        import redis  # noqa: PLC0415 (only with --redis)
+        import redis  # only with --redis
 
         with redis.Redis.from_url(params.redis_url) as client:
             client.flushdb()

@@ -256,7 +256,7 @@ def run_floor(pages: list[Page], repeat: int) -> str:
         "extract (auto, metadata on)": whole,
     }
     try:
-        import trafilatura  # noqa: PLC0415 (the peers extra)
+        import trafilatura  # the peers extra
     except ImportError:
         trafilatura = None
     else:

@@ -67,7 +67,7 @@ def near_duplicate_texts() -> list[str]:
     when they are found, else from the bundled site's stories."""
     if str(BENCHMARKS) not in sys.path:
         sys.path.insert(0, str(BENCHMARKS))
-    import neardup_quality as quality  # noqa: PLC0415 (benchmarks/, on sys.path above)
+    import neardup_quality as quality  # benchmarks/, on sys.path above
 
     datasets = next((path for path in DATASET_DIRS if (path / "scrapinghub" / "gold.json").exists()), None)
     if datasets is not None:

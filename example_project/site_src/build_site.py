@@ -122,7 +122,7 @@ def main() -> None:
         f"zh/{RESERVOIR.slug}.html": portal(RESERVOIR, depth=1),
         f"zh/{BUSES.slug}.html": portal(BUSES, depth=1),
     }
-    from listings import other_pages  # noqa: PLC0415 - it imports this module's templates
+    from listings import other_pages  # it imports this module's templates
 
     pages.update(other_pages())
     for path, html in pages.items():

@@ -89,9 +89,9 @@ def items_from_records(
     """The items of ``records`` (warcio records, as an ``ArchiveIterator`` yields them, or
     :class:`ArchiveRecord`), made as ``mainc crawl`` makes them with ``settings``
     (``MAINC_`` names); what was read and skipped is counted in ``summary``."""
-    from ..integration._offline import OfflineConfig  # noqa: PLC0415
-    from ._items import ArchiveExtractor  # noqa: PLC0415
-    from ._reader import ArchiveRecord, from_warcio  # noqa: PLC0415
+    from ..integration._offline import OfflineConfig
+    from ._items import ArchiveExtractor
+    from ._reader import ArchiveRecord, from_warcio
 
     config = OfflineConfig.from_settings(settings)
     limit = config.mainc.max_page_size
@@ -106,11 +106,11 @@ def items_from_files(
 ) -> Iterator[dict[str, Any]]:
     """The items of the WARC and WACZ files (or folders, or glob patterns) ``paths``, as
     ``mainc warc`` writes them; counts and problems of all the files in ``summary``."""
-    from ..integration._offline import OfflineConfig  # noqa: PLC0415
-    from ._files import file_items  # noqa: PLC0415
-    from ._items import ArchiveExtractor  # noqa: PLC0415
-    from ._sources import archive_files  # noqa: PLC0415
-    from ._summary import FileSummary  # noqa: PLC0415
+    from ..integration._offline import OfflineConfig
+    from ._files import file_items
+    from ._items import ArchiveExtractor
+    from ._sources import archive_files
+    from ._summary import FileSummary
 
     config = OfflineConfig.from_settings(settings)
     total = summary if summary is not None else FileSummary("")

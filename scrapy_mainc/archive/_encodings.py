@@ -31,7 +31,7 @@ def content_stream(record: Any) -> Readable:
         return record.content_stream()  # type: ignore[no-any-return]
     raw: IO[bytes] = record.raw_stream
     if http.get_header("Transfer-Encoding") == "chunked":  # warcio's test, as in content_stream()
-        from warcio.bufferedreaders import ChunkedDataReader  # noqa: PLC0415 - with warcio, loaded
+        from warcio.bufferedreaders import ChunkedDataReader  # with warcio, loaded
 
         raw = ChunkedDataReader(raw)
     return _Decoded(raw, encoding)

@@ -35,8 +35,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     start_urls, page_urls = _inputs(args.inputs)
-    from ..integration.crawl import CrawlJob  # noqa: PLC0415 - Scrapy only when crawling
-    from ..integration.crawl import run as run_crawl  # noqa: PLC0415
+    from ..integration.crawl import CrawlJob  # Scrapy only when crawling
+    from ..integration.crawl import run as run_crawl
 
     job = CrawlJob(
         start_urls=tuple(start_urls),

@@ -50,8 +50,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..archive._optional import MissingDependency  # noqa: PLC0415
-    from ..archive._run import ArchiveJob  # noqa: PLC0415
+    from ..archive._optional import MissingDependency
+    from ..archive._run import ArchiveJob
 
     if (args.scheduler or args.dask_workers) and not args.parts:
         raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
@@ -71,10 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(job: ArchiveJob) -> int:
-    from ..archive._job import JobError, check_job, dask_client, run_job  # noqa: PLC0415
-    from ..archive._run import COMMAND, run_here  # noqa: PLC0415
-    from ..archive._sources import SourceError, archive_files  # noqa: PLC0415
-    from ..integration._dedup_open import IndexUnavailable  # noqa: PLC0415
+    from ..archive._job import JobError, check_job, dask_client, run_job
+    from ..archive._run import COMMAND, run_here
+    from ..archive._sources import SourceError, archive_files
+    from ..integration._dedup_open import IndexUnavailable
 
     try:
         config = job.config()

@@ -15,7 +15,7 @@ def open_index(params: IndexParams) -> ClusterIndex:
     if not params.redis_url:
         return MemoryIndex(params)
     try:
-        from ._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
+        from ._redis_index import RedisIndex  # redis is optional
     except ImportError as exc:
         raise ImportError(
             "a Redis index needs redis-py: pip install redis (or the package's 'redis' extra, "

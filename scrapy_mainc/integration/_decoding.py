@@ -26,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 def is_html(response: Response) -> bool:
     """True for HTML responses: ``HtmlResponse``, or text declared as (X)HTML."""
-    from scrapy.http import HtmlResponse, TextResponse  # noqa: PLC0415
+    from scrapy.http import HtmlResponse, TextResponse
 
     if isinstance(response, HtmlResponse):
         return True
@@ -52,8 +52,8 @@ def decoded_page(
     """``body`` (with its HTTP ``headers``, content and transfer encodings already undone)
     decoded as the crawl decodes a response from ``url``; None when the crawl's middleware
     would not take it for HTML."""
-    from scrapy.http import Headers  # noqa: PLC0415 - Scrapy when decoding only
-    from scrapy.responsetypes import responsetypes  # noqa: PLC0415
+    from scrapy.http import Headers  # Scrapy when decoding only
+    from scrapy.responsetypes import responsetypes
 
     kept = Headers([(name, value) for name, value in headers if name.lower() not in _UNDONE])
     response_class = responsetypes.from_args(headers=kept, url=url, body=body)

@@ -60,7 +60,7 @@ def open_shared_index(config: DedupConfig, fallback: bool = True) -> tuple[Clust
 def redis_errors() -> tuple[type[Exception], ...]:
     """The errors of an unreachable (or failing) Redis; none without redis-py."""
     try:
-        from ..dedup._redis_index import RedisIndex  # noqa: PLC0415 (redis is optional)
+        from ..dedup._redis_index import RedisIndex  # redis is optional
     except ImportError:
         return ()
     return RedisIndex.service_errors

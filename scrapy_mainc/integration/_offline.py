@@ -83,9 +83,9 @@ class OfflineConfig:
     def from_settings(cls, values: Mapping[str, Any] | None = None) -> OfflineConfig:
         """Read ``values`` (``MAINC_`` settings; strings as ``-s`` gives them, or Python
         values) over the add-on's defaults. ValueError names a bad or unknown setting."""
-        from scrapy.settings import Settings  # noqa: PLC0415 - Scrapy when configuring only
+        from scrapy.settings import Settings  # Scrapy when configuring only
 
-        from .addon import Addon  # noqa: PLC0415
+        from .addon import Addon
 
         values = dict(values or {})
         unknown = unknown_settings(values)

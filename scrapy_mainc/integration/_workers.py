@@ -116,7 +116,7 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
 
 def fingerprint_of(text: str, params: FingerprintParams) -> Fingerprint | None:
     """The fingerprint of ``text``; the fingerprint code is imported on the first call only."""
-    from ..dedup._fingerprint import fingerprint_text  # noqa: PLC0415 (datasketch, when asked)
+    from ..dedup._fingerprint import fingerprint_text  # datasketch, when asked
 
     return fingerprint_text(text, params)
 

@@ -67,7 +67,7 @@ def _set_up_dedup(settings: BaseSettings) -> None:
         settings.set("MAINC_DEDUP_TEXT_FIELD", text_field, priority="addon")
     if not checked(DedupConfig.from_settings, settings).enabled:
         return  # the dedup pipeline module (datasketch, numpy) is not even imported
-    from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415
+    from .dedup_pipeline import NearDuplicatePipeline
 
     order = enabled_order(settings, "ITEM_PIPELINES", MaincPipeline)
     order = (PIPELINE_ORDER if order is None else order) + DEDUP_PIPELINE_OFFSET

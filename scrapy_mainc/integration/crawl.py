@@ -254,7 +254,7 @@ class Progress:
         crawler.signals.connect(self.closed, signal=signals.spider_closed)
 
     def opened(self) -> None:
-        from twisted.internet import task  # noqa: PLC0415 - imports the reactor: Scrapy installs it first
+        from twisted.internet import task  # imports the reactor: Scrapy installs it first
 
         self.started = time.monotonic()
         self.call = task.LoopingCall(self.report)

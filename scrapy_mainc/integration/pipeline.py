@@ -248,7 +248,7 @@ def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
 def _clustered(settings: BaseSettings) -> bool:
     """Whether NearDuplicatePipeline is enabled; if not, say once (the pipeline is built once
     per crawl) that fingerprints without it make no clusters, and what to add."""
-    from .dedup_pipeline import NearDuplicatePipeline  # noqa: PLC0415 (datasketch: dedup is on)
+    from .dedup_pipeline import NearDuplicatePipeline  # datasketch: dedup is on
 
     if enabled_order(settings, "ITEM_PIPELINES", NearDuplicatePipeline) is not None:
         return True
