@@ -80,6 +80,7 @@ from offline import no_network
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
 from scrapy_mainc.algorithms import get_algorithm
+from scrapy_mainc.core._datetext import find_text_dates
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._evidence import collect_evidence
@@ -87,7 +88,6 @@ from scrapy_mainc.core._shown_title import visible_title
 from scrapy_mainc.core._title import find_titles, read_page_titles
 from scrapy_mainc.metadata._authors import find_authors
 from scrapy_mainc.metadata._dates import find_dates
-from scrapy_mainc.metadata._datetext import find_text_dates
 from scrapy_mainc.metadata._fields import find_fields
 
 

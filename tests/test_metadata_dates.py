@@ -9,8 +9,8 @@ import pytest
 
 from helpers import document
 from scrapy_mainc import extract
+from scrapy_mainc.core._datetext import find_text_dates, parse_machine_date, url_date
 from scrapy_mainc.metadata._dates import find_dates
-from scrapy_mainc.metadata._datetext import find_text_dates, parse_machine_date, url_date
 
 TODAY = date(2024, 1, 10)
 ARTICLE_TEXT = "<p>" + "The council met on Tuesday to discuss the budget for the coming year. " * 6 + "</p>"

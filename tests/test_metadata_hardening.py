@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from scrapy_mainc import extract
+from scrapy_mainc.core._datetext import MAX_TEXT_DATES, find_text_dates
 from scrapy_mainc.core._evidence import load_json, parse_jsonld
-from scrapy_mainc.metadata._datetext import MAX_TEXT_DATES, find_text_dates
 
 PARAGRAPH = "<p>" + "The minister said on Tuesday that the budget would rise, a lot. " * 4 + "</p>"
 

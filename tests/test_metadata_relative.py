@@ -10,7 +10,7 @@ import pytest
 from test_metadata_dates import page
 
 from scrapy_mainc import extract
-from scrapy_mainc.metadata._datetext import MAX_TEXT_DATES
+from scrapy_mainc.core._datetext import MAX_TEXT_DATES
 from scrapy_mainc.metadata._relative import fetched_moment, find_relative_dates
 
 #: A Date header as servers send it (a Tuesday).

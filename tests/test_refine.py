@@ -8,6 +8,7 @@ from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _refine
 from scrapy_mainc.algorithms.auto import AutoParams
+from scrapy_mainc.core._datetext import stamp_date
 
 #: What these tests check is what happens on articles (see conftest.pages_are_articles).
 pytestmark = pytest.mark.usefixtures("pages_are_articles")
@@ -195,6 +196,16 @@ def test_a_blogs_front_page_gives_its_first_post() -> None:
     # a forum's or a listing's run of posts is all content
     for kind in ("forum", "listing"):
         assert extract(_blog(english), page_type=kind).text.count("begins") == 4
+
+
+def test_a_stamp_is_a_date_in_numbers_or_english_on_a_short_line() -> None:
+    assert stamp_date("Posted on March 5, 2019 by Jane", 8) == (2019, 3, 5)
+    assert stamp_date("5 Sept. 2019", 8) == (2019, 9, 5)
+    assert stamp_date("2005-03-21 01:20:44", 8) == (2005, 3, 21)
+    assert stamp_date("2019年3月15日", 8) == (2019, 3, 15)
+    assert stamp_date("21.03.2019", 8) == (2019, 3, 21)  # day first
+    assert stamp_date("The council met on March 5, 2019 and agreed on the plan.", 8) is None
+    assert stamp_date("21. März 2019", 8) is None  # numbers and English only (core/_datetext.py)
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ import pytest
 from lxml import etree
 
 from scrapy_mainc import ALGORITHMS, extract
+from scrapy_mainc.core._datetext import url_date
 from scrapy_mainc.core._title import _home_link
-from scrapy_mainc.metadata._datetext import url_date
 
 SENTENCE = "The minister said on Tuesday that the budget would rise, and more words here. "
 ARTICLE = "<article>" + f"<p>{SENTENCE * 3}</p>" * 6 + "</article>"

@@ -30,6 +30,7 @@ from bisect import bisect_left
 from collections import Counter
 from itertools import accumulate
 
+from ..core._datetext import stamp_date
 from ..core._render import render_text
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
@@ -223,23 +224,6 @@ def _prose_line(regions: Regions, node: int, params: AutoParams) -> bool:
     )
 
 
-#: Month names (English) in a post's stamp, full or abbreviated.
-_MONTH_NAMES = (
-    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
-_MONTHS = {
-    name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)
-}
-#: A post's date, as (year, month, day) in each of these orders: numeric or CJK
-#: year-month-day, numeric day-month-year (day first), month name day year, day month
-#: name year.
-_YMD_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-/.\u5e74]\s*(\d{1,2})\s*[-/.\u6708]\s*(\d{1,2})(?!\d)")
-_DMY_RE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d\d)(?!\d)")
-_MDY_NAME_RE = re.compile(
-    rf"\b({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE
-)
-_DMY_NAME_RE = re.compile(rf"\b(\d{{1,2}})\.?\s+({_MONTH_NAMES})\.?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 #: Text pieces at the start of a post read for its stamp...
 _STAMP_PIECES = 6
 #: ...which stands on a short line of its own ("2005-03-21 01:20:44", "Posted on March 5,
@@ -307,31 +291,12 @@ def _stamp(stats: DomStats, post: int) -> tuple[int, int, int] | None:
         if text and not text.isspace():
             line = text.strip()
             if len(line) <= _STAMP_LINE_CHARS and not line.endswith((":", "\uff1a")):
-                day = _date_of(line)
+                day = stamp_date(line, _STAMP_OTHER_WORDS)
                 if day is not None:
                     return day
             pieces += 1
             if pieces >= _STAMP_PIECES:
                 break
-    return None
-
-
-def _date_of(line: str) -> tuple[int, int, int] | None:
-    """The first date of ``line`` when few other words stand beside it."""
-    for pattern in (_YMD_RE, _DMY_RE, _MDY_NAME_RE, _DMY_NAME_RE):
-        found = pattern.search(line)
-        if found is None:
-            continue
-        if len((line[: found.start()] + " " + line[found.end() :]).split()) > _STAMP_OTHER_WORDS:
-            return None
-        first, second, third = found.groups()
-        if pattern is _YMD_RE:
-            return int(first), int(second), int(third)
-        if pattern is _DMY_RE:
-            return int(third), int(second), int(first)
-        if pattern is _MDY_NAME_RE:
-            return int(third), _MONTHS[first[:3].lower()], int(second)
-        return int(third), _MONTHS[second[:3].lower()], int(first)
     return None
 
 

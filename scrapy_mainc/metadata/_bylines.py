@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core._datetext import find_text_dates
 from ._cjk_credits import (
     AUTHOR_LABEL,
     HAN_HINT_RE,
@@ -42,7 +43,6 @@ from ._cjk_credits import (
     han_credit,
     visible_context,
 )
-from ._datetext import find_text_dates
 from ._names import FORUM, Context, Credit, read_credit
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
-from ._datetext import TextDate, find_text_dates
+from ..core._datetext import TextDate, find_text_dates
 from ._relative import DAY_WORDS, find_relative_dates
 from ._teasers import in_teaser_list
 from ._windows import WindowText, dateline_windows, window_text

@@ -46,10 +46,10 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..core._datetext import parse_machine_date, url_date
 from ..core._evidence import jsonld_types, load_json
 from ..core._title import shows_headline
 from ._dateline import PageDates, page_dates
-from ._datetext import parse_machine_date, url_date
 from ._jsonld import ARTICLE_TYPES, _url_key, text_of
 
 if TYPE_CHECKING:

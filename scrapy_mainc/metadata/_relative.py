@@ -5,7 +5,7 @@ They are read only against the fetch time the caller gives (the response's HTTP 
 header): never against the machine's clock, since a page extracted a week after its crawl
 would be dated a week late. Without a fetch time they give no date.
 
-Values are ISO 8601 like :mod:`._datetext`'s: a day (``2019-11-18``) for "yesterday" and
+Values are ISO 8601 like :mod:`..core._datetext`'s: a day (``2019-11-18``) for "yesterday" and
 "N days ago"; a time with the fetch time's offset for "N minutes/hours ago"; a day with the
 time the page shows for "yesterday 10:30" and a day without a year.
 """
@@ -16,7 +16,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
-from ._datetext import MAX_TEXT_DATES, MONTHS, TextDate, iso_date
+from ..core._datetext import MAX_TEXT_DATES, MONTHS, TextDate, iso_date
 
 #: Unit words by language, to the number of seconds of one unit.
 _UNITS = {
@@ -67,7 +67,7 @@ DAY_WORDS = (
 _DAY_WORD_RE = re.compile(rf"(?<![^\W\d_])({DAY_WORDS})(?![^\W\d_])|(昨天|今天)", re.IGNORECASE)
 _YESTERDAY = frozenset("yesterday gestern ayer ontem ieri gisteren вчера 昨天".split())
 #: A day and month without a year, with an optional time: "Nov 18, 8:19 PM", "18 November",
-#: "18. November 10:30", "11月18日 08:19" (the patterns with a year, :mod:`._datetext`'s,
+#: "18. November 10:30", "11月18日 08:19" (the patterns with a year, :mod:`..core._datetext`'s,
 #: go first). Three patterns: a word that is no month ("repairs 18") must not hide a date.
 _MONTH_DAY_RE = re.compile(
     r"(?<![^\W\d_])([^\W\d_]{3,12})\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?!\d|[.:/]\d|,?\s*(?:19|20)\d\d)", re.I
@@ -101,7 +101,7 @@ def fetched_moment(value: str | datetime | None) -> datetime | None:
 def find_relative_dates(text: str, fetched: datetime, taken: list[tuple[int, int]]) -> list[TextDate]:
     """The relative dates and the days without a year in ``text``, resolved against
     ``fetched``, outside the spans in ``taken`` (dates with a year found there already).
-    At most :data:`._datetext.MAX_TEXT_DATES` are read, as for dates with a year: the time
+    At most :data:`..core._datetext.MAX_TEXT_DATES` are read, as for dates with a year: the time
     stays linear on a text of nothing but "1 day ago"."""
     found: list[TextDate] = []
     readers = (

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lxml import etree
 
+from ..core._datetext import parse_machine_date
 from ..core._title import shows_headline
-from ._datetext import parse_machine_date
 
 if TYPE_CHECKING:
     from ..core._types import Document

@@ -271,6 +271,48 @@ def _year_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: A blog post's stamp ("2005-03-21 01:20:44", "Posted on March 5, 2019 by Jane"), as
+#: (year, month, day) in each of these orders: numeric or CJK year-month-day, numeric
+#: day-month-year (day first), English month name day year, day English month name year.
+#: Numbers and English only: reading stamps with :func:`find_text_dates` (every language)
+#: changes the first-post rule on two development pages, a change to measure on its own.
+_ENGLISH_MONTH = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_STAMP_YMD_RE = re.compile(
+    r"(?<!\d)((?:19|20)\d\d)\s*[-/.\u5e74]\s*(\d{1,2})\s*[-/.\u6708]\s*(\d{1,2})(?!\d)"
+)
+_STAMP_DMY_RE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d\d)(?!\d)")
+_STAMP_MDY_NAME_RE = re.compile(
+    rf"\b({_ENGLISH_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE
+)
+_STAMP_DMY_NAME_RE = re.compile(
+    rf"\b(\d{{1,2}})\.?\s+({_ENGLISH_MONTH})\.?,?\s+((?:19|20)\d\d)\b", re.IGNORECASE
+)
+
+
+def stamp_date(line: str, most_other_words: int) -> tuple[int, int, int] | None:
+    """The date (year, month, day) of a post's stamp ``line``: the first of the stamp
+    patterns that ``line`` holds, when at most ``most_other_words`` words stand beside it
+    (else None: a date in a sentence)."""
+    for pattern in (_STAMP_YMD_RE, _STAMP_DMY_RE, _STAMP_MDY_NAME_RE, _STAMP_DMY_NAME_RE):
+        found = pattern.search(line)
+        if found is None:
+            continue
+        if len((line[: found.start()] + " " + line[found.end() :]).split()) > most_other_words:
+            return None
+        first, second, third = found.groups()
+        if pattern is _STAMP_YMD_RE:
+            return int(first), int(second), int(third)
+        if pattern is _STAMP_DMY_RE:
+            return int(third), int(second), int(first)
+        if pattern is _STAMP_MDY_NAME_RE:
+            return int(third), MONTHS[first.lower()], int(second)
+        return int(third), MONTHS[second.lower()], int(first)
+    return None
+
+
 def url_date(url: str) -> str:
     """The full date in the path of ``url`` (``/2023/12/22/``, ``/20231222/``,
     ``-2023-12-22``); ``""`` when it gives none or only a month (``/2023/12/``)."""
