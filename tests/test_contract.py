@@ -123,3 +123,19 @@ def test_str_and_bytes_agree(name: str) -> None:
 def test_extract_tree_matches_extract(name: str) -> None:
     tree = lxml_html.document_fromstring(ARTICLE)
     assert extract_tree(tree, algorithm=name).text == extract(ARTICLE, algorithm=name).text
+
+
+MINISTER = "The minister said on Tuesday that the budget would rise, a lot. "
+MINISTER_PARAGRAPH = "<p>" + MINISTER * 4 + "</p>"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_control_character_after_a_removed_element(name: str) -> None:
+    page = (
+        "<html><body><article>"
+        + MINISTER_PARAGRAPH * 3
+        + "<nav><a href=/>Home</a></nav>\x0b</article></body></html>"
+    )
+    result = extract(page, algorithm=name)
+    assert MINISTER.strip() in result.text
+    assert "\x0b" not in result.html

@@ -289,3 +289,22 @@ def test_a_control_character_in_a_pictures_source_does_not_raise() -> None:
             html = extract(page, url="https://example.com/a").html
             shown.append(html.split("<picture>")[1].split("</picture>")[0])
         assert shown[0] == shown[1] == '<img alt="x" srcset="https://example.com/a.webp 1x">', char
+
+
+MINISTER = "The minister said on Tuesday that the budget would rise, a lot. "
+MINISTER_PARAGRAPH = "<p>" + MINISTER * 4 + "</p>"
+
+
+def test_text_nested_deeper_than_the_parser_limit_is_kept() -> None:
+    depth = 5_000
+    page = (
+        "<html><body><p>Before the deep part.</p>"
+        + "<div>" * depth
+        + MINISTER_PARAGRAPH
+        + "</div>" * depth
+        + "<p>After the deep part, at the top again.</p></body></html>"
+    )
+    result = extract(page, algorithm="corex")
+    assert MINISTER.strip() in result.text
+    assert "Before the deep part." in result.text or "After the deep part" in result.text
+    assert not result.reason

@@ -25,8 +25,8 @@ from scrapy import Spider
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from test_scrapy_content import KINDS, SITE, run_pipeline
+from test_scrapy_item_fields import AttrsItem, DataItem
 from test_scrapy_metadata import CoreItem
-from test_scrapy_units import AttrsItem, DataItem
 
 from scrapy_mainc import extract
 from scrapy_mainc.core._pagetype import PAGE_TYPES

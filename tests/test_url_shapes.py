@@ -167,3 +167,24 @@ def test_the_host_decides_the_day_order_whatever_the_port_or_user() -> None:
 )
 def test_url_dates_are_read_from_the_path(url: str, expected: str) -> None:
     assert url_date(url) == expected
+
+
+MINISTER = "The minister said on Tuesday that the budget would rise, a lot. "
+MINISTER_PARAGRAPH = "<p>" + MINISTER * 4 + "</p>"
+
+
+@pytest.mark.parametrize("base", ["//[bad", "http://[bad/", "http://a:99999999/"])
+@pytest.mark.parametrize("url", ["http://example.com/a/", "http://[bad/", None])
+def test_urls_urllib_cannot_read_are_ignored_not_raised(base: str, url: str | None) -> None:
+    page = (
+        f'<html><head><base href="{base}"></head><body><article>{MINISTER_PARAGRAPH * 3}'
+        '<p>See <a href="/more.html">the plan</a> and the map of the river bank, with parks.</p>'
+        "</article></body></html>"
+    )
+    result = extract(page, url=url)
+    assert result.reason == ""
+    assert result.text.count(MINISTER.strip()) == 12
+    if url == "http://example.com/a/":  # the page's bad <base href> is ignored: links resolve against url
+        assert 'href="http://example.com/more.html"' in result.html
+    else:  # no URL to resolve against: links stay relative
+        assert 'href="/more.html"' in result.html
