@@ -10,7 +10,7 @@ from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.algorithms import _blocks, _context, auto
 from scrapy_mainc.core import _article as article_module
 from scrapy_mainc.core._article import headline_links, is_listing, teaser_count
-from scrapy_mainc.core._names import NameClass, classify_names
+from scrapy_mainc.core._class_names import NameClass, classify_names
 
 #: What these tests check is what happens on articles (see conftest.pages_are_articles).
 pytestmark = pytest.mark.usefixtures("pages_are_articles")

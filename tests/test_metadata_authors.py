@@ -7,7 +7,7 @@ import json
 import pytest
 
 from scrapy_mainc import extract
-from scrapy_mainc.metadata._names import Context, read_credit, site_keys
+from scrapy_mainc.metadata._credits import Context, read_credit, site_keys
 
 STORY = (
     "<p>"

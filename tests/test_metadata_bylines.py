@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_metadata_authors import _authors, _page
 
-from scrapy_mainc.metadata._names import Context, read_credit, site_keys
+from scrapy_mainc.metadata._credits import Context, read_credit, site_keys
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import json
 import pytest
 from test_metadata_authors import _authors, _page
 
-from scrapy_mainc.metadata._names import Context, read_credit
+from scrapy_mainc.metadata._credits import Context, read_credit
 
 
 def _jsonld(obj: object) -> str:

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from scrapy_mainc import extract
-from scrapy_mainc.metadata._names import Context, read_credit
+from scrapy_mainc.metadata._credits import Context, read_credit
 
 POST = (
     "<p>"

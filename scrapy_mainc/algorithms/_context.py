@@ -1,7 +1,7 @@
 """What the markup says about each node, for ``auto``: cut, weak boilerplate or plain.
 
 Cheap structural evidence, inherited downward: class/id names and region tags
-(:mod:`..core._names`), figures (not one holding a table) and captions, small picture
+(:mod:`..core._class_names`), figures (not one holding a table) and captions, small picture
 boxes, teaser-card lists, ``<article>`` elements nested in a longer one, and overlays
 (``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``; ``aria-modal`` is
 only valid on those roles). The element that shows the page's headline is the page's
@@ -16,8 +16,8 @@ import re
 
 from lxml import etree
 
+from ..core._class_names import NameClass, classify_names
 from ..core._comments import named_comment_nodes
-from ..core._names import NameClass, classify_names
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document

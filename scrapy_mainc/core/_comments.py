@@ -36,7 +36,7 @@ from itertools import accumulate
 
 from lxml import etree
 
-from ._names import name_words
+from ._class_names import name_words
 from ._stats import DomStats
 from ._tags import BLOCK_TAGS, HEADING_TAGS, INLINE_TAGS
 from ._text import normalize_space

@@ -21,7 +21,7 @@ markup often holds the first only, and a CMS account or the publisher where the 
 credits a writer); when it names only organisations (an agency byline) the page has no
 person author, whatever the markup says. On a forum thread the poster the markup names
 wins: the posts below quote other people's bylines. Each credit is cleaned by
-:mod:`._names`; a domain word that is the full name of a person the JSON-LD credits is no
+:mod:`._credits`; a domain word that is the full name of a person the JSON-LD credits is no
 site name (a personal domain).
 
 Measured with ``benchmarks/metadata.py`` (2026-11-25), authors F1 (mean of the page
@@ -44,8 +44,8 @@ from urllib.parse import urlsplit
 
 from ..core._evidence import load_json
 from ._bylines import find_byline
+from ._credits import FORUM, Context, Credit, read_credit, site_keys
 from ._jsonld import ORGANISATION, PERSON, credits, thread_posting
-from ._names import FORUM, Context, Credit, read_credit, site_keys
 
 if TYPE_CHECKING:
     from collections.abc import Callable

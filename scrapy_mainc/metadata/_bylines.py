@@ -24,7 +24,7 @@ On a page of type forum a forum's labels of the original poster count as author 
 The strongest candidate wins, the earliest among equals (headline first). A byline naming
 only organisations ("By Reuters") says the page has no person author. The credit's text
 is read with its text pieces apart ("By <a>A</a><span>Opinion</span>" is "A", not
-"A Opinion"), then cleaned by :func:`._names.read_credit`.
+"A Opinion"), then cleaned by :func:`._credits.read_credit`.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from ._cjk_credits import (
     han_credit,
     visible_context,
 )
-from ._names import FORUM, Context, Credit, read_credit
+from ._credits import FORUM, Context, Credit, read_credit
 
 if TYPE_CHECKING:
     from lxml import etree

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._names import Context, Credit, read_credit
+from ._credits import Context, Credit, read_credit
 
 if TYPE_CHECKING:
     from ..core._stats import DomStats
