@@ -25,14 +25,27 @@ are spread over ``--workers`` processes (2: the development machine has two core
 time there (2026-11-25): 2.5 minutes of CPU; 4.8 minutes with 2 workers and 4.6 with 1
 while other jobs kept the load at 4 to 5, 3.4 minutes with 2 workers at a load of 2 to 7
 (a second worker helps only when a core is free).
+
+``--save FILE`` keeps every row's figures and per-page F1 as JSON, ``--load FILE`` draws the
+tables from such a file without running anything, and ``--write-docs`` rewrites the table
+of docs/ablation.md (between its markers) from a run of every row on all five sets: each
+rule's change of F1 and of lost pages per set, and how many pages the rule moves up or
+down by at least ``PAGE_MOVE`` (the per-page evidence).
+
+    .venv/bin/python benchmarks/ablation.py --save ablation.json --write-docs
+    .venv/bin/python benchmarks/ablation.py --load ablation.json --write-docs
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import multiprocessing
+import re
+import subprocess
 import sys
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -47,6 +60,7 @@ from types import MappingProxyType  # noqa: E402
 from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
 from wcxb import WcxbPage, load_pages  # noqa: E402
 
+import scrapy_mainc  # noqa: E402
 import scrapy_mainc._choice as choice_module  # noqa: E402
 import scrapy_mainc._extract as extract_module  # noqa: E402
 import scrapy_mainc.algorithms._page_type_params as presets  # noqa: E402
@@ -198,7 +212,24 @@ def _load(paths: list[Path], wcxb: bool = False) -> None:
         _WCXB_PAGES.extend((page, page.html()) for page in load_pages())
 
 
-def _run(task: tuple[str, str]) -> tuple[str, str, Report]:
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row's figures on one set: F1 (snippet F1, WCXB's mean word F1), mean page F1,
+    lost pages, and each page's F1 (what ``--save`` keeps)."""
+
+    kind: str
+    f1: float
+    page_f1: float
+    lost: int
+    pages: dict[str, float]
+
+    @classmethod
+    def of(cls, report: Report) -> Row:
+        pages = {page.page_id: page.score.f1 for page in report.pages}
+        return cls(report.kind, report.summary.f1, report.mean_page_f1, len(report.lost), pages)
+
+
+def _run(task: tuple[str, str]) -> tuple[str, str, Row]:
     """auto with one rule off over one set."""
     label, set_name = task
     overrides = dict(ABLATIONS[label])
@@ -209,8 +240,8 @@ def _run(task: tuple[str, str]) -> tuple[str, str, Report]:
 
     with patched(off):
         if set_name == WCXB:
-            return label, set_name, _wcxb_report(label, run)
-        return label, set_name, evaluate(label, run, _PAGES[set_name])
+            return label, set_name, Row.of(_wcxb_report(label, run))
+        return label, set_name, Row.of(evaluate(label, run, _PAGES[set_name]))
 
 
 def _wcxb_report(label: str, run: Callable[[bytes, str], str]) -> Report:
@@ -227,19 +258,19 @@ def _wcxb_report(label: str, run: Callable[[bytes, str], str]) -> Report:
     return Report(label, "text", summary, 0.0, 0.0, pages)
 
 
-def _changes(report: Report, baseline: Report) -> tuple[str, str, str]:
+def _changes(row: Row, baseline: Row) -> tuple[str, str, str]:
     """F1, mean page F1 and lost pages with their changes against the baseline."""
-    if report is baseline:
-        return f"{report.summary.f1:.3f} | ", f"{report.mean_page_f1:.3f} | ", f"{len(report.lost)} | "
+    if row is baseline:
+        return f"{row.f1:.3f} | ", f"{row.page_f1:.3f} | ", f"{row.lost} | "
     return (
-        f"{report.summary.f1:.3f} | {report.summary.f1 - baseline.summary.f1:+.3f}",
-        f"{report.mean_page_f1:.3f} | {report.mean_page_f1 - baseline.mean_page_f1:+.3f}",
-        f"{len(report.lost)} | {len(report.lost) - len(baseline.lost):+d}",
+        f"{row.f1:.3f} | {row.f1 - baseline.f1:+.3f}",
+        f"{row.page_f1:.3f} | {row.page_f1 - baseline.page_f1:+.3f}",
+        f"{row.lost} | {row.lost - baseline.lost:+d}",
     )
 
 
-def set_table(set_name: str, reports: dict[str, Report]) -> str:
-    baseline = reports[BASELINE]
+def set_table(set_name: str, rows: dict[str, Row]) -> str:
+    baseline = rows[BASELINE]
     f1_name = "snippet F1" if baseline.kind == "snippets" else "F1"
     lines = [
         f"### {set_name} ({len(baseline.pages)} pages)",
@@ -247,12 +278,19 @@ def set_table(set_name: str, reports: dict[str, Report]) -> str:
         f"| auto with ... | {f1_name} | change | page F1 | change | lost | change |",
         "|---|---|---|---|---|---|---|",
     ]
-    for label, report in reports.items():
-        lines.append(f"| {label} | {' | '.join(_changes(report, baseline))} |")
+    for label, row in rows.items():
+        lines.append(f"| {label} | {' | '.join(_changes(row, baseline))} |")
     return "\n".join(lines) + "\n"
 
 
-def overview(results: dict[str, dict[str, Report]]) -> str:
+def _cell(row: Row, baseline: Row) -> str:
+    """A row's change of F1 and of lost pages (the baseline's own figures on its row)."""
+    if row is baseline:
+        return f"{row.f1:.3f} / {row.lost}"
+    return f"{row.f1 - baseline.f1:+.3f} / {row.lost - baseline.lost:+d}"
+
+
+def overview(results: dict[str, dict[str, Row]]) -> str:
     """The change of F1 and of lost pages of each rule on every set."""
     names = list(results)
     lines = [
@@ -261,17 +299,124 @@ def overview(results: dict[str, dict[str, Report]]) -> str:
         "| auto with ... | " + " | ".join(names) + " |",
         "|---|" + "---|" * len(names),
     ]
-    for label in ABLATIONS:
-        cells = []
-        for name in names:
-            report, baseline = results[name][label], results[name][BASELINE]
-            if label == BASELINE:
-                cells.append(f"{report.summary.f1:.3f} / {len(report.lost)}")
-            else:
-                f1_change = report.summary.f1 - baseline.summary.f1
-                cells.append(f"{f1_change:+.3f} / {len(report.lost) - len(baseline.lost):+d}")
+    for label in results[names[0]]:
+        cells = [_cell(results[name][label], results[name][BASELINE]) for name in names]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+#: The page of the documentation whose table ``--write-docs`` rewrites, between its markers.
+DOCS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "ablation.md"
+BEGIN = "<!-- begin: the table written by benchmarks/ablation.py --write-docs; do not edit -->"
+END = "<!-- end of the table written by benchmarks/ablation.py -->"
+#: A page counts as moved by a rule when its F1 with the rule differs by this much.
+PAGE_MOVE = 0.05
+#: The sets of the table in the documentation, in its columns' order.
+DOCS_SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval", WCXB)
+
+
+def switched_off_by(label: str) -> str:
+    """What a row changes: the parameters it sets (``AutoParams`` fields, ``page_type``,
+    ``strip_comments``) or the code it patches out (:data:`PATCHES`)."""
+    overrides = ABLATIONS[label]
+    names = [f"`{key}`" for key in overrides if key != "_off"]
+    return ", ".join(names + [f"code: {name}" for name in overrides.get("_off", ())])
+
+
+def moved(row: Row, baseline: Row) -> tuple[int, int]:
+    """Pages the rule lifts (F1 with it at least :data:`PAGE_MOVE` higher than without it)
+    and pages it lowers."""
+    lifted = sum(baseline.pages[page] - f1 >= PAGE_MOVE for page, f1 in row.pages.items())
+    lowered = sum(f1 - baseline.pages[page] >= PAGE_MOVE for page, f1 in row.pages.items())
+    return lifted, lowered
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """When, on what code and how long: the line above the table in the documentation."""
+
+    date: str
+    commit: str
+    seconds: float
+    workers: int
+
+    @classmethod
+    def now(cls, seconds: float, workers: int) -> Run:
+        """This run, on the checkout of the ``scrapy_mainc`` that ran."""
+        checkout = Path(scrapy_mainc.__file__).resolve().parent
+        describe = ["git", "describe", "--always", "--dirty"]
+        commit = subprocess.run(describe, capture_output=True, text=True, cwd=checkout).stdout.strip()
+        return cls(datetime.date.today().isoformat(), commit, seconds, workers)
+
+
+def docs_table(results: dict[str, dict[str, Row]], run: Run) -> str:
+    """The block of docs/ablation.md: every rule's changes on the five sets and the pages
+    it moves, with the date and commit of the run."""
+    lines = [
+        BEGIN,
+        "",
+        f"Measured on {run.date} on commit `{run.commit}` ({run.seconds / 60:.0f} min with "
+        f"{run.workers} worker processes).",
+        "",
+        "| auto with ... | switched off by | " + " | ".join(DOCS_SETS) + " | pages it lifts / lowers |",
+        "|---|---|" + "---|" * (len(DOCS_SETS) + 1),
+    ]
+    for label in ABLATIONS:
+        cells = [_cell(results[name][label], results[name][BASELINE]) for name in DOCS_SETS]
+        if label == BASELINE:
+            pages = f"{sum(len(results[name][label].pages) for name in DOCS_SETS)} pages"
+        else:
+            counts = [moved(results[name][label], results[name][BASELINE]) for name in DOCS_SETS]
+            pages = f"{sum(up for up, _ in counts)} / {sum(down for _, down in counts)}"
+        lines.append(f"| {label} | {switched_off_by(label)} | " + " | ".join(cells) + f" | {pages} |")
+    return "\n".join([*lines, "", END])
+
+
+def write_docs(block: str, path: Path = DOCS_PAGE) -> None:
+    """Put ``block`` between the markers of ``path`` (the markers included)."""
+    text = path.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{path} has no markers {BEGIN!r} ... {END!r}")
+    path.write_text(pattern.sub(lambda _: block, text, count=1), encoding="utf-8")
+
+
+def save_rows(path: Path, results: dict[str, dict[str, Row]], run: Run) -> None:
+    record = {
+        "run": [run.date, run.commit, run.seconds, run.workers],
+        "sets": {
+            name: {label: [row.kind, row.f1, row.page_f1, row.lost, row.pages] for label, row in rows.items()}
+            for name, rows in results.items()
+        },
+    }
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+def load_rows(path: Path) -> tuple[dict[str, dict[str, Row]], Run]:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    sets = record["sets"]
+    results = {name: {label: Row(*row) for label, row in rows.items()} for name, rows in sets.items()}
+    return results, Run(*record["run"])
+
+
+def _measure(args: argparse.Namespace) -> tuple[dict[str, dict[str, Row]], Run]:
+    """Every row of :data:`ABLATIONS` on every set, and how the run went."""
+    started = perf_counter()
+    names = [path.name for path in args.datasets] + ([] if args.no_wcxb else [WCXB])
+    tasks = [(label, name) for name in names for label in ABLATIONS]
+    results: dict[str, dict[str, Row]] = {name: {} for name in names}
+    load_args = (args.datasets, not args.no_wcxb)
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers, initializer=_load, initargs=load_args) as pool:
+            finished = list(pool.imap_unordered(_run, tasks))
+    else:
+        _load(*load_args)
+        finished = [_run(task) for task in tasks]
+    for label, name, row in finished:
+        results[name][label] = row
+    for name in names:  # in the order of ABLATIONS
+        results[name] = {label: results[name][label] for label in ABLATIONS}
+    return results, Run.now(perf_counter() - started, args.workers)
 
 
 def main() -> int:
@@ -282,30 +427,28 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes (1: no pool)")
     parser.add_argument("--no-wcxb", action="store_true", help="the four article sets only")
     parser.add_argument("--only", nargs="+", help="rows whose label holds one of these (the baseline always)")
+    parser.add_argument("--save", type=Path, help="keep every row's figures and per-page F1 here (JSON)")
+    parser.add_argument("--load", type=Path, help="draw the tables from a --save file, running nothing")
+    parser.add_argument("--write-docs", action="store_true", help=f"rewrite the table of {DOCS_PAGE.name}")
     args = parser.parse_args()
     _check_every_switch_is_ablated()
     if args.only:
         for label in [label for label in ABLATIONS if label != BASELINE]:
             if not any(word in label for word in args.only):
                 del ABLATIONS[label]
-    started = perf_counter()
-    names = [path.name for path in args.datasets] + ([] if args.no_wcxb else [WCXB])
-    tasks = [(label, name) for name in names for label in ABLATIONS]
-    results: dict[str, dict[str, Report]] = {name: {} for name in names}
-    load_args = (args.datasets, not args.no_wcxb)
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers, initializer=_load, initargs=load_args) as pool:
-            finished = list(pool.imap_unordered(_run, tasks))
-    else:
-        _load(*load_args)
-        finished = [_run(task) for task in tasks]
-    for label, name, report in finished:
-        results[name][label] = report
-    for name in names:  # in the order of ABLATIONS
-        results[name] = {label: results[name][label] for label in ABLATIONS}
-        print(set_table(name, results[name]))
+    results, run = load_rows(args.load) if args.load else _measure(args)
+    for name, rows in results.items():
+        print(set_table(name, rows))
     print(overview(results))
-    print(f"run time {perf_counter() - started:.0f} s with {args.workers} worker(s)")
+    print(f"run time {run.seconds:.0f} s with {run.workers} worker(s)")
+    if args.save:
+        save_rows(args.save, results, run)
+    if args.write_docs:
+        missing = [name for name in DOCS_SETS if set(results.get(name, {})) != set(ABLATIONS)]
+        if missing:
+            raise SystemExit(f"--write-docs needs every row on every set; incomplete: {', '.join(missing)}")
+        write_docs(docs_table(results, run))
+        print(f"wrote the table of {DOCS_PAGE}")
     return 0
 
 
