@@ -6,6 +6,7 @@ errors: broken links, unknown settings groups, pages in no table of contents), w
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 import scrapy_mainc
+from scrapy_mainc.algorithms.auto import AutoParams
 from scrapy_mainc.cli import DATASET_LAYOUT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,3 +254,37 @@ def test_the_sample_item_is_what_the_extraction_gives(page: str) -> None:
     for shown, whole in ((item["main_text"], result.text), (item["main_html"], result.html)):
         for part in shown.split("..."):  # the sample is cut short where it says "..."
             assert part.strip() in whole
+
+
+ABLATION = (DOCS / "ablation.md").read_text(encoding="utf-8")
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    """The body rows of the Markdown tables in ``text``, as lists of cells."""
+    return [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("| ") and not line.startswith(("| auto with", "| parameter"))
+    ]
+
+
+def test_the_ablation_table_switches_off_every_switch_of_auto() -> None:
+    # the table benchmarks/ablation.py writes: a row for each rule, a column for each set
+    block = ABLATION.split("<!-- begin: the table written by benchmarks/ablation.py")[1]
+    rows = _table_rows(block.split("<!-- end of the table written by benchmarks/ablation.py")[0])
+    if not rows:
+        pytest.skip("docs/ablation.md has no table yet: benchmarks/ablation.py --write-docs writes it")
+    assert {len(row) for row in rows} == {8}  # rule, switched off by, five sets, pages
+    named = set(re.findall(r"`(\w+)`", " ".join(row[1] for row in rows)))
+    switches = {field.name for field in dataclasses.fields(AutoParams) if field.type in ("bool", bool)}
+    assert switches <= named, sorted(switches - named)
+    assert named <= {field.name for field in dataclasses.fields(AutoParams)} | {"page_type", "strip_comments"}
+
+
+def test_the_records_of_the_sweeps_name_auto_fields_with_their_values() -> None:
+    records = _table_rows(ABLATION.split("## Why each value")[1])
+    defaults = {field.name: field.default for field in dataclasses.fields(AutoParams)}
+    assert len(records) > 20
+    for name, value, recorded, _ in records:
+        assert repr(defaults[name.strip("`")]) == value, name
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", recorded), name
