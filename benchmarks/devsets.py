@@ -1,10 +1,11 @@
 """The development sets and the extractors the benchmarks run over them, in one place.
 
-``quality.py`` (``python3 scripts/dev.py bench``), ``oracle.py`` and ``ablation.py`` share
-this module: the four development sets in ``../shared/datasets``, our algorithms run
-content only (as the peers are run) plus ``auto+metadata``, the peers of ``peers.py``,
-and per-page results saved as JSON (``Report.to_json``) so that a later script computes
-from them without running the extractors again.
+``quality.articles`` (``python3 scripts/dev.py bench``), ``quality.oracle`` and
+``quality.ablation`` share this module: where the development sets are
+(``../shared/datasets``), the four article sets, our algorithms run content only (as the
+peers are run) plus ``auto+metadata``, the peers of :mod:`benchmarks.peers`, and per-page
+results saved as JSON (``Report.to_json``) so that a later script computes from them
+without running the extractors again.
 """
 
 from __future__ import annotations
@@ -12,20 +13,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from peers import available_peers
-
+from benchmarks.peers import available_peers
 from scrapy_mainc import ALGORITHMS, extract
 from scrapy_mainc.evaluation._evaluate import Extractor, Page, Report, load_dataset
 
+#: Where the development sets are looked for, in order: ``shared/datasets`` beside the
+#: checkout (``../shared``), then beside each folder above it (a worktree's ``../../shared``).
+DATASETS_SEARCH = tuple(parent / "shared" / "datasets" for parent in Path(__file__).resolve().parents[2:])
+
 
 def _datasets_dir() -> Path:
-    """``shared/datasets`` beside the checkout (``../shared``), or beside the directory of
-    worktrees that holds it (``../../shared``)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents[1:]:
-        if (parent / "shared" / "datasets").is_dir():
-            return parent / "shared" / "datasets"
-    return here.parents[2] / "shared" / "datasets"
+    """The first of :data:`DATASETS_SEARCH` that exists, else ``../shared/datasets``."""
+    return next((path for path in DATASETS_SEARCH if path.is_dir()), DATASETS_SEARCH[0])
 
 
 DATASETS_DIR = _datasets_dir()

@@ -1,4 +1,4 @@
-"""The metadata development sets, read into one shape for ``benchmarks/metadata.py``.
+"""The metadata development sets, read into one shape for ``benchmarks/quality/metadata.py``.
 
 - ``scrapinghub``, ``zh_news``: the hand-annotated gold of ``benchmarks/data/metadata_gold``
   (title, authors, published; how it was annotated: ``RULES.md`` there), the pages and
@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.devsets import DATASETS_DIR
+
 HERE = Path(__file__).resolve().parent
 GOLD_DIR = HERE / "data" / "metadata_gold"
-DATASETS_DIR = HERE.parents[1] / "shared" / "datasets"
 #: Sets scored by default, in print order.
 ALL_SETS = ("scrapinghub", "zh_news", "newspaper4k", "dates", "wcxb")
 #: Where newspaper4k's author convention differs from RULES.md (see :func:`rules_authors`).

@@ -1,12 +1,12 @@
 """A snapshot of every output on the development pages, to prove a change changes nothing
 (or to list exactly what it changes).
 
-    .venv/bin/python benchmarks/snapshot.py save before.json            # auto, all four sets
-    .venv/bin/python benchmarks/snapshot.py save before.json --algorithms all
+    .venv/bin/python -m benchmarks.snapshot save before.json            # auto, all four sets
+    .venv/bin/python -m benchmarks.snapshot save before.json --algorithms all
     ... change the code ...
-    .venv/bin/python benchmarks/snapshot.py compare before.json         # lists every difference
-    .venv/bin/python benchmarks/snapshot.py diff before.json after.json  # two saved snapshots
-    .venv/bin/python benchmarks/snapshot.py save wcxb.json --sets wcxb     # WCXB's gzipped pages too
+    .venv/bin/python -m benchmarks.snapshot compare before.json         # lists every difference
+    .venv/bin/python -m benchmarks.snapshot diff before.json after.json  # two saved snapshots
+    .venv/bin/python -m benchmarks.snapshot save wcxb.json --sets wcxb     # WCXB's gzipped pages too
 
 For each page and algorithm it keeps a digest of how the page's bytes decoded (codec,
 source and the decoded text), ``text``, ``html``, ``markdown``, ``title``, ``xpath``, ``reason``,
@@ -25,20 +25,13 @@ import json
 import sys
 from pathlib import Path
 
+from benchmarks.devsets import DATASETS_DIR
 from scrapy_mainc import ALGORITHMS, extract
 from scrapy_mainc.core._decode import decode_html
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The datasets folder beside the checkout (``/work/shared`` for ``/work/main``) or beside
 #: the folder of worktrees (``/work/wt/<name>``).
-SHARED = next(
-    (
-        path / "shared" / "datasets"
-        for path in (ROOT.parent, ROOT.parent.parent)
-        if (path / "shared").is_dir()
-    ),
-    ROOT.parent / "shared" / "datasets",
-)
+SHARED = DATASETS_DIR
 DEFAULT_SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval")
 FIELDS = ("decoded", "text", "html", "markdown", "title", "xpath", "reason", "metadata", "page_type")
 

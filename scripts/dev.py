@@ -63,6 +63,17 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+#: The module (``python -m``, from the top of the repository) each benchmark job runs.
+MODULES = {
+    "bench": "benchmarks.quality.articles",
+    "oracle": "benchmarks.quality.oracle",
+    "bench-dates": "benchmarks.quality.dates",
+    "bench-metadata": "benchmarks.quality.metadata",
+    "bench-wcxb": "benchmarks.quality.wcxb",
+    "page-types": "training.page_types",
+}
+
+
 #: What the lint job checks: ruff's rules and formatting, and strict typing of the package.
 LINT_PATHS = ["scrapy_mainc", "tests", "benchmarks", "training", "scripts", "example_project", "docs"]
 
@@ -100,18 +111,8 @@ def main(argv: list[str]) -> int:
         command = [*sphinx, "docs", str(ROOT / "docs" / "_build" / "html"), *rest]
     elif job == "package":
         command = [str(PYTHON), str(ROOT / "scripts" / "package_check.py"), *rest]
-    elif job == "bench-dates":
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "dates.py"), *rest]
-    elif job == "oracle":
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "oracle.py"), *rest]
-    elif job == "page-types":
-        command = [str(PYTHON), "-m", "training.page_types", *rest]
-    elif job == "bench-wcxb":
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "wcxb.py"), *rest]
-    elif job == "bench-metadata":
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "metadata.py"), *rest]
     else:
-        command = [str(PYTHON), str(ROOT / "benchmarks" / "quality.py"), *rest]
+        command = [str(PYTHON), "-m", MODULES[job], *rest]
     return subprocess.call(command, cwd=ROOT)
 
 

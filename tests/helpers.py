@@ -61,8 +61,8 @@ def sanitized(fragment: str, base: str | None = None) -> str:
 
 
 def repository_module(folder: str, name: str) -> ModuleType:
-    """Module ``name`` of the repository's ``folder`` (``benchmarks``, ``scripts``), which
-    is no package: imported with the folder first on ``sys.path`` for the import only."""
+    """Module ``name`` of the repository's ``folder`` (``scripts``), which is no package:
+    imported with the folder first on ``sys.path`` for the import only."""
     path = str(Path(__file__).resolve().parents[1] / folder)
     sys.path.insert(0, path)
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import gc
 import logging
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ from scrapy_mainc.dedup._redis_client import ClusterModeError, NodePipeline  # n
 from scrapy_mainc.dedup._redis_index import RedisIndex  # noqa: E402
 
 ROOT = EXAMPLE.parent
-BENCHMARKS = ROOT / "benchmarks"
 #: Where the development datasets are (as scripts/fuzz.py looks for them).
 DATASET_DIRS = (ROOT.parent / "shared" / "datasets", ROOT.parent.parent / "shared" / "datasets")
 #: Articles per development dataset in the near-duplicate set (ten pages each).
@@ -58,16 +56,14 @@ def keys_by_master(cluster: LocalCluster, pattern: str) -> dict[str, list[bytes]
     return found
 
 
-# --- The near-duplicate set of benchmarks/neardup_quality.py -------------------------------
+# --- The near-duplicate set of benchmarks/neardup/quality.py -------------------------------
 
 
 def near_duplicate_texts() -> list[str]:
-    """The article texts of the pages of benchmarks/neardup_quality.py's near-duplicate set
+    """The article texts of the pages of benchmarks/neardup/quality.py's near-duplicate set
     (ten pages per article: nine copies, one rewrite), made from the development datasets
     when they are found, else from the bundled site's stories."""
-    if str(BENCHMARKS) not in sys.path:
-        sys.path.insert(0, str(BENCHMARKS))
-    import neardup_quality as quality  # benchmarks/, on sys.path above
+    from benchmarks.neardup import quality
 
     datasets = next((path for path in DATASET_DIRS if (path / "scrapinghub" / "gold.json").exists()), None)
     if datasets is not None:

@@ -269,11 +269,11 @@ def _table_rows(text: str) -> list[list[str]]:
 
 
 def test_the_ablation_table_switches_off_every_switch_of_auto() -> None:
-    # the table benchmarks/ablation.py writes: a row for each rule, a column for each set
-    block = ABLATION.split("<!-- begin: the table written by benchmarks/ablation.py")[1]
-    rows = _table_rows(block.split("<!-- end of the table written by benchmarks/ablation.py")[0])
+    # the table benchmarks/quality/ablation.py writes: a row for each rule, a column for each set
+    block = ABLATION.split("<!-- begin: the table written by benchmarks/quality/ablation.py")[1]
+    rows = _table_rows(block.split("<!-- end of the table written by benchmarks/quality/ablation.py")[0])
     if not rows:
-        pytest.skip("docs/ablation.md has no table yet: benchmarks/ablation.py --write-docs writes it")
+        pytest.skip("docs/ablation.md has no table yet: python -m benchmarks.quality.ablation --write-docs")
     assert {len(row) for row in rows} == {8}  # rule, switched off by, five sets, pages
     named = set(re.findall(r"`(\w+)`", " ".join(row[1] for row in rows)))
     switches = {field.name for field in dataclasses.fields(AutoParams) if field.type in ("bool", bool)}
@@ -288,3 +288,19 @@ def test_the_records_of_the_sweeps_name_auto_fields_with_their_values() -> None:
     for name, value, recorded, _ in records:
         assert repr(defaults[name.strip("`")]) == value, name
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", recorded), name
+def test_every_benchmark_the_documentation_names_exists() -> None:
+    # commands are `python -m benchmarks.<group>.<name>`, paths benchmarks/<group>/<name>.py:
+    # a module moved or removed must take its mentions with it (`git show <commit>:path` of
+    # a removed study excepted)
+    pages = {path.name: path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *DOCS.glob("*.md")]}
+    named = {
+        (page, name)
+        for page, text in pages.items()
+        for name in re.findall(r"-m (benchmarks(?:\.\w+)+)", text)
+        + [path[:-3].replace("/", ".") for path in re.findall(r"(?<![0-9a-f]:)\bbenchmarks/[\w/]+\.py", text)]
+    }
+    assert len(named) > 20
+    missing = sorted(
+        (page, name) for page, name in named if not (ROOT / (name.replace(".", "/") + ".py")).is_file()
+    )
+    assert missing == []

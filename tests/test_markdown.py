@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from markdown_reader import read
 
-from helpers import deep_chain, document, node_at, repository_module
+from benchmarks import devsets
+from helpers import deep_chain, document, node_at
 from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.core._markdown import render_markdown
 from scrapy_mainc.core._render import render_text
@@ -156,7 +157,6 @@ def test_deep_nesting_and_the_callers_tree() -> None:
 
 
 def _development_pages() -> list[tuple[str, bytes, str]]:
-    devsets = repository_module("benchmarks", "devsets")
     if not all(path.is_dir() for path in devsets.DEFAULT_DATASETS):
         pytest.skip("the development sets (../shared/datasets) are not here")
     return [

@@ -1,4 +1,4 @@
-"""How ``benchmarks/metadata.py`` reads and scores the WCXB set: author strings read into
+"""How ``benchmarks/quality/metadata.py`` reads and scores the WCXB set: author strings read into
 names, a month-only gold date, the table by page type. Hand-built values, no development
 data needed."""
 
@@ -8,17 +8,18 @@ from types import ModuleType
 
 import pytest
 
-from helpers import repository_module
+from benchmarks import metadata_sets
+from benchmarks.quality import metadata
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return repository_module("benchmarks", "metadata")
+    return metadata
 
 
 @pytest.fixture(scope="module")
 def sets() -> ModuleType:
-    return repository_module("benchmarks", "metadata_sets")
+    return metadata_sets
 
 
 @pytest.mark.parametrize(

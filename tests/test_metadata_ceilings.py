@@ -1,4 +1,4 @@
-"""The benchmark's ceilings (``benchmarks/metadata.py``): a gold title or author the page
+"""The benchmark's ceilings (``benchmarks/quality/metadata.py``): a gold title or author the page
 shows nowhere is a miss no extractor can avoid, and the benchmark says how many there are.
 Hand-built pages, no development data needed."""
 
@@ -8,12 +8,12 @@ from types import ModuleType
 
 import pytest
 
-from helpers import repository_module
+from benchmarks.quality import metadata
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return repository_module("benchmarks", "metadata")
+    return metadata
 
 
 PAGE = (

@@ -1,6 +1,6 @@
 """Pages above a documented size are refused before parsing (issue 17, item 8).
 
-Peak memory grows with the page (``benchmarks/memory.py``): 1.5 GB on a 16 MB page of
+Peak memory grows with the page (``benchmarks/speed/memory.py``): 1.5 GB on a 16 MB page of
 small elements. The Scrapy pipeline refused pages over ``MAINC_MAX_PAGE_SIZE``; the
 library now refuses pages over ``max_bytes`` (``MAX_PAGE_BYTES`` by default), and the two
 defaults are one number.
@@ -89,7 +89,7 @@ def test_a_page_with_more_elements_than_max_elements_is_refused_before_parsing(
 
 
 def test_ten_megabytes_of_br_are_refused_and_an_article_of_ten_megabytes_is_not() -> None:
-    # 10 MB of <br> took 1.4 GB at its peak (benchmarks/memory.py); article pages of 10 MB
+    # 10 MB of <br> took 1.4 GB at its peak (benchmarks/speed/memory.py); article pages of 10 MB
     # have about 155,000 elements
     page = "<html><body><p>Text.</p>" + "<br>" * 2_500_000 + "</body></html>"
     assert extract(page).reason.startswith("too many elements: 2,500,003 start tags")

@@ -3,7 +3,7 @@ in a button (:mod:`scrapy_mainc.core._repair`)."""
 
 from __future__ import annotations
 
-from helpers import repository_module
+from benchmarks.quality import ablation
 from scrapy_mainc import extract
 from scrapy_mainc.core._dom import parse_html, prepare
 from scrapy_mainc.core._repair import (
@@ -134,9 +134,8 @@ def test_page_wrappers_are_the_headline_s_and_main_s_ancestors() -> None:
 
 
 def test_the_ablation_switches_each_repair_off() -> None:
-    # benchmarks/ablation.py measures each repair by patching it out; a patch that no longer
+    # benchmarks/quality/ablation.py measures each repair by patching it out; a patch that no longer
     # fits the code it replaces would stop the ablation (or measure nothing).
-    ablation = repository_module("benchmarks", "ablation")
     pages = {
         "noscript": "<div id='app'></div><script>boot()</script>"
         f"<noscript><div class='topic'><h1>Import fails</h1>{POST * 4}</div></noscript>",

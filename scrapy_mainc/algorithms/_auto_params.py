@@ -5,7 +5,7 @@ way (parameters <- checks <- ``auto``).
 
 Each field's comment says what it means and where its value comes from: a paper, the HTML
 standard, a sweep or a measurement on the development sets, or the shape of hand-built
-test pages. The evidence is in docs/ablation.md: the table ``benchmarks/ablation.py``
+test pages. The evidence is in docs/ablation.md: the table ``benchmarks/quality/ablation.py``
 writes (each rule switched off, on every development set, and the pages it moves) and the
 dated records of the sweeps that chose the values. Switches exist so that the ablation can
 turn each rule off.

@@ -29,7 +29,7 @@ kind, once, before the choice):
   small part of a page of boilerplate, which the density takes in.
 
 Each record was measured on every set with the page's type as the model gives it
-(``benchmarks/ablation.py``, docs/benchmarks.md); a parameter the caller (or ``favor``)
+(``benchmarks/quality/ablation.py``, docs/benchmarks.md); a parameter the caller (or ``favor``)
 sets explicitly is left as given (:attr:`AutoParams.pinned`).
 """
 

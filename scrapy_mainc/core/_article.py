@@ -18,7 +18,7 @@ The markup alone is no verdict: listing pages carry ``<article>`` elements for e
 and JSON-LD lists of NewsArticles, and most old pages and Chinese portals carry no
 markup at all (the downloader middleware's annotation, ``article_signals``, which reads
 only markup, finds 81% of the development articles). Measured by
-``benchmarks/article_verdict.py`` (docs/items.md, "Articles only").
+``benchmarks/quality/article_verdict.py`` (docs/items.md, "Articles only").
 """
 
 from __future__ import annotations

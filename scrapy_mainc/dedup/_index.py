@@ -22,7 +22,7 @@ contain a copy cut at the other end (the last paragraphs gone), although the ful
 contains both. So the first member that contains the leader (the containment rule, with
 the leader as the smaller set) and has at least ``LONGER_COPY_GAIN`` times its shingles
 also represents the cluster; later texts are compared with both. Measured on
-benchmarks/neardup_quality.py (``main_text``, index recall): 0.934 without it, 0.971 with
+benchmarks/neardup/quality.py (``main_text``, index recall): 0.934 without it, 0.971 with
 it on English, 0.970 and 0.977 on Chinese, precision 1.000 both ways. Drift stays bounded:
 the longer copy contains the leader and is at most ``1 / min_size_ratio`` times its size,
 and it is never extended further.

@@ -23,11 +23,11 @@ class FingerprintParams:
     #: Tokens per shingle for word-separated text. Broder et al. (1997) shingled web pages
     #: with 10 words; 5 keeps different articles on one story apart (they share names and
     #: stock phrases, rarely 5 words in a row) while one changed word alters at most 5
-    #: shingles. Tuned on benchmarks/neardup_quality.py over sizes 3 to 7: recall within
+    #: shingles. Tuned on benchmarks/neardup/quality.py over sizes 3 to 7: recall within
     #: 0.01 of the best, and the lowest similarity between different articles but for 7.
     word_shingle: int = 5
     #: Characters per shingle for CJK text: a Chinese word is 1.5 to 2 characters, so 4
-    #: characters span 2 to 3 words. Tuned on benchmarks/neardup_quality.py over sizes 2 to
+    #: characters span 2 to 3 words. Tuned on benchmarks/neardup/quality.py over sizes 2 to
     #: 5: the best recall on extracted text, and different articles further apart than with
     #: 2 or 3 (common bigrams and trigrams make unrelated Chinese articles look alike).
     char_shingle: int = 4
@@ -90,7 +90,7 @@ class IndexParams:
     threshold: float = 0.8
     #: Estimated share of the smaller shingle set found in the larger at or above which a
     #: text joins a cluster (with :attr:`min_size_ratio`); 0 switches the rule off. On
-    #: benchmarks/neardup_quality.py a copy without its first or last paragraphs, or with an
+    #: benchmarks/neardup/quality.py a copy without its first or last paragraphs, or with an
     #: editor's note, keeps all of its shingles (median), another outlet's rewrite 0.44
     #: (0.76 at the 99th percentile, 0.81 at most). The estimate's standard error is about
     #: 0.045 for a copy of 0.6 of the story's size, so 0.85 keeps such copies (with 0.9 the

@@ -1,7 +1,7 @@
 """The oracle of several extractors, and why a chosen extractor lost its pages.
 
 Both work on :class:`~._evaluate.Report` records of one dataset (text or snippet gold),
-so they run on saved results as well as fresh ones; ``benchmarks/oracle.py`` prints them
+so they run on saved results as well as fresh ones; ``benchmarks/quality/oracle.py`` prints them
 for ``auto`` against its own algorithms and the peers.
 """
 

@@ -56,7 +56,7 @@ from ._workers import (
 _Page = tuple[ExtractionTask, "Future[ExtractionOutcome]"]
 #: Pages a worker process holds at once: the one it works on, and the next, written to its
 #: pipe so that it starts as soon as the first is done instead of waiting for the event
-#: loop to read that result (measured with benchmarks/pool_choice.py, see the docs).
+#: loop to read that result (measured against pebble's pool: docs/benchmarks.md, "The worker pool").
 PAGES_PER_WORKER = 2
 
 

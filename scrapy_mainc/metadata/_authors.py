@@ -24,7 +24,7 @@ wins: the posts below quote other people's bylines. Each credit is cleaned by
 :mod:`._credits`; a domain word that is the full name of a person the JSON-LD credits is no
 site name (a personal domain).
 
-Measured with ``benchmarks/metadata.py`` (2026-11-25), authors F1 (mean of the page
+Measured with ``benchmarks/quality/metadata.py`` (2026-11-25), authors F1 (mean of the page
 F1s): 0.989 on scrapinghub and 0.783 on zh_news (0.932 on the 250 hand-annotated pages),
 0.913 on the newspaper4k half as its gold gives it and 0.958 by RULES.md, where
 trafilatura's ``extract_metadata`` scores 0.672 / 0.333 and 0.762 / 0.748 and newspaper4k

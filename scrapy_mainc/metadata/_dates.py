@@ -31,7 +31,7 @@ the page contradicts itself and ``modified`` is dropped (``published`` is the
 better-attested claim).
 
 Written here rather than taken from htmldate, which accepts an lxml tree: measured with
-``benchmarks/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
+``benchmarks/quality/metadata.py`` in one run (2026-11-25), htmldate 1.11.0 with
 ``original_date=True`` reaches 0.876 (fast) and 0.913 (extensive) exact-day accuracy on the
 460-page dates set against 0.933 here, 0.856 / 0.820 on the hand-annotated gold of
 scrapinghub and zh_news against 0.960 (0.739 / 0.580 against 0.942 on zh_news alone), and

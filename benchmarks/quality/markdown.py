@@ -1,6 +1,6 @@
 """Markdown of the main content: our renderer against the converters of the HTML fragment.
 
-    .venv/bin/python benchmarks/markdown.py [--datasets DIR ...]   (needs the peers extra and
+    .venv/bin/python -m benchmarks.quality.markdown [--datasets DIR ...]   (needs the peers extra and
     the Markdown converters: pip install markdownify html2text html-to-markdown markdown-it-py)
 
 For every page of the development sets, ``extract(markdown=True)`` renders the Markdown
@@ -16,21 +16,16 @@ the ``render_markdown`` call), the fastest of ``--repeat`` passes.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from statistics import mean, median
 from time import process_time
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
-
-from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
-from markdown_reader import read  # noqa: E402
-
-import scrapy_mainc._extract as extract_module  # noqa: E402
-from scrapy_mainc import extract  # noqa: E402
+import scrapy_mainc._extract as extract_module
+from benchmarks.devsets import DEFAULT_DATASETS, load_sets
+from scrapy_mainc import extract
+from tests.markdown_reader import read
 
 
 def converters() -> dict[str, Callable[[str], str]]:

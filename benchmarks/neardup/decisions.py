@@ -1,11 +1,10 @@
-"""The decisions compared by neardup_quality.py: pairwise MinHash and SimHash rules over every
+"""The decisions compared by quality.py: pairwise MinHash and SimHash rules over every
 pair of pages, and the leader-clustering index (in memory or on a throwaway Redis server).
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from example_project.newsdemo.localredis import find_redis_server, start_redis_server
 from scrapy_mainc.dedup import (
     Assignment,
     Fingerprint,
@@ -26,9 +26,6 @@ from scrapy_mainc.dedup import (
     shingles,
     tokens,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "example_project"))
-from newsdemo.localredis import find_redis_server, start_redis_server  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """What a user would write without scrapy_mainc: trafilatura in an item pipeline.
 
-``crawl_bench.py --modes trafilatura-inline,trafilatura-pool`` crawls with these instead
+``python -m benchmarks.speed.crawl --modes trafilatura-inline,trafilatura-pool`` crawls with these instead
 of the add-on, to put the plugin's throughput beside them (issue 20):
 
 - ``HtmlToItem``, a spider middleware, copies each response's text into its items
@@ -88,7 +88,7 @@ class TrafilaturaPool(TrafilaturaInline):
         self.pool.shutdown(wait=True)
 
 
-#: crawl_bench modes: the settings each adds to the crawl.
+#: The crawl benchmark's modes (``benchmarks.speed.crawl``): the settings each adds to the crawl.
 SETTINGS: dict[str, dict[str, Any]] = {
     "trafilatura-inline": {
         "SPIDER_MIDDLEWARES": {HtmlToItem: 500},

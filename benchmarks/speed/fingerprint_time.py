@@ -1,7 +1,7 @@
 """CPU time of the near-duplicate fingerprint of a main text (docs/benchmarks.md, "The
 cost of a million pages").
 
-    .venv/bin/python benchmarks/fingerprint_time.py [--datasets DIR ...] [--limit 100]
+    .venv/bin/python -m benchmarks.speed.fingerprint_time [--datasets DIR ...] [--limit 100]
 
 Extracts the first ``--limit`` pages of each set (``auto``, content only), then times
 ``fingerprint_text`` (shingles and a 128-permutation MinHash, the default
@@ -12,18 +12,14 @@ Prints the mean and the median in ms per text: the mean is what a million pages 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from statistics import mean, median
 from time import process_time
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from devsets import DATASETS_DIR, load_sets  # noqa: E402
-
-from scrapy_mainc import extract  # noqa: E402
-from scrapy_mainc.dedup._fingerprint import fingerprint_text  # noqa: E402
-from scrapy_mainc.dedup._params import FingerprintParams  # noqa: E402
+from benchmarks.devsets import DATASETS_DIR, load_sets
+from scrapy_mainc import extract
+from scrapy_mainc.dedup._fingerprint import fingerprint_text
+from scrapy_mainc.dedup._params import FingerprintParams
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """Publication dates: accuracy and time of scrapy_mainc and its peers, in one run.
 
     python3 scripts/dev.py bench-dates
-    .venv/bin/python benchmarks/dates.py --rounds 7 --no-peers
+    .venv/bin/python -m benchmarks.quality.dates --rounds 7 --no-peers
 
 1. The ``dates`` set (460 pages, human-annotated publication day, the page URL given):
    exact-day accuracy and median ms per page of scrapy_mainc (``extract(...).metadata
@@ -17,7 +17,7 @@
    fastest time of each; the median over pages of their difference and ratio. Also
    ``find_dates`` alone on the prepared page (median ms).
 
-Peers get text decoded by scrapy_mainc's decoder, inside the timed call (see peers.py).
+Peers get text decoded by scrapy_mainc's decoder, inside the timed call (see ``benchmarks/peers.py``).
 No network: tldextract (newspaper4k) reads its bundled suffix list, and any connection
 outside 127.0.0.1 raises.
 """
@@ -33,9 +33,8 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
-from metadata_sets import load_set
-from offline import no_network
-
+from benchmarks.metadata_sets import load_set
+from benchmarks.offline import no_network
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
 from scrapy_mainc.core._decode import decode_html
@@ -181,7 +180,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="timing rounds per page for the stage cost")
     parser.add_argument("--misses", action="store_true", help="list the pages scrapy_mainc gets wrong")
     args = parser.parse_args()
-    no_network("benchmarks/dates.py")
+    no_network("benchmarks/quality/dates.py")
     warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
     finders: dict[str, DateFinder] = {"scrapy_mainc": ours}
     if not args.no_peers:

@@ -1,7 +1,7 @@
 """Ablation of ``auto``: every development set with each of its rules switched off.
 
-    .venv/bin/python benchmarks/ablation.py [--datasets DIR ...] [--workers 2] [--no-wcxb]
-    .venv/bin/python benchmarks/ablation.py --only "page types" "repairs"   # rows by words
+    .venv/bin/python -m benchmarks.quality.ablation [--datasets DIR ...] [--workers 2] [--no-wcxb]
+    .venv/bin/python -m benchmarks.quality.ablation --only "page types" "repairs"   # rows by words
 
 Every rule of ``auto`` (a switch or a weight of ``AutoParams``, and the comment stage) had
 to raise F1 when it was added; this keeps checking that each one still does, on the four
@@ -32,8 +32,8 @@ of docs/ablation.md (between its markers) from a run of every row on all five se
 rule's change of F1 and of lost pages per set, and how many pages the rule moves up or
 down by at least ``PAGE_MOVE`` (the per-page evidence).
 
-    .venv/bin/python benchmarks/ablation.py --save ablation.json --write-docs
-    .venv/bin/python benchmarks/ablation.py --load ablation.json --write-docs
+    .venv/bin/python -m benchmarks.quality.ablation --save ablation.json --write-docs
+    .venv/bin/python -m benchmarks.quality.ablation --load ablation.json --write-docs
 """
 
 from __future__ import annotations
@@ -43,34 +43,30 @@ import datetime
 import json
 import multiprocessing
 import re
+import statistics
 import subprocess
-import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
 from time import perf_counter
+from types import MappingProxyType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import statistics  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
-from types import MappingProxyType  # noqa: E402
-
-from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
-from wcxb import WcxbPage, load_pages  # noqa: E402
-
-import scrapy_mainc  # noqa: E402
-import scrapy_mainc._choice as choice_module  # noqa: E402
-import scrapy_mainc._extract as extract_module  # noqa: E402
-import scrapy_mainc.algorithms._page_type_params as presets  # noqa: E402
-import scrapy_mainc.core._dom as dom_module  # noqa: E402
-import scrapy_mainc.core._repair as repair_module  # noqa: E402
-from scrapy_mainc import CommentParams, extract  # noqa: E402
-from scrapy_mainc.algorithms.auto import AutoParams  # noqa: E402
-from scrapy_mainc.evaluation._evaluate import Page, PageResult, Report, evaluate  # noqa: E402
-from scrapy_mainc.evaluation._metric import Summary  # noqa: E402
-from scrapy_mainc.evaluation._words import score_words, word_tokens  # noqa: E402
+import scrapy_mainc
+import scrapy_mainc._choice as choice_module
+import scrapy_mainc._extract as extract_module
+import scrapy_mainc.algorithms._page_type_params as presets
+import scrapy_mainc.core._dom as dom_module
+import scrapy_mainc.core._repair as repair_module
+from benchmarks import ROOT
+from benchmarks.devsets import DEFAULT_DATASETS, load_sets
+from benchmarks.wcxb_set import WcxbPage, load_pages
+from scrapy_mainc import CommentParams, extract
+from scrapy_mainc.algorithms.auto import AutoParams
+from scrapy_mainc.evaluation._evaluate import Page, PageResult, Report, evaluate
+from scrapy_mainc.evaluation._metric import Summary
+from scrapy_mainc.evaluation._words import score_words, word_tokens
 
 WCXB = "wcxb"
 
@@ -306,9 +302,9 @@ def overview(results: dict[str, dict[str, Row]]) -> str:
 
 
 #: The page of the documentation whose table ``--write-docs`` rewrites, between its markers.
-DOCS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "ablation.md"
-BEGIN = "<!-- begin: the table written by benchmarks/ablation.py --write-docs; do not edit -->"
-END = "<!-- end of the table written by benchmarks/ablation.py -->"
+DOCS_PAGE = ROOT / "docs" / "ablation.md"
+BEGIN = "<!-- begin: the table written by benchmarks/quality/ablation.py --write-docs; do not edit -->"
+END = "<!-- end of the table written by benchmarks/quality/ablation.py -->"
 #: A page counts as moved by a rule when its F1 with the rule differs by this much.
 PAGE_MOVE = 0.05
 #: The sets of the table in the documentation, in its columns' order.

@@ -1,4 +1,4 @@
-"""Page templates and page chrome for the near-duplicate benchmark (neardup_quality.py).
+"""Page templates and page chrome for the near-duplicate benchmark (quality.py).
 
 Four made-up news sites, each with its own structure, navigation, related-links boxes,
 footer and reader comments, in English and in Chinese. ``render_page`` puts one article

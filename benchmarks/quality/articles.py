@@ -2,7 +2,7 @@
 
     python3 scripts/dev.py bench                       # the four sets, all extractors
     python3 scripts/dev.py bench --json bench.json     # and keep every page's figures
-    .venv/bin/python benchmarks/quality.py --datasets ../shared/datasets/zh_news --only auto nce
+    .venv/bin/python -m benchmarks.quality.articles --datasets ../shared/datasets/zh_news --only auto nce
 
 The sets (``../shared/datasets``): scrapinghub (181 pages) and zh_news (69), text gold;
 newspaper4k (214), text gold; trafilatura_eval (475), with/without snippets. Per set, a
@@ -17,7 +17,7 @@ median time to trafilatura fast's; then one table of all sets.
 Rows: ``auto``, the ten other algorithms, ``auto+metadata`` (the metadata stage on, what a
 crawl pays; the others run content only, as the peers do), ``auto favor=precision`` and
 ``auto favor=recall`` (``auto`` is ``favor="balanced"``; a table of the three closes the
-report), and the peers of ``peers.py`` (trafilatura default and ``fast=True``,
+report), and the peers of :mod:`benchmarks.peers` (trafilatura default and ``fast=True``,
 readability-lxml; the ``peers`` extra).
 
 Milliseconds are the CPU time of this process per page (``time.process_time``): the time
@@ -28,7 +28,7 @@ single-threaded extractors; contention for caches still slows CPU time somewhat)
 extractors take turns page by page, so that what load remains hits them all alike, over
 ``--repeat`` passes; each page keeps its fastest time, and the median is over those (the
 scores are the first pass's: they do not change). ``--json FILE`` saves
-every page's counts and times (``benchmarks/oracle.py --load FILE`` reads them).
+every page's counts and times (``python3 scripts/dev.py oracle --load FILE`` reads them).
 
 Run time on the 2-core development machine (2026-11-25), the default two passes over the
 four sets: 5 minutes of CPU; 6.7 minutes while other jobs kept the load at 3 to 4, 12.7 at
@@ -44,12 +44,16 @@ from datetime import date
 from pathlib import Path
 from time import perf_counter, process_time
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from devsets import AUTO_METADATA, DEFAULT_DATASETS, FAVOR_ROWS, extractors, load_sets, save_reports  # noqa: E402
-from peers import PEER_NAMES  # noqa: E402
-
-from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together  # noqa: E402
+from benchmarks.devsets import (
+    AUTO_METADATA,
+    DEFAULT_DATASETS,
+    FAVOR_ROWS,
+    extractors,
+    load_sets,
+    save_reports,
+)
+from benchmarks.peers import PEER_NAMES
+from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together
 
 #: The peer whose median time ``auto``'s is compared with.
 TIME_REFERENCE = "trafilatura fast"

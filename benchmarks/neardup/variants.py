@@ -1,4 +1,4 @@
-"""The edits that make the pages of the near-duplicate benchmark (neardup_quality.py).
+"""The edits that make the pages of the near-duplicate benchmark (quality.py).
 
 Each function takes an article's paragraphs (and a seeded ``random.Random``) and returns the
 paragraphs of one variant. Copies of the story (must cluster with it):

@@ -20,14 +20,13 @@ for ``without``), and the CPU milliseconds per page (median and mean; decoding a
 included; the extractors take turns page by page). With ``--jobs`` over 1 the pages are
 shared among processes and the times are not comparable: use it for scores only.
 
-Peers (the ``peers`` extra) get the page decoded by our decoder, as in ``quality.py``:
+Peers (the ``peers`` extra) get the page decoded by our decoder, as in ``quality.articles``:
 trafilatura 2.3 (default and ``fast=True``) and readability-lxml.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
 import sys
@@ -37,20 +36,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from time import perf_counter, process_time
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository: training/
+from benchmarks.devsets import ours
+from benchmarks.peers import available_peers
+from benchmarks.wcxb_set import PAGE_TYPES, WcxbPage, load_pages
+from scrapy_mainc import extract
+from scrapy_mainc.evaluation._metric import score_page
+from scrapy_mainc.evaluation._snippets import normalize_whitespace
+from scrapy_mainc.evaluation._words import WordScore, score_words, word_tokens
 
-from devsets import DATASETS_DIR, ours  # noqa: E402
-from peers import available_peers  # noqa: E402
-
-from scrapy_mainc import extract  # noqa: E402
-from scrapy_mainc.evaluation._metric import score_page  # noqa: E402
-from scrapy_mainc.evaluation._snippets import normalize_whitespace  # noqa: E402
-from scrapy_mainc.evaluation._words import WordScore, score_words, word_tokens  # noqa: E402
-
-WCXB_DIR = DATASETS_DIR / "wcxb"
-#: The benchmark's page types, in its table's order.
-PAGE_TYPES = ("article", "forum", "listing", "collection", "product", "documentation", "service")
 #: A page under this word F1 is lost; at 0 it is empty (or all wrong).
 LOST_F1 = 0.5
 #: What runs without ``--only``: ``auto``, the whole-page density algorithm, the peers.
@@ -60,38 +53,6 @@ DEFAULT_ROWS = ("auto", "cectd-ds", "trafilatura", "trafilatura fast", "readabil
 #: these pages, so ``auto``'s own row reads types it has seen; this row reads types as a
 #: crawl of unseen sites gets them (``--held-out``; needs the ``train`` extra).
 HELD_OUT = "auto, held-out types"
-
-
-@dataclass(frozen=True, slots=True)
-class WcxbPage:
-    """One page of the set with its gold."""
-
-    page_id: str
-    url: str
-    page_type: str
-    gold: str
-    wanted: tuple[str, ...]
-    unwanted: tuple[str, ...]
-
-    def html(self, directory: Path = WCXB_DIR) -> bytes:
-        with gzip.open(directory / "html" / f"{self.page_id}.html.gz", "rb") as file:
-            return file.read()
-
-
-def load_pages(directory: Path = WCXB_DIR) -> list[WcxbPage]:
-    """The pages of the set, by id."""
-    entries = json.loads((directory / "gold.json").read_text(encoding="utf-8"))
-    return [
-        WcxbPage(
-            page_id,
-            entry.get("url") or "",
-            entry["page_type"],
-            entry.get("articleBody") or "",
-            tuple(entry.get("with") or ()),
-            tuple(entry.get("without") or ()),
-        )
-        for page_id, entry in sorted(entries.items())
-    ]
 
 
 @dataclass(frozen=True, slots=True)

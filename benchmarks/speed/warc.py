@@ -2,14 +2,14 @@
 """Archive mode: the WARC readers compared, records per second, the Dask speed-up, and the
 memory of a worker on a 1 GB WARC file.
 
-    python benchmarks/warc_bench.py build      # the test archives, in --work (default /tmp/mainc-warc-bench)
-    python benchmarks/warc_bench.py readers    # FastWARC against warcio: speed, memory, bad shapes
-    python benchmarks/warc_bench.py rate       # records/s on one core, without and with extraction
-    python benchmarks/warc_bench.py dask       # the Dask job on 1 and on 2 local workers
-    python benchmarks/warc_bench.py memory     # one Dask task's memory over a 1 GB WARC file
-    python benchmarks/warc_bench.py cost       # a day and a year of CC-NEWS, from dask and memory
-    python benchmarks/warc_bench.py shapes     # the body shapes of readers only (seconds)
-    python benchmarks/warc_bench.py all        # build, readers, rate, dask, memory, cost
+    python -m benchmarks.speed.warc build      # the test archives, in --work (default /tmp/mainc-warc-bench)
+    python -m benchmarks.speed.warc readers    # FastWARC against warcio: speed, memory, bad shapes
+    python -m benchmarks.speed.warc rate       # records/s on one core, without and with extraction
+    python -m benchmarks.speed.warc dask       # the Dask job on 1 and on 2 local workers
+    python -m benchmarks.speed.warc memory     # one Dask task's memory over a 1 GB WARC file
+    python -m benchmarks.speed.warc cost       # a day and a year of CC-NEWS, from dask and memory
+    python -m benchmarks.speed.warc shapes     # the body shapes of readers only (seconds)
+    python -m benchmarks.speed.warc all        # build, readers, rate, dask, memory, cost
 
 The archives are written with warcio (the reader the archive mode uses): the development
 pages with their URLs (``shared/datasets``: scrapinghub, newspaper4k, zh_news,
@@ -37,10 +37,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
-import warcs  # noqa: E402 - the tests' WARC writing (warcio)
-from devsets import DATASETS_DIR  # noqa: E402
+from benchmarks import ROOT
+from benchmarks.devsets import DATASETS_DIR
+from tests import warcs  # the tests' WARC writing (warcio)
 
 SETS = ("scrapinghub", "newspaper4k", "zh_news", "trafilatura_eval", "wcxb", "dates")
 SITE = ROOT / "example_project" / "site"

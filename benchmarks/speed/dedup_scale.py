@@ -1,10 +1,10 @@
 """Scale of the Redis near-duplicate index: memory per text and ``assign`` throughput, on one
 Redis server and on a Redis Cluster.
 
-    python benchmarks/dedup_scale.py                      # 20,000 texts on one server
-    python benchmarks/dedup_scale.py --texts 200000       # the figures of docs/benchmarks.md
-    python benchmarks/dedup_scale.py --buckets 2048       # hashes per band (IndexParams.redis_buckets)
-    python benchmarks/dedup_scale.py --targets server cluster --processes 1 2 4 \
+    python -m benchmarks.speed.dedup_scale                      # 20,000 texts on one server
+    python -m benchmarks.speed.dedup_scale --texts 200000       # the figures of docs/benchmarks.md
+    python -m benchmarks.speed.dedup_scale --buckets 2048       # hashes per band (IndexParams.redis_buckets)
+    python -m benchmarks.speed.dedup_scale --targets server cluster --processes 1 2 4 \
         --texts 24000 --buckets 256 --url-bytes 80        # docs/dedup.md: one server vs 3 masters
 
 Starts its own ``redis-server`` on a free loopback port (no persistence, default
@@ -34,7 +34,6 @@ import argparse
 import hashlib
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -47,13 +46,9 @@ from typing import Any
 import numpy as np
 import redis
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "example_project"))
-
-from newsdemo.localcluster import find_redis_cli, start_redis_cluster  # noqa: E402
-from newsdemo.localredis import find_redis_server, start_redis_server  # noqa: E402
-
-from scrapy_mainc.dedup import Fingerprint, IndexParams, open_index  # noqa: E402
+from example_project.newsdemo.localcluster import find_redis_cli, start_redis_cluster
+from example_project.newsdemo.localredis import find_redis_server, start_redis_server
+from scrapy_mainc.dedup import Fingerprint, IndexParams, open_index
 
 SEED = 20240611
 #: Share of the texts that are new stories; the others are copies of earlier stories.

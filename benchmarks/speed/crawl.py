@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Crawl speed with scrapy_mainc: pages per second and the reactor's longest stall.
 
-    python benchmarks/crawl_bench.py [--copies 160] [--repeat 3] [--delays 0.05,0] [--articles DIR]
+    python -m benchmarks.speed.crawl [--copies 160] [--repeat 3] [--delays 0.05,0] [--articles DIR]
                                      [--reactor select]
 
 Serves the bundled news site from loopback (``example_project/newsdemo/server.py``, in its
@@ -44,7 +44,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks import ROOT
+
 EXAMPLE = ROOT / "example_project"
 MODES = ("process", "thread", "inline", "disabled")
 #: Modes of peer_pipelines.py: trafilatura in a pipeline a user would write.
@@ -122,7 +123,11 @@ def crawl_in_child(url: str, mode: str, args: argparse.Namespace) -> dict[str, f
         }
     )
     done = subprocess.run(
-        [sys.executable, __file__, "--child", job], capture_output=True, text=True, check=False
+        [sys.executable, "-m", __spec__.name, "--child", job],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
     )
     if done.returncode != 0:
         raise SystemExit(f"crawl_bench: the {mode} crawl failed:\n{done.stderr[-4000:]}")
@@ -184,11 +189,11 @@ def run_child(job: dict[str, object]) -> int:
     import gc
     import resource
 
-    sys.path.insert(0, str(EXAMPLE))
-    from newsdemo.spiders.news import NewsSpider
     from scrapy import signals
     from scrapy.crawler import CrawlerProcess
     from twisted.internet.task import LoopingCall
+
+    from example_project.newsdemo.spiders.news import NewsSpider
 
     concurrency = int(job["concurrency"])  # type: ignore[call-overload]
     settings: dict[str, object] = {
@@ -201,8 +206,7 @@ def run_child(job: dict[str, object]) -> int:
     if job["concurrent_items"]:
         settings["CONCURRENT_ITEMS"] = job["concurrent_items"]
     if job["mode"] in PEER_MODES:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from peer_pipelines import SETTINGS
+        from benchmarks.speed.peer_pipelines import SETTINGS
 
         settings.update(SETTINGS[str(job["mode"])])
     elif job["mode"] != "disabled":

@@ -39,13 +39,10 @@ jobs kept the load near 10).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from time import perf_counter
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from devsets import (  # noqa: E402
+from benchmarks.devsets import (
     DEFAULT_DATASETS,
     OTHER_ALGORITHMS,
     extractors,
@@ -53,10 +50,9 @@ from devsets import (  # noqa: E402
     load_sets,
     save_reports,
 )
-from peers import PEER_NAMES  # noqa: E402
-
-from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together  # noqa: E402
-from scrapy_mainc.evaluation._oracle import LOSS_KINDS, oracle, split_lost  # noqa: E402
+from benchmarks.peers import PEER_NAMES
+from scrapy_mainc.evaluation._evaluate import LOST_F1, Report, evaluate_together
+from scrapy_mainc.evaluation._oracle import LOSS_KINDS, oracle, split_lost
 
 
 def _check_rows(set_name: str, by_name: dict[str, Report]) -> None:

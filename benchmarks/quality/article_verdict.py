@@ -1,6 +1,6 @@
 """How well the article verdicts tell articles from listing pages.
 
-    .venv/bin/python benchmarks/article_verdict.py
+    .venv/bin/python -m benchmarks.quality.article_verdict
 
 Two verdicts: the downloader middleware's annotation (``mainc["page"]["article"]``: any
 article markup, ``og:type``, JSON-LD or ``<article>``) and the extraction's
@@ -14,19 +14,14 @@ each). Precision and recall of "is an article".
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import ROOT
+from benchmarks.devsets import DEFAULT_DATASETS, load_sets
+from scrapy_mainc import extract
+from scrapy_mainc.core._annotate import annotate
+from scrapy_mainc.core._decode import decode_html
 
-from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
-
-from scrapy_mainc import extract  # noqa: E402
-from scrapy_mainc.core._annotate import annotate  # noqa: E402
-from scrapy_mainc.core._decode import decode_html  # noqa: E402
-
-EXAMPLE = HERE.parent / "example_project"
+EXAMPLE = ROOT / "example_project"
 
 
 def verdicts(html: bytes, url: str | None) -> tuple[bool, bool]:

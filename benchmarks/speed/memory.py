@@ -1,8 +1,8 @@
 """Peak memory of ``extract`` per input megabyte, each page in a fresh child process.
 
-    .venv/bin/python benchmarks/memory.py                     # dev pages and synthetic shapes
-    .venv/bin/python benchmarks/memory.py --largest 3 --sizes 1 4 --shapes article "br siblings"
-    .venv/bin/python benchmarks/memory.py --tracemalloc       # Python objects' share, too
+    .venv/bin/python -m benchmarks.speed.memory                     # dev pages and synthetic shapes
+    .venv/bin/python -m benchmarks.speed.memory --largest 3 --sizes 1 4 --shapes article "br siblings"
+    .venv/bin/python -m benchmarks.speed.memory --tracemalloc       # Python objects' share, too
 
 A child process imports the package, warms it up on a small page, reads one page from a
 file (as bytes: the caller's copy, not counted), takes its resident set size, runs
@@ -16,7 +16,7 @@ smaller one; elsewhere ``resource.getrusage(RUSAGE_SELF).ru_maxrss``, peak since
 (``tracemalloc``; libxml2's tree is allocated outside Python and is not in it).
 
 Pages: the ``--largest`` largest pages of each development dataset (``html/*.html`` under
-``--datasets``), and the synthetic shapes of ``benchmarks/scaling.py`` at ``--sizes``
+``--datasets``), and the synthetic shapes of ``benchmarks/speed/scaling.py`` at ``--sizes``
 megabytes. Prints one markdown table per kind with the peak in MB and in MB per input MB.
 """
 
@@ -32,16 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from benchmarks import ROOT
+from benchmarks.devsets import DATASETS_DIR
+from benchmarks.speed.scaling import SHAPES, page_of, shape_page
 
-from scaling import SHAPES, page_of, shape_page  # noqa: E402
-
-_SHARED = next(
-    (path for path in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if path.is_dir()),
-    ROOT.parent / "shared",
-)
-DEFAULT_DATASETS = [_SHARED / "datasets" / name for name in ("scrapinghub", "zh_news", "newspaper4k")]
+DEFAULT_DATASETS = [DATASETS_DIR / name for name in ("scrapinghub", "zh_news", "newspaper4k")]
 DEFAULT_SHAPES = ("article", "br siblings", "empty leaves", "link list", "one text node", "comment blocks")
 KB_PER_MB = 1024  # ru_maxrss is in kilobytes on Linux
 
@@ -86,9 +81,9 @@ def child(path: str, traced: bool, algorithm: str) -> None:
 
 def measure(path: Path, traced: bool, algorithm: str = "auto") -> dict[str, float | str | None]:
     """The figures of one page, measured in a fresh interpreter."""
-    command = [sys.executable, __file__, "--child", str(path), "--algorithm", algorithm]
+    command = [sys.executable, "-m", __spec__.name, "--child", str(path), "--algorithm", algorithm]
     command += ["--traced"] if traced else []
-    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    output = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     figures: dict[str, float | str | None] = json.loads(output.splitlines()[-1])
     return figures
 

@@ -1,11 +1,11 @@
 """Where ``extract`` spends its time, stage by stage, on the development pages.
 
-    .venv/bin/python benchmarks/profiling.py stages                 # CPU ms per stage, auto + metadata
-    .venv/bin/python benchmarks/profiling.py stages --no-metadata --sets zh_news
-    .venv/bin/python benchmarks/profiling.py cprofile --sort tottime --top 40
-    .venv/bin/python benchmarks/profiling.py instructions           # callgrind: instructions per page
-    .venv/bin/python benchmarks/profiling.py instructions --parse-only  # the same for the bare parse
-    .venv/bin/python benchmarks/profiling.py floor --sets scrapinghub --limit 120  # against trafilatura fast
+    .venv/bin/python -m benchmarks.speed.profiling stages                 # CPU ms per stage, auto + metadata
+    .venv/bin/python -m benchmarks.speed.profiling stages --no-metadata --sets zh_news
+    .venv/bin/python -m benchmarks.speed.profiling cprofile --sort tottime --top 40
+    .venv/bin/python -m benchmarks.speed.profiling instructions           # callgrind: instructions per page
+    .venv/bin/python -m benchmarks.speed.profiling instructions --parse-only  # the same for the bare parse
+    .venv/bin/python -m benchmarks.speed.profiling floor --sets scrapinghub --limit 120  # to trafilatura fast
 
 ``stages`` runs ``extract`` (bytes in, ``url=`` as a crawl passes it) on the first
 ``--limit`` pages of each set in ``--sets``, ``--repeat`` passes, and times each stage
@@ -54,26 +54,17 @@ from typing import Any
 
 from lxml import etree
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import scrapy_mainc._choice as choice_module
+import scrapy_mainc._extract as extract_module
+from benchmarks import ROOT
+from benchmarks.devsets import DATASETS_DIR
+from scrapy_mainc import ALGORITHMS, extract
+from scrapy_mainc.algorithms import auto
+from scrapy_mainc.core import _stats
+from scrapy_mainc.core._decode import decode_html
+from scrapy_mainc.core._dom import parse_html
+from scrapy_mainc.metadata import _stage
 
-import scrapy_mainc._choice as choice_module  # noqa: E402
-import scrapy_mainc._extract as extract_module  # noqa: E402
-from scrapy_mainc import ALGORITHMS, extract  # noqa: E402
-from scrapy_mainc.algorithms import auto  # noqa: E402
-from scrapy_mainc.core import _stats  # noqa: E402
-from scrapy_mainc.core._decode import decode_html  # noqa: E402
-from scrapy_mainc.core._dom import parse_html  # noqa: E402
-from scrapy_mainc.metadata import _stage  # noqa: E402
-
-SHARED = next(
-    (
-        path / "shared" / "datasets"
-        for path in (ROOT.parent, ROOT.parent.parent)
-        if (path / "shared").is_dir()
-    ),
-    ROOT.parent / "shared" / "datasets",
-)
 Page = tuple[bytes, str | None]
 
 #: (stage, module, attribute): the functions timed, by the name their caller looks them up.
@@ -124,9 +115,9 @@ def load_pages(sets: list[str], limit: int) -> list[Page]:
     """The first ``limit`` pages (by id) of each set, as bytes, with their gold URLs."""
     pages: list[Page] = []
     for name in sets:
-        gold = json.loads((SHARED / name / "gold.json").read_text(encoding="utf-8"))
+        gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
         for page_id, entry in sorted(gold.items())[:limit]:
-            html = (SHARED / name / "html" / f"{page_id}.html").read_bytes()
+            html = (DATASETS_DIR / name / "html" / f"{page_id}.html").read_bytes()
             pages.append((html, entry.get("url") or None))
     return pages
 
@@ -292,27 +283,40 @@ def callgrind_instructions(arguments: list[str], out_file: Path) -> int:
         "--tool=callgrind",
         f"--callgrind-out-file={out_file}",
         sys.executable,
-        __file__,
+        "-m",
+        __spec__.name,
         "plain",
         *arguments,
     ]
     # a fixed hash seed: set and dict orders, and so the instructions, are the same each run
     environment = {**os.environ, "PYTHONHASHSEED": "0"}
-    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment, cwd=ROOT)
     match = _TOTAL_RE.search(out_file.read_text(errors="replace"))
     if match is None:
         raise SystemExit(f"no instruction total in {out_file}:\n{result.stderr[-2000:]}")
     return int(match.group(1).replace(",", ""))
 
 
-def run_instructions(args: argparse.Namespace, pages: int) -> None:
-    common = ["--sets", *args.sets, "--limit"]
-    flags = (["--no-metadata"] if args.no_metadata else []) + (["--parse-only"] if args.parse_only else [])
+def count_instructions(
+    sets: list[str], limit: int, flags: list[str], keep: Path | None = None
+) -> tuple[int, int]:
+    """callgrind's instruction totals of the extraction of the first ``limit`` pages of each
+    of ``sets``, and of the same run over no pages (imports, loading and warm-up):
+    ``flags`` are ``plain``'s (``--no-metadata``, ``--parse-only``); ``keep`` keeps the
+    profiles (the full run's there, the empty run's beside it as ``.empty``)."""
+    common = ["--sets", *sets, "--limit"]
     with tempfile.TemporaryDirectory() as folder:
-        full_out = Path(args.callgrind_out) if args.callgrind_out else Path(folder) / "full.out"
-        full = callgrind_instructions([*common, str(args.limit), *flags], full_out)
-        empty_out = full_out.with_suffix(".empty") if args.callgrind_out else Path(folder) / "empty.out"
+        full_out = keep or Path(folder) / "full.out"
+        full = callgrind_instructions([*common, str(limit), *flags], full_out)
+        empty_out = full_out.with_suffix(".empty") if keep else Path(folder) / "empty.out"
         empty = callgrind_instructions([*common, "0", *flags], empty_out)
+    return full, empty
+
+
+def run_instructions(args: argparse.Namespace, pages: int) -> None:
+    flags = (["--no-metadata"] if args.no_metadata else []) + (["--parse-only"] if args.parse_only else [])
+    keep = Path(args.callgrind_out) if args.callgrind_out else None
+    full, empty = count_instructions(args.sets, args.limit, flags, keep)
     print(
         f"{pages} pages ({', '.join(args.sets)}, first {args.limit} of each): "
         f"{(full - empty) / pages / 1e6:.2f} M instructions per page "

@@ -2,7 +2,7 @@
 same run.
 
     python3 scripts/dev.py bench-metadata
-    .venv/bin/python benchmarks/metadata.py --datasets newspaper4k --only scrapy_mainc --misses
+    .venv/bin/python -m benchmarks.quality.metadata --datasets newspaper4k --only scrapy_mainc --misses
 
 The sets (:mod:`metadata_sets`): the hand-annotated gold of scrapinghub and zh_news
 (``benchmarks/data/metadata_gold``, annotated by its ``RULES.md``), the newspaper4k
@@ -51,9 +51,10 @@ microseconds of each finder of the stage on the prepared document, and of the ti
 search (``find_titles`` before preparation, ``visible_title`` after the choice), which
 runs with or without the stage. ``--clock cpu`` times the stage in this thread's CPU time,
 which other processes on a busy machine disturb less than the wall clock. To compare with
-another tree, run this script with that tree first on ``PYTHONPATH``, from outside the
-repository (``cd /tmp && PYTHONPATH=<tree> .venv/bin/python <repo>/benchmarks/metadata.py
---datasets scrapinghub --no-peers --clock cpu``).
+another tree, run this module with that tree first on ``PYTHONPATH`` and this checkout
+second (for ``benchmarks``), from outside the repository (``cd /tmp &&
+PYTHONPATH=<tree>:<repo> <repo>/.venv/bin/python -m benchmarks.quality.metadata --datasets
+scrapinghub --no-peers --clock cpu``).
 """
 
 from __future__ import annotations
@@ -74,9 +75,8 @@ from pathlib import Path
 from time import perf_counter, thread_time
 from typing import Any
 
-from metadata_sets import ALL_SETS, GoldPage, load_set
-from offline import no_network
-
+from benchmarks.metadata_sets import ALL_SETS, GoldPage, load_set
+from benchmarks.offline import no_network
 from scrapy_mainc import extract
 from scrapy_mainc._extract import _page_text, build_document
 from scrapy_mainc.algorithms import get_algorithm
@@ -582,7 +582,7 @@ def main() -> int:
         "--clock", choices=sorted(CLOCKS), default="wall", help="clock of the stage time (cpu: this thread's)"
     )
     args = parser.parse_args()
-    no_network("benchmarks/metadata.py")
+    no_network("benchmarks/quality/metadata.py")
     warnings.simplefilter("ignore")  # dateutil's time-zone warnings, from newspaper4k
     runs = extractors(args.only, not args.no_peers)
     print(f"measured {date.today()} on {platform.machine()}, Python {platform.python_version()}\n")

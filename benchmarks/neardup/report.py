@@ -1,7 +1,7 @@
-"""Tables and the documentation section written by neardup_quality.py.
+"""Tables and the documentation section written by quality.py.
 
 The section is "## Near-duplicates" of docs/benchmarks.md; the "## Near-duplicate index at
-scale" section after it holds the figures of benchmarks/dedup_scale.py and is kept by hand.
+scale" section after it holds the figures of benchmarks/speed/dedup_scale.py and is kept by hand.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ MAIN_TEXT = "`main_text` (extract)"
 WHOLE_PAGE = "whole page text"
 INDEX = "LSH index clusters"
 REWRITE = "rewrite"
-#: The copies of a story, by variant name (neardup_quality.py).
+#: The copies of a story, by variant name (quality.py).
 COPIES = {
     "original": "the publisher's own page",
     "template": "a made-up site",
@@ -178,7 +178,7 @@ def write_report(report: Report, path: Path, extraction: str = "") -> str:
 DOCS_SECTION = """\
 ## Near-duplicates
 
-`python benchmarks/neardup_quality.py` builds a near-duplicate test set from the scrapinghub
+`python -m benchmarks.neardup.quality` builds a near-duplicate test set from the scrapinghub
 and zh_news datasets: each article as ten pages. Nine are copies of its story: its
 publisher's page; four made-up news sites with their own navigation, related-links boxes,
 footers and reader comments; a changed headline, an added paragraph, a trimmed ending, the

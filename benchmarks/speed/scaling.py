@@ -1,9 +1,9 @@
 """Time against page size: ``extract`` should grow about linearly, on every shape of page.
 
-    .venv/bin/python benchmarks/scaling.py                 # article pages, every algorithm
-    .venv/bin/python benchmarks/scaling.py --shapes        # every shape below, too
-    .venv/bin/python benchmarks/scaling.py --shapes auto corex
-    .venv/bin/python benchmarks/scaling.py --shape "empty leaves" auto   # ms/MB at each size
+    .venv/bin/python -m benchmarks.speed.scaling                 # article pages, every algorithm
+    .venv/bin/python -m benchmarks.speed.scaling --shapes        # every shape below, too
+    .venv/bin/python -m benchmarks.speed.scaling --shapes auto corex
+    .venv/bin/python -m benchmarks.speed.scaling --shape "empty leaves" auto   # ms/MB at each size
 
 Builds synthetic pages of growing size and prints milliseconds per megabyte for each
 algorithm; a linear algorithm keeps that figure roughly flat from the smallest page to

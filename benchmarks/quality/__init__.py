@@ -1,0 +1,1 @@
+"""The figures of the quality tables of the README and docs/benchmarks.md."""
