@@ -9,6 +9,8 @@ command, docs/development.md the layout:
 - ``speed/``: time, instructions and memory (``profiling``, ``memory``, ``scaling``,
   ``crawl``, ``warc``, ``dedup_scale``, ``fingerprint_time``);
 - ``neardup/``: the near-duplicate set and the quality of the clustering;
+- ``gate``: the CI gate, every development set against its floor in ``gate_floors.json``
+  and the instructions per page against their budget;
 - ``snapshot``: every output on the development pages, to prove a change changes nothing;
 - the modules they share: ``devsets`` (where the sets are, the four article sets, our
   extractors), ``wcxb_set``, ``metadata_sets``, ``peers`` (trafilatura, readability-lxml),

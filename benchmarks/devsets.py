@@ -1,7 +1,7 @@
 """The development sets and the extractors the benchmarks run over them, in one place.
 
-``quality.articles`` (``python3 scripts/dev.py bench``), ``quality.oracle`` and
-``quality.ablation`` share this module: where the development sets are
+``quality.articles`` (``python3 scripts/dev.py bench``), ``quality.oracle``,
+``quality.ablation`` and the gate share this module: where the development sets are
 (``../shared/datasets``), the four article sets, our algorithms run content only (as the
 peers are run) plus ``auto+metadata``, the peers of :mod:`benchmarks.peers`, and per-page
 results saved as JSON (``Report.to_json``) so that a later script computes from them

@@ -9,6 +9,8 @@
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py bench-wcxb  # WCXB (seven page types): word F1 by type, peers included
     python3 scripts/dev.py page-types  # the page-type model's accuracy (--train: fit and write it; training/)
+    python3 scripts/dev.py gate      # every development set against its pinned floor (CI runs it)
+    python3 scripts/dev.py gate --speed  # callgrind's instructions per page against their budget
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
     python3 scripts/dev.py docs      # build the documentation (docs/_build/html), warnings as errors
     python3 scripts/dev.py package   # build sdist and wheel, smoke-crawl with the wheel outside the repo
@@ -40,6 +42,7 @@ EXTRAS = {
     "bench-metadata": "test,peers",
     "bench-wcxb": "test,peers,train",
     "page-types": "test,train",
+    "gate": "test",
     "lint": "test,lint",
     "docs": "docs",
     "package": "build",
@@ -71,6 +74,7 @@ MODULES = {
     "bench-metadata": "benchmarks.quality.metadata",
     "bench-wcxb": "benchmarks.quality.wcxb",
     "page-types": "training.page_types",
+    "gate": "benchmarks.gate",
 }
 
 

@@ -288,6 +288,8 @@ def test_the_records_of_the_sweeps_name_auto_fields_with_their_values() -> None:
     for name, value, recorded, _ in records:
         assert repr(defaults[name.strip("`")]) == value, name
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", recorded), name
+
+
 def test_every_benchmark_the_documentation_names_exists() -> None:
     # commands are `python -m benchmarks.<group>.<name>`, paths benchmarks/<group>/<name>.py:
     # a module moved or removed must take its mentions with it (`git show <commit>:path` of

@@ -30,9 +30,11 @@ import statistics
 import sys
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+from benchmarks.devsets import DATASETS_DIR
 from benchmarks.metadata_sets import load_set
 from benchmarks.offline import no_network
 from scrapy_mainc import extract
@@ -46,16 +48,26 @@ Page = tuple[str, bytes, str, str]
 DateFinder = Callable[[bytes, str], str]
 
 
-def dates_pages() -> list[Page]:
-    return [(page.page_id, page.html, page.url, page.gold.published or "") for page in load_set("dates")]
+def dates_pages(datasets: Path = DATASETS_DIR) -> list[Page]:
+    pages = load_set("dates", datasets)
+    return [(page.page_id, page.html, page.url, page.gold.published or "") for page in pages]
 
 
 def gold_pages(name: str) -> list[Page]:
     return [(page.page_id, page.html, page.url, page.gold.published or "") for page in load_set(name)]
 
 
-def ours(html: bytes, url: str) -> str:
-    return extract(html, url=url or None).metadata.published
+def ours_with(algorithm: str) -> DateFinder:
+    """scrapy_mainc's publication day with ``algorithm`` choosing the content (the gate's
+    ``--algorithm``; the default, ``auto``, is :func:`ours`)."""
+
+    def run(html: bytes, url: str) -> str:
+        return extract(html, url=url or None, algorithm=algorithm).metadata.published
+
+    return run
+
+
+ours = ours_with("auto")
 
 
 def peers() -> dict[str, DateFinder]:

@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from statistics import median
 from time import process_time, thread_time
@@ -274,6 +275,8 @@ def run_floor(pages: list[Page], repeat: int) -> str:
     return "\n".join(lines) + f"\n\n{len(pages)} pages, fastest of {repeat} passes each."
 
 
+#: The environment that keeps numerical libraries to the calling thread.
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 _TOTAL_RE = re.compile(r"(?:summary|totals):\s*([\d,]+)")
 
 
@@ -288,8 +291,11 @@ def callgrind_instructions(arguments: list[str], out_file: Path) -> int:
         "plain",
         *arguments,
     ]
-    # a fixed hash seed: set and dict orders, and so the instructions, are the same each run
-    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    # a fixed hash seed: set and dict orders, and so the instructions, are the same each run;
+    # one BLAS thread: numpy's (imported by datasketch) would otherwise spin beside the
+    # extraction for as long as the scheduler lets them, 1.5 G instructions a run, give or take
+    # tens of millions
+    environment = {**os.environ, "PYTHONHASHSEED": "0", **ONE_THREAD}
     result = subprocess.run(command, capture_output=True, text=True, check=True, env=environment, cwd=ROOT)
     match = _TOTAL_RE.search(out_file.read_text(errors="replace"))
     if match is None:
@@ -303,14 +309,15 @@ def count_instructions(
     """callgrind's instruction totals of the extraction of the first ``limit`` pages of each
     of ``sets``, and of the same run over no pages (imports, loading and warm-up):
     ``flags`` are ``plain``'s (``--no-metadata``, ``--parse-only``); ``keep`` keeps the
-    profiles (the full run's there, the empty run's beside it as ``.empty``)."""
+    profiles (the full run's there, the empty run's beside it as ``.empty``). The two runs
+    go side by side: each one's count is its own, whatever runs beside it."""
     common = ["--sets", *sets, "--limit"]
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(2) as pool:
         full_out = keep or Path(folder) / "full.out"
-        full = callgrind_instructions([*common, str(limit), *flags], full_out)
         empty_out = full_out.with_suffix(".empty") if keep else Path(folder) / "empty.out"
-        empty = callgrind_instructions([*common, "0", *flags], empty_out)
-    return full, empty
+        full = pool.submit(callgrind_instructions, [*common, str(limit), *flags], full_out)
+        empty = pool.submit(callgrind_instructions, [*common, "0", *flags], empty_out)
+        return full.result(), empty.result()
 
 
 def run_instructions(args: argparse.Namespace, pages: int) -> None:
