@@ -138,6 +138,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no headline removal (NCE title search)": {"drop_headline": False},
     "no edge trimming": {"trim_edges": False},
     "edges trimmed at any length (lists of short lines too)": {"edge_max_words": 1_000_000},
+    "every short line at the start counts in an edge's length (labels, links)": {"lead_line_min_words": 0},
+    "no trimming before the headline at any length (the story's start)": {"trim_before_headline": False},
     "a short leading sentence trimmed as an edge": {"lead_sentence_words": 0},
     "no first post of a run of posts (blog front page)": {"first_post": False},
     "no paragraph-parent rescue": {"paragraph_parent": False},

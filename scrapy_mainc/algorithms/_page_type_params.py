@@ -16,7 +16,8 @@ kind, once, before the choice):
   count for nor against;
 * **documentation** and **service**: a page of sections, each under its heading (a
   manual's steps, an agency's offers), not one story: every section is kept (no "another
-  story" check, no trimming of short edges, cards kept), short lines lose less;
+  story" check, no trimming of short edges but before the page's headline, as on every
+  type, cards kept), short lines lose less;
 * **product**: the product's name, price, stock and delivery lines around its description
   are short lines without punctuation: they lose less for it, and the choice's short edges
   are not trimmed (its description and specifications otherwise read as a story does);

@@ -6,7 +6,9 @@ blocks in document order then adjust what is kept:
 
 * leading and trailing blocks that are not sentence-like are trimmed (a byline, a
   dateline, a credit line), except a leading heading (the title of the first section), a
-  leading sentence (a short news lede) and a long run of short lines (a list);
+  leading sentence (a short news lede) and a long run of short lines (a list; at the start
+  only lines of text count, not labels, controls or links); before the page's headline
+  they are trimmed at any length (the story starts at its headline);
 * a short line that pruning dropped between two kept sentence-like blocks, or between a
   kept heading and a kept sentence-like block (a section's lead-in), written as a
   subheading (bold or italic, or ending with a colon or a question mark), is kept: a
@@ -49,38 +51,79 @@ _SENTENCE_END_RE = re.compile("[.!?][\"'\u201d\u2019)\\]]*$")
 
 
 def edge_blocks(
-    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams
+    stats: DomStats, regions: Regions, root: int, excluded: set[int], params: AutoParams, headline: int = -1
 ) -> set[int]:
     """Leading and trailing blocks inside ``root`` that are not sentence-like, as long as
     dropping them drops no other block (a byline, a dateline, a credit line); a leading
     heading without links stops the trimming at the start, and so does a sentence (see
     :func:`_lead_sentence`). An edge whose run holds more than ``edge_max_words`` words
-    outside links is a list of the text, and stays."""
+    outside links is a list of the text, and stays; at the start only lines of text count
+    (:func:`_run_words`). With ``trim_edges`` off only the blocks before the page's
+    ``headline`` are trimmed.
+
+    The story starts at its headline: with ``trim_before_headline``, the leading blocks
+    before a ``headline`` inside ``root`` (a site's menu, a list of hot searches, a
+    banner) are trimmed whatever their length, headings among them; the run after the
+    headline is weighed on its own."""
     blocks = _kept_blocks(stats, regions, root, excluded)
-    trimmed: set[int] = set()
-    for ordered in (blocks, blocks[::-1]):
-        run: list[int] = []
-        run_words = 0
-        for block in ordered:
-            words, link_words = regions.words[block], regions.link_words[block]
-            sentence_like = (
-                words >= params.sentence_min_words
-                and regions.punct[block] > 0
-                and link_words <= params.edge_max_link_share * (words + link_words)
-            ) or words >= params.edge_long_words
-            if sentence_like or stats.words[block] != words + link_words:
-                break
-            if ordered is blocks and params.keep_leading_headings and _plain_heading(stats, block):
-                break
-            if ordered is blocks and _lead_sentence(stats, regions, block, params):
-                break
-            run.append(block)
-            run_words += words - _cjk_discount(stats, block, words)
-            if run_words > params.edge_max_words:
-                break
-        if run_words <= params.edge_max_words:
-            trimmed.update(run)
+    if not (params.trim_before_headline and root < headline < stats.end[root]):
+        headline = -1
+    trimmed = set(_edge(stats, regions, blocks, params, True, headline))
+    if params.trim_edges:
+        trimmed.update(_edge(stats, regions, blocks[::-1], params, False))
     return trimmed if len(trimmed) < len(blocks) else set()  # never trim a page to nothing
+
+
+def _edge(
+    stats: DomStats,
+    regions: Regions,
+    ordered: list[int],
+    params: AutoParams,
+    leading: bool,
+    headline: int = -1,
+) -> list[int]:
+    """The blocks to trim at the start of ``ordered``: the leading edge, or the trailing
+    one (``ordered`` reversed). Blocks before ``headline`` are not the story."""
+    before: list[int] = []
+    run: list[int] = []
+    run_words = 0
+    for block in ordered:
+        words, link_words = regions.words[block], regions.link_words[block]
+        sentence_like = (
+            words >= params.sentence_min_words
+            and regions.punct[block] > 0
+            and link_words <= params.edge_max_link_share * (words + link_words)
+        ) or words >= params.edge_long_words
+        if sentence_like or stats.words[block] != words + link_words:
+            break
+        if block < headline:
+            before.append(block)
+            continue
+        if not params.trim_edges:
+            break
+        if leading and params.keep_leading_headings and _plain_heading(stats, block):
+            break
+        if leading and _lead_sentence(stats, regions, block, params):
+            break
+        run.append(block)
+        run_words += _run_words(stats, regions, block, params, leading)
+        if run_words > params.edge_max_words:
+            return before
+    return before + run
+
+
+def _run_words(stats: DomStats, regions: Regions, block: int, params: AutoParams, leading: bool) -> int:
+    """The words ``block`` adds to an edge's run: its words outside links, a CJK character
+    counting half. At the start only a line of text counts, ``lead_line_min_words`` words
+    or more, no more of them in links than outside: a label, a button, a player's control
+    ("2X", "高清") or a linked headline beside its rank and heat is not one, and sixty of
+    them are the page's chrome, not a list of the story's."""
+    words = regions.words[block]
+    counted = words - _cjk_discount(stats, block, words)
+    if leading and params.lead_line_min_words:
+        if counted < params.lead_line_min_words or regions.link_words[block] > words:
+            return 0
+    return counted
 
 
 def _cjk_discount(stats: DomStats, block: int, words: int) -> int:

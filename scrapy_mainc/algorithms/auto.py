@@ -191,8 +191,8 @@ def refined(
             root, excluded = first, {node for node in excluded if stats.contains(first, node)}
     if params.keep_subheadings:
         excluded -= subheadings(stats, regions, context, choice.values, root, excluded, params)
-    if params.trim_edges:
-        excluded |= edge_blocks(stats, regions, root, excluded, params)
+    if params.trim_edges or params.trim_before_headline:
+        excluded |= edge_blocks(stats, regions, root, excluded, params, document.headline)
     start = story_start(document, regions, context, choice.values, root, params) if params.story_start else []
     return Selection(nodes=(*start, root), score=choice.totals[root], excluded=frozenset(excluded))
 
