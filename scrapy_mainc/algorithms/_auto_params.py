@@ -162,23 +162,12 @@ class AutoParams:
     #: An edge is trimmed only when its run of such blocks holds at most this many words
     #: outside links (a CJK character counts half): a longer run is a list of the text. Swept.
     edge_max_words: int = 25
-    #: ...and at the start only lines of text count in that run: at least this many words
-    #: outside links (a CJK character counting half), no more of them in links than
-    #: outside. A label, a button, a video player's controls ("播放速度", "2X", "高清") or a
-    #: linked headline beside its rank and heat (a list of hot searches) is none, and
-    #: sixty of them are the page's chrome, trimmed like one: four, as the labels a page
-    #: sets have one to three words (``lead_in_min_words``). At the end every line counts:
-    #: a list of names (a post's sponsors, a word or two each) is text. No page of the
-    #: five development sets moves (every leading run kept as a list there holds lines of
-    #: text); 0 counts every line, as the rule did before issue 41.
+    #: ...and at the start only lines of text count in that run: this many words outside
+    #: links at least (CJK half), most of them unlinked; four, above a label's one to three
+    #: words (``lead_in_min_words``); 0 counts every line (before issue 41). docs/auto.md.
     lead_line_min_words: int = 4
-    #: The story starts at its headline: the leading blocks that are not sentence-like
-    #: before the page's headline inside the root (a site's menu, a list of hot searches,
-    #: a banner) are trimmed whatever their length, headings among them, and on every page
-    #: type, also where the type's preset trims no other edge (a listing's menu above its
-    #: title). A sentence-like block stops it: the heading NCE's search finds can repeat
-    #: the title inside the text, after an introduction the gold keeps. No page of the
-    #: four article sets moves; on WCXB ... (docs/benchmarks.md).
+    #: The story starts at its headline: leading blocks before it inside the root that are
+    #: not sentence-like (a menu, hot searches, a banner) are trimmed on every page type.
     trim_before_headline: bool = True
     #: ...except a leading heading without links: the title of the story's first section.
     keep_leading_headings: bool = True
