@@ -12,13 +12,12 @@ The failover crawl is in test_dedup_failover.py.
 from __future__ import annotations
 
 import gc
+import json
 import logging
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE
 from newsdemo.localcluster import LocalCluster
 from newsdemo.localredis import free_port
 
@@ -26,16 +25,12 @@ redis = pytest.importorskip("redis", reason="redis-py is not installed (scrapy-m
 
 from redis.cluster import RedisCluster  # noqa: E402
 
-from scrapy_mainc import extract  # noqa: E402
 from scrapy_mainc.dedup import Assignment, IndexParams, fingerprint_text, open_index  # noqa: E402
 from scrapy_mainc.dedup._redis_client import ClusterModeError, NodePipeline  # noqa: E402
 from scrapy_mainc.dedup._redis_index import RedisIndex  # noqa: E402
 
-ROOT = EXAMPLE.parent
-#: Where the development datasets are (as scripts/fuzz.py looks for them).
-DATASET_DIRS = (ROOT.parent / "shared" / "datasets", ROOT.parent.parent / "shared" / "datasets")
-#: Articles per development dataset in the near-duplicate set (ten pages each).
-ARTICLES_PER_DATASET = 10
+#: The tests' near-duplicate set (see :func:`near_duplicate_texts`).
+NEAR_DUPLICATES = Path(__file__).parent / "data" / "near_duplicates.json"
 
 
 def cluster_params(cluster: LocalCluster, prefix: str, **changes: Any) -> IndexParams:
@@ -60,31 +55,11 @@ def keys_by_master(cluster: LocalCluster, pattern: str) -> dict[str, list[bytes]
 
 
 def near_duplicate_texts() -> list[str]:
-    """The article texts of the pages of benchmarks/neardup/quality.py's near-duplicate set
-    (ten pages per article: nine copies, one rewrite), made from the development datasets
-    when they are found, else from the bundled site's stories."""
-    from benchmarks.neardup import quality
-
-    datasets = next((path for path in DATASET_DIRS if (path / "scrapinghub" / "gold.json").exists()), None)
-    if datasets is not None:
-        articles = quality.load_articles(datasets, ARTICLES_PER_DATASET)
-    else:
-        articles = [site_article(quality, path) for path in sorted((EXAMPLE / "site").glob("*/*.html"))]
-        articles = [article for article in articles if article is not None]
-    pages = quality.make_pages(articles, random.Random(quality.SEED))
-    return [page.placed_text for page in pages]
-
-
-def site_article(quality: Any, path: Path) -> Any:
-    """An ``Article`` of the bundled site's page at ``path`` (its extracted paragraphs)."""
-    result = extract(path.read_bytes())
-    paragraphs = tuple(line for line in result.text.split("\n") if line.strip())
-    if len(paragraphs) < 3 or "index" in path.name:
-        return None
-    lang = path.parent.name
-    return quality.Article(
-        f"site/{path.parent.name}/{path.stem}", lang, result.title, paragraphs, path.read_bytes()
-    )
+    """The article texts of the tests' near-duplicate set (tests/data/near_duplicates.json:
+    ten pages per story of the bundled site, nine copies and one rewrite, made by
+    ``python -m benchmarks.neardup.quality --test-corpus``): the same set in every clone."""
+    corpus = json.loads(NEAR_DUPLICATES.read_text(encoding="utf-8"))
+    return [page["text"] for page in corpus["pages"]]
 
 
 @pytest.fixture(scope="module")

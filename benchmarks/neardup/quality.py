@@ -1,6 +1,7 @@
 """Near-duplicate quality: fingerprints of ``main_text`` versus fingerprints of the whole page.
 
     python -m benchmarks.neardup.quality [--datasets DIR] [--limit N] [--output FILE]
+    python -m benchmarks.neardup.quality --test-corpus tests/data/near_duplicates.json
 
 Builds a near-duplicate test set from the shared datasets (``<DIR>/scrapinghub`` and
 ``<DIR>/zh_news``: ``html/<id>.html`` and ``gold.json`` with ``articleBody``). Every article
@@ -33,6 +34,11 @@ all pairs), when the leader-clustering index puts both in one cluster,
 or when their SimHashes are at most 3 bits apart. Everything is seeded: reruns print the
 same figures. It prints markdown tables and writes them, as the "Near-duplicates" section
 of docs/benchmarks.md, to ``--output``.
+
+``--test-corpus FILE`` writes instead the test suite's near-duplicate set (the article texts
+as placed, ten pages per story) made the same way from the bundled site's stories
+(``example_project/site_src/stories.py``, invented for this project): the tests read that
+file, so they run the same in every clone, with or without the development sets.
 """
 
 from __future__ import annotations
@@ -140,6 +146,33 @@ def load_articles(root: Path, limit: int) -> list[Article]:
             if limit and chosen >= limit:
                 break
     return articles
+
+
+def bundled_articles() -> list[Article]:
+    """The bundled news site's stories as articles: standfirst and paragraphs (no page)."""
+    from example_project.site_src import stories
+
+    return [
+        Article(f"site/{story.slug}", lang, story.headline, (story.standfirst, *story.paragraphs), b"")
+        for lang, group in (("en", stories.ENGLISH), ("zh", stories.CHINESE))
+        for story in group
+    ]
+
+
+def write_test_corpus(path: Path) -> int:
+    """The near-duplicate set of the bundled site's stories, as JSON, to ``path``."""
+    pages = make_pages(bundled_articles(), random.Random(SEED))
+    corpus = {
+        "made_by": f"{COMMAND} --test-corpus {path}",
+        "source": "example_project/site_src/stories.py: stories invented for this project (its licence)",
+        "pages": [
+            {"story": page.story, "variant": page.variant, "lang": page.lang, "text": page.placed_text}
+            for page in pages
+        ],
+    }
+    path.write_text(json.dumps(corpus, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(pages)} pages of {len(pages) // len(VARIANTS)} stories to {path}", file=sys.stderr)
+    return 0
 
 
 def make_pages(articles: Sequence[Article], rng: random.Random) -> list[Page]:
@@ -332,7 +365,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="extract without the comment-section heading rule (CommentParams(headings=False))",
     )
+    parser.add_argument(
+        "--test-corpus",
+        type=Path,
+        metavar="FILE",
+        help="write the tests' near-duplicate set, made from the bundled site's stories, and stop",
+    )
     args = parser.parse_args(argv)
+    if args.test_corpus:
+        return write_test_corpus(args.test_corpus)
     comments = CommentParams(headings=not args.no_comment_headings)
 
     fingerprint = FingerprintParams(word_shingle=args.word_shingle, char_shingle=args.char_shingle)
