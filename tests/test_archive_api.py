@@ -3,6 +3,8 @@ the fetch time from WARC-Date, the configuration and the errors of the command."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,8 +196,45 @@ def test_a_restarted_job_reads_again_a_file_that_changed_or_could_not_be_read(tm
     ):
         first = run_job(client, [growing, late], parts, config)
         assert first.items == 1 and first.errors == {"unreadable": 1}
+        assert not part_path(parts, late).exists()  # nothing of it is written
+        assert not Path(f"{part_path(parts, late)}.summary.json").exists()  # nor marked done
         write_warc(growing, pages)  # the file grew
         write_warc(tmp_path / "later.warc.gz", pages[:2])  # the link's file is there now
         again = run_job(client, [growing, late], parts, config)
     assert again.resumed == 0 and again.items == 5 and again.errors == {}
     assert sorted(len(part.read_text().splitlines()) for part in parts.glob("*.jsonl")) == [2, 3]
+
+
+#: The loop of docs/archive.md as a user's script: ``{top}`` is the script's top-level code.
+LIBRARY_SCRIPT = """\
+from scrapy_mainc.archive import FileSummary, items_from_files
+
+def read(path):
+    summary = FileSummary("run")
+    items = list(items_from_files([path], {{"MAINC_WORKERS": 2}}, summary))
+    texts = sum(bool(item["main_text"]) for item in items)
+    print(len(items), texts, sorted(summary.errors.items()), flush=True)
+
+{top}
+"""
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_the_library_loop_runs_from_a_plain_script(tmp_path: Path, guarded: bool) -> None:
+    """Worker processes import the main script again (spawn, forkserver): one without the
+    ``__main__`` guard runs its pages in its own process and says once what to add."""
+    pages = [("response", f"http://own.test/{n}", RELATIVE_PAGE, {}) for n in range(3)]
+    write_warc(tmp_path / "own.warc.gz", pages)
+    top = 'if __name__ == "__main__":\n    read("own.warc.gz")' if guarded else 'read("own.warc.gz")'
+    (tmp_path / "script.py").write_text(LIBRARY_SCRIPT.format(top=top), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "script.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "3 3 []\n"  # every page extracted, none lost to a worker
+    warnings = [line for line in done.stderr.splitlines() if line.strip()]
+    if guarded:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and "pages run in this process" in warnings[0]
+        assert 'under `if __name__ == "__main__":`' in warnings[0]

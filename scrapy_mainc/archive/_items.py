@@ -32,7 +32,7 @@ from ..integration._itembuild import ItemBuilder, page_item
 from ..integration._offline import OfflineConfig
 from ..integration._pool import WorkerPool
 from ..integration._tally import extraction_stats
-from ..integration._workers import FINGERPRINT_MODULES, ExtractionOutcome
+from ..integration._workers import FINGERPRINT_MODULES, ExtractionOutcome, leave_unguarded_script
 from ._clusters import Clusters
 from ._reader import ArchiveRecord, Damage
 from ._summary import FileSummary
@@ -58,12 +58,15 @@ class ArchiveExtractor:
     ``config`` is the crawl's configuration (:meth:`OfflineConfig.from_settings`); counts
     and problems go to ``summary``. ``worker_mode`` overrides ``MAINC_WORKER_MODE`` (the
     Dask job runs its pages in a thread of its worker). Close it (or use it as a context
-    manager) to stop the workers and the index.
+    manager) to stop the workers and the index. Made at the top level of a script without
+    the ``if __name__ == "__main__":`` guard, the worker processes (which import the script
+    again) cannot start: the pages run in this process, and a WARNING says what to add.
     """
 
     def __init__(
         self, config: OfflineConfig, summary: FileSummary | None = None, worker_mode: str = ""
     ) -> None:
+        leave_unguarded_script()  # a script without its __main__ guard, run again in a worker
         self.config = config
         self.summary = summary if summary is not None else FileSummary("")
         self.builder = ItemBuilder(config.mainc, config.dedup, self._stat)

@@ -7,7 +7,7 @@ done by an earlier run of the job and is skipped (unless its size changed since)
 job that was killed and started again redoes only the files it had not finished: a part
 is written under a temporary name and renamed when complete, and its summary written after
 it, so no part is ever half written or counted twice. A file that could not be read gets
-no summary: a restart tries it again. The other files go to the Dask cluster as tasks
+no part and no summary: a restart tries it again. The other files go to the Dask cluster as tasks
 (:func:`read_file`, run by a worker); the clients and the workers need the package, and
 with clustering on every task opens the shared Redis index (a Dask job needs one: an index
 in memory would be one per task). The job's summary (records by kind, items, problems,
@@ -36,6 +36,7 @@ from ._files import file_items, write_part
 from ._items import ArchiveExtractor
 from ._optional import require_distributed
 from ._run import COMMAND
+from ._sources import ARCHIVE_SUFFIXES
 from ._summary import FileSummary, JobSummary
 
 #: The job's summary, in the parts folder.
@@ -54,7 +55,7 @@ def part_path(parts: Path, source: Path) -> Path:
     """The part file of ``source``: its name without the archive suffix, and 8 hex digits
     of its absolute path, so that two inputs of one name keep two parts."""
     name = source.name
-    for suffix in (".warc.gz", ".warc", ".wacz"):
+    for suffix in sorted(ARCHIVE_SUFFIXES, key=len, reverse=True):  # .warc.gz before .warc
         if name.lower().endswith(suffix):
             name = name[: -len(suffix)]
             break
@@ -64,13 +65,16 @@ def part_path(parts: Path, source: Path) -> Path:
 
 def read_file(source: str, part: str, config: OfflineConfig) -> FileSummary:
     """The task: the items of ``source`` into ``part``, then its summary beside it, which
-    marks the file done; not for a file that could not be read (a restart tries it again)."""
+    marks the file done; a file that could not be read leaves neither (a restart tries it
+    again)."""
     summary = FileSummary(source, part=part, worker=_worker_address(), source_bytes=source_size(source))
     started = time.monotonic()
     with ArchiveExtractor(config, summary, worker_mode=TASK_WORKER_MODE) as extractor:
         write_part(Path(part), file_items(Path(source), extractor))
     summary.seconds = round(time.monotonic() - started, 3)
-    if summary.errors["unreadable"]:
+    if summary.errors["unreadable"]:  # not done: no part is left, and a restart reads it again
+        Path(part).unlink(missing_ok=True)
+        summary.items = 0
         return summary
     marker = Path(part + SUMMARY_SUFFIX)
     temporary = marker.with_name(marker.name + ".tmp")
@@ -158,10 +162,11 @@ def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
 
 
 def run_job(
-    client: Any, files: list[Path], parts: Path, config: OfflineConfig, stream: TextIO = sys.stderr
+    client: Any, files: list[Path], parts: Path, config: OfflineConfig, stream: TextIO | None = None
 ) -> JobSummary:
     """Run the job for ``files`` on the Dask ``client``'s cluster (see the module
-    docstring); progress lines go to ``stream``."""
+    docstring); progress lines go to ``stream`` (standard error)."""
+    stream = stream or sys.stderr
     check_job(config)
     distributed = require_distributed()
     started = time.monotonic()

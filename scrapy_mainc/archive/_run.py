@@ -42,9 +42,10 @@ class ArchiveJob(ItemOptions):
         return OfflineConfig.from_settings({**option_settings(self), **self.settings})
 
 
-def run_here(job: ArchiveJob, files: list[Path], config: OfflineConfig, stream: TextIO = sys.stderr) -> int:
+def run_here(job: ArchiveJob, files: list[Path], config: OfflineConfig, stream: TextIO | None = None) -> int:
     """Read ``files`` in this process into ``job.output``; progress and the summary go to
-    ``stream``. Returns 1 when no record could be read, else 0."""
+    ``stream`` (standard error). Returns 1 when no record could be read, else 0."""
+    stream = stream or sys.stderr
     started = time.monotonic()
     summaries: list[FileSummary] = []
     progress = _Progress(stream, job.progress_interval, started)

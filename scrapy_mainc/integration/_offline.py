@@ -6,8 +6,8 @@ that come from no crawl; their settings are the crawl's:
 - :func:`option_settings`: the settings the item options of both commands stand for
   (``--markdown``, ``--dedup``...), written once;
 - :class:`OfflineConfig`: the settings read as a crawl reads them: the given values over
-  the add-on's defaults (``Addon.update_settings``), into the pipeline's ``MaincConfig``
-  and ``DedupConfig``.
+  the add-on's defaults (``addon.set_defaults``, without the checks of a crawl), into the
+  pipeline's ``MaincConfig`` and ``DedupConfig``.
 
 Scrapy is imported inside :meth:`OfflineConfig.from_settings` only, so that importing this
 module (the archive mode does) costs nothing. ``_decoding`` decodes the pages.
@@ -85,7 +85,7 @@ class OfflineConfig:
         values) over the add-on's defaults. ValueError names a bad or unknown setting."""
         from scrapy.settings import Settings  # Scrapy when configuring only
 
-        from .addon import Addon
+        from .addon import set_defaults
 
         values = dict(values or {})
         unknown = unknown_settings(values)
@@ -95,9 +95,9 @@ class OfflineConfig:
             hint = f"; did you mean {nearest}?" if nearest else " (only MAINC_ settings apply to pages)"
             raise ValueError(f"{name} is not a scrapy_mainc setting{hint}")
         settings = Settings(values, priority="cmdline")
-        # a bad value is a ValueError here, before the add-on, which would log it at ERROR
-        # and stop a crawl (StartupError) where there is none
+        # a bad value is a ValueError here, before the add-on's defaults, which would log it
+        # at ERROR and stop a crawl (StartupError) where there is none
         MaincConfig.from_settings(settings)
         DedupConfig.from_settings(settings)
-        Addon().update_settings(settings)  # as a crawl's add-on: under the given values
+        set_defaults(settings)  # as a crawl's add-on: under the given values
         return cls(MaincConfig.from_settings(settings), DedupConfig.from_settings(settings))

@@ -13,6 +13,9 @@ running page:
   on as soon as it has sent its result. A worker that dies or overruns the budget is
   killed and replaced: only the page it was on is lost, the page waiting behind it goes
   to another worker; a result that cannot be unpickled here costs its page only.
+  A worker that stops while it imports the main script, because that script starts the
+  archive mode at its top level (``_workers.leave_unguarded_script``), means that none can
+  start: the pool says so once and runs its pages in threads of this process instead.
 - ``thread``: each page runs in a daemon thread; a page over budget settles as ``timeout``
   and is abandoned (a thread cannot be stopped; its late answer is ignored).
 - ``inline``: the page runs at once in the caller's thread; no budget.
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +42,7 @@ from typing import Any
 from ._config import WORKER_MODES
 from ._reactor import loop_in_thread
 from ._workers import (
+    UNGUARDED_SCRIPT,
     ExtractionOutcome,
     ExtractionTask,
     TaskFunction,
@@ -52,6 +57,8 @@ from ._workers import (
     timeout_reason,
     widen_send_buffer,
 )
+
+logger = logging.getLogger(__name__)
 
 _Page = tuple[ExtractionTask, "Future[ExtractionOutcome]"]
 #: Pages a worker process holds at once: the one it works on, and the next, written to its
@@ -367,6 +374,10 @@ class WorkerPool:
 
     def _started(self, started: tuple[Any, Connection] | str) -> None:
         self._starting -= 1
+        if started == UNGUARDED_SCRIPT:  # no worker can start: each would stop so
+            if self.mode == "process" and not self._slots:
+                self._run_in_this_process()
+            return
         if isinstance(started, str):  # could not start: fail one waiting page, not all
             if self._pending:
                 task, future = self._pending.popleft()
@@ -382,6 +393,18 @@ class WorkerPool:
             return
         self._slots.add(slot)
         self._loop_now().add_reader(started[1].fileno(), self._readable, slot)
+        self._dispatch()
+
+    def _run_in_this_process(self) -> None:
+        """Run every page in threads of this process from now on (said once)."""
+        logger.warning(
+            "mainc: %s: pages run in this process (on one core); keep the script's top-level "
+            'code under `if __name__ == "__main__":` to run them in %d worker processes',
+            UNGUARDED_SCRIPT,
+            self._size,
+        )
+        self.mode, self._depth = "thread", 1
+        self._slots = {_Slot() for _ in range(self._size)}
         self._dispatch()
 
     # --- plumbing ---------------------------------------------------------------------------

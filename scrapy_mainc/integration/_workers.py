@@ -25,10 +25,11 @@ import os
 import pickle
 import signal
 import socket
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from importlib import import_module
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from .._extract import extract
@@ -46,6 +47,14 @@ STOP_TIMEOUT = 1.0
 FAILURE_KINDS = ("error", "timeout", "worker_died", "too_large", "no_page", "closed")
 #: The name of every worker process (``multiprocessing.current_process().name`` in it).
 WORKER_PROCESS_NAME = "mainc-worker"
+#: The exit status of a worker process that stopped while importing the main script,
+#: whose top-level code started the archive mode again there (:func:`leave_unguarded_script`).
+UNGUARDED_SCRIPT_EXIT = 87
+#: What :func:`start_worker` returns for such a worker: no worker can start.
+UNGUARDED_SCRIPT = (
+    "the main script, which every worker process imports again (the spawn and forkserver "
+    "start methods do), runs scrapy_mainc at its top level"
+)
 #: The send buffer asked for on the crawler's end of each worker's pipe, so that a page of
 #: up to half of it can wait there (Linux caps the value at ``net.core.wmem_max``, 212,992
 #: bytes by default, and doubles it: pages up to about 200 KB, more where it is raised).
@@ -160,15 +169,30 @@ def start_worker(
     )
     process.start()
     child.close()
-    try:
-        if parent.poll(STARTUP_TIMEOUT) and parent.recv() == "ready":
+    try:  # the process's sentinel too: a worker that died is seen at once
+        if parent in wait([parent, process.sentinel], STARTUP_TIMEOUT) and parent.recv() == "ready":
             return process, parent
     except (OSError, EOFError):
         pass
     process.kill()
     process.join(STOP_TIMEOUT)
     parent.close()
+    if process.exitcode == UNGUARDED_SCRIPT_EXIT:
+        return UNGUARDED_SCRIPT
     return f"could not start a worker process (exit code {process.exitcode})"
+
+
+def leave_unguarded_script() -> None:
+    """In a worker process, which is importing the main script (the only way a worker runs
+    anything but :func:`_worker_main`): the script starts the archive mode at its top level,
+    without the ``if __name__ == "__main__":`` guard, and would read its archives again
+    here. Exit at once, with :data:`UNGUARDED_SCRIPT_EXIT`; the pool that started the
+    worker runs its pages in its own process instead, and says so once."""
+    if multiprocessing.current_process().name != WORKER_PROCESS_NAME:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(UNGUARDED_SCRIPT_EXIT)
 
 
 def reap(workers: Iterable[tuple[Any, Connection | None]]) -> None:

@@ -53,11 +53,17 @@ class Addon:
 
     def update_settings(self, settings: BaseSettings) -> None:
         check_crawl(self.crawler)
-        for name, default in SETTINGS.items():
-            settings.set(name, default, priority="addon")
-        for setting, component, order in COMPONENTS:
-            settings.setdefault_in_component_priority_dict(setting, component, order)
-        _set_up_dedup(settings)
+        set_defaults(settings)
+
+
+def set_defaults(settings: BaseSettings) -> None:
+    """The add-on's edits of ``settings``, without the checks of a crawl (the archive mode
+    reads its settings so: it starts no crawl)."""
+    for name, default in SETTINGS.items():
+        settings.set(name, default, priority="addon")
+    for setting, component, order in COMPONENTS:
+        settings.setdefault_in_component_priority_dict(setting, component, order)
+    _set_up_dedup(settings)
 
 
 def _set_up_dedup(settings: BaseSettings) -> None:
