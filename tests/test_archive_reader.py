@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import random
 import re
 import subprocess
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import WRONG_CHARSET_TEXT
-from warcs import record_bytes, write_warc
+from warcs import arc_bytes, record_bytes, write_warc
 
 from scrapy_mainc.archive import FileSummary, items_from_files, read_records
 from scrapy_mainc.archive._reader import ArchiveRecord, Damage
@@ -206,8 +207,8 @@ def test_an_unreadable_file_in_a_folder_of_good_ones(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert [json.loads(line)["url"] for line in out.read_text().splitlines()] == [url(0), url(1)]
     assert "c-gone.warc at 0: unreadable: FileNotFoundError" in done.stderr
-    assert "b-garbage.warc.gz at 0: bad record" in done.stderr
-    assert "problems: 3 (bad record: 1, skipped: 1, unreadable: 1)" in done.stderr
+    assert "b-garbage.warc.gz at 0: not a WARC file: no WARC or ARC record in it" in done.stderr
+    assert "problems: 2 (not a WARC file: 1, unreadable: 1)" in done.stderr
 
 
 def test_chunked_compressed_truncated_and_resource_records(tmp_path: Path) -> None:
@@ -355,3 +356,64 @@ def test_a_file_gzipped_whole_is_read_whole(tmp_path: Path, cut: bool) -> None:
         return
     assert urls(items)[:2] == [url(0), url(1)] and len(items) < 4
     assert summary.errors["truncated file"] >= 1  # the gzip stream's end, and the record cut by it
+
+
+#: Text that is no archive; its first line has five words, which warcio alone would take for
+#: the header of an ARC record.
+NOTES = b"Notes from the weekly meeting\n\nThe committee met on Tuesday and agreed the budget.\n" * 20
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("notes.warc", NOTES),
+        ("notes.warc.gz", gzip.compress(NOTES)),
+        ("page.warc", PAGES[0].read_bytes()),  # an HTML page saved under an archive's name
+        ("noise.warc", random.Random(39).randbytes(5000)),
+    ],
+)
+def test_a_file_that_is_no_warc_is_said_so_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes
+) -> None:
+    from scrapy_mainc.cli import main
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    items, summary = read(path)
+    assert items == [] and summary.records == {} and summary.errors == {"not a WARC file": 1}
+    assert summary.problems[0].offset == 0 and "no WARC or ARC record" in summary.problems[0].reason
+    assert main(["warc", str(path), "-o", str(tmp_path / "items.jsonl"), "-s", INLINE_SETTING]) == 1
+    stderr = capsys.readouterr().err
+    assert "problems: 1 (not a WARC file: 1)" in stderr and "length mismatch" not in stderr
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_warc_damaged_at_its_start_is_read_from_its_first_record(tmp_path: Path, gzipped: bool) -> None:
+    start = gzip.compress(NOTES) if gzipped else NOTES
+    path = tmp_path / ("damaged.warc.gz" if gzipped else "damaged.warc")
+    path.write_bytes(start + b"".join(record_bytes(url(n), page(n), gzip=gzipped) for n in range(2)))
+    items, summary = read(path)
+    assert urls(items) == [url(0), url(1)] and summary.records == {"response": 2}
+    assert summary.errors == {"bad record": 1, "skipped": 1}
+    assert summary.problems[1].reason == f"{len(start):,} bytes skipped to the next record"
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_arc_files_are_read_as_warc_records(tmp_path: Path, gzipped: bool) -> None:
+    path = tmp_path / ("crawl.arc.gz" if gzipped else "crawl.arc")
+    path.write_bytes(arc_bytes([(url(n), page(n)) for n in range(2)], gzip=gzipped))
+    items, summary = read(path)
+    assert urls(items) == [url(0), url(1)] and all(item["main_text"] for item in items)
+    assert summary.records == {"warcinfo": 1, "response": 2} and summary.errors == {}
+    same = write_warc(tmp_path / "same.warc", [("response", url(0), page(0), {})])
+    assert items[0]["main_text"] == read(same)[0][0]["main_text"]  # as the page in a WARC
+
+
+def test_a_target_uri_with_spaces_is_mended_without_a_word(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = write_warc(tmp_path / "spaces.warc.gz", [("response", "http://archive.test/a page.html", page(0), {})])
+    with caplog.at_level(logging.DEBUG):
+        items, summary = read(path)
+    assert urls(items) == ["http://archive.test/a%20page.html"] and summary.errors == {}
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("warcio")] == []

@@ -3,6 +3,7 @@ pages fetched from a server on loopback as a crawler archives them, and hand-bui
 
 from __future__ import annotations
 
+from gzip import compress as gzip_compress
 import http.client
 import io
 from collections.abc import Iterable, Sequence
@@ -133,3 +134,16 @@ def record_bytes(url: str, body: bytes, gzip: bool = True, record_id: str = "") 
     warc_headers = {"WARC-Record-ID": record_id} if record_id else None
     write(writer, response_record(writer, url, body, warc_headers=warc_headers))
     return buffer.getvalue()
+
+
+def arc_bytes(pages: Iterable[tuple[str, bytes]], gzip: bool = True) -> bytes:
+    """An ARC file (version 1, the Internet Archive's format before WARC) of HTML responses
+    ``(url, body)``: its ``filedesc://`` record, then a record per page (each its own gzip
+    member when ``gzip``)."""
+    description = b"1 0 test\nURL IP-address Archive-date Content-type Archive-length\n"
+    records = [b"filedesc://test.arc 0.0.0.0 20260414093000 text/plain %d\n%s\n" % (len(description), description)]
+    for url, body in pages:
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body)
+        line = b"%s 127.0.0.1 20260414093000 text/html %d\n" % (url.encode(), len(head) + len(body))
+        records.append(line + head + body + b"\n")
+    return b"".join(gzip_compress(record) for record in records) if gzip else b"".join(records)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from ._encodings import content_stream
-from ._optional import require_warcio
+from ._formats import ARC_START, NOT_WARC, not_warc, opens_a_record, quiet_iterator, stream_head
 
 #: Bytes read at a time when looking for the next record or skipping a large body.
 CHUNK = 1 << 20
@@ -87,9 +87,14 @@ class Damage:
 
 def read_records(stream: IO[bytes], limit: int) -> Iterator[ArchiveRecord | Damage]:
     """The records of ``stream`` (seekable, at its start) and the damage found; bodies of
-    possible pages cut at ``limit`` bytes."""
-    archive_iterator = _quiet_iterator()
+    possible pages cut at ``limit`` bytes. A stream that is neither a WARC nor an ARC file
+    (no record anywhere in it) is one damage, ``not a WARC file``."""
     compressed = stream.read(2) == _GZIP_MAGIC[:2]
+    head = stream_head(stream, compressed)
+    if not (opens_a_record(head) or _find_start(stream, 0, compressed) is not None):
+        yield Damage(0, NOT_WARC, not_warc(head, compressed))
+        return
+    archive_iterator = quiet_iterator(arc=head.startswith(ARC_START))
     start: int | None = 0
     reported = -1
     while start is not None:
@@ -226,17 +231,6 @@ _SHORT = (
     "the record holds fewer bytes than its Content-Length says (a cut file, or a length that "
     "runs into the next record): its page is cut"
 )
-
-
-def _quiet_iterator() -> Any:
-    """warcio's ArchiveIterator, with its warning about a record's length (written to
-    standard error) silenced: the reader counts them (``err_count``) and says them itself."""
-    warcio = require_warcio()
-
-    class QuietIterator(warcio.ArchiveIterator):  # type: ignore[misc, name-defined]
-        INC_RECORD = ""
-
-    return QuietIterator
 
 
 def from_warcio(record: Any, limit: int, offset: int = 0) -> ArchiveRecord:
@@ -391,8 +385,8 @@ def _opens_a_record(stream: IO[bytes], offset: int) -> bool:
     return opened.startswith(b"WARC/")
 
 
-def _short(error: BaseException) -> str:
-    """An error's message in one printable line of at most 200 characters."""
+def _short(error: object) -> str:
+    """An error's message (or any text) in one printable line of at most 200 characters."""
     message = " ".join(str(error).split())
     message = "".join(char if char.isprintable() else f"\\x{ord(char):02x}" for char in message)
     return message[:200] + ("..." if len(message) > 200 else "")

@@ -1,7 +1,8 @@
 """The archives named on the command line, and the WARC streams of each.
 
-A path is a file, a folder (its ``.warc``, ``.warc.gz`` and ``.wacz`` files at any depth)
-or a glob pattern (``crawl/*.warc.gz``, ``**`` for any depth). A WACZ file is a zip whose
+A path is a file, a folder (its ``.warc``, ``.warc.gz``, ``.wacz``, ``.arc`` and ``.arc.gz``
+files at any depth) or a glob pattern (``crawl/*.warc.gz``, ``**`` for any depth). An ARC
+file (the format before WARC) is read as WARC records. A WACZ file is a zip whose
 ``archive/`` folder holds the WARC files of a crawl (Webrecorder's format): its WARC
 members are read in order, as one input. The reader seeks back and forth in a stream (to
 check where each record ended), which a zip member's own stream does by reading the member
@@ -22,8 +23,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-#: File names taken from a folder, and the only ones a pattern or a path may name.
-ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".wacz")
+#: File names taken from a folder, and the only ones a pattern or a path may name (ARC, the
+#: format before WARC, is read as warcio reads it: as WARC records).
+ARCHIVE_SUFFIXES = (".warc", ".warc.gz", ".wacz", ".arc", ".arc.gz")
 #: The suffixes of the WARC members of a WACZ file.
 WARC_SUFFIXES = (".warc", ".warc.gz")
 
@@ -53,7 +55,7 @@ def archive_files(arguments: list[str]) -> list[Path]:
             raise SourceError(f"{argument}: no such file or folder")
         elif not is_archive(path):
             suffixes = ", ".join(ARCHIVE_SUFFIXES)
-            raise SourceError(f"{argument}: not a WARC or WACZ file (their names end in {suffixes})")
+            raise SourceError(f"{argument}: not a WARC, WACZ or ARC file (their names end in {suffixes})")
         else:  # a file that cannot be read is reported when it is read, and the others go on
             matches, what = [path], ""
         if not matches:

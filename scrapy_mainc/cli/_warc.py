@@ -1,10 +1,10 @@
 """``mainc warc PATH... -o items.jsonl``: the items of ``mainc crawl`` from WARC files (the
 archive mode, :mod:`scrapy_mainc.archive`).
 
-A path is a .warc, .warc.gz or .wacz file, a folder of them (at any depth) or a glob
-pattern. Each response (or resource) record holding an HTML page becomes the item a
-crawl makes of it, with the crawl's options and settings; the other records are counted
-by kind, and every damaged record, cut file or unreadable file is counted with its reason
+A path is a .warc, .warc.gz, .wacz, .arc or .arc.gz file, a folder of them (at any
+depth) or a glob pattern. Each response (or resource) record holding an HTML page becomes
+the item a crawl makes of it, with the crawl's options and settings; the other records are
+counted by kind, and every damaged record, cut file or unreadable file is counted with its reason
 while the rest goes on. With --parts DIR the files are read as a Dask job instead: one
 part file per input in DIR and the job's summary (_job.json); a job started again skips
 the files it finished.
@@ -31,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the items of a crawl from WARC files (archive mode); JSON Lines",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    command.add_argument("inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, folder or glob")
+    command.add_argument("inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, .arc, .arc.gz, folder or glob")
     command.add_argument(
         "--parts", default="", metavar="DIR", help="run as a Dask job: one part file per input in DIR"
     )
