@@ -3,6 +3,7 @@ the fetch time from WARC-Date, the configuration and the errors of the command."
 
 from __future__ import annotations
 
+import multiprocessing
 import subprocess
 import sys
 from pathlib import Path
@@ -238,3 +239,12 @@ def test_the_library_loop_runs_from_a_plain_script(tmp_path: Path, guarded: bool
     else:
         assert len(warnings) == 1 and "pages run in this process" in warnings[0]
         assert 'under `if __name__ == "__main__":`' in warnings[0]
+
+
+def test_reading_the_settings_is_no_crawl_to_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a worker process (a script run again there), reading the archive mode's settings
+    is no crawl started again: no StartupError speaking of "this crawl"."""
+    from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME
+
+    monkeypatch.setattr(multiprocessing.current_process(), "name", WORKER_PROCESS_NAME)
+    assert OfflineConfig.from_settings({"MAINC_MARKDOWN_FIELD": "markdown"}).mainc.fields.markdown == "markdown"
