@@ -150,6 +150,7 @@ def test_the_commands_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         (good, "--scheduler", "tcp://127.0.0.1:1"): "give --parts DIR too",
         (good, "--dedup", *parts, "--dask-workers", "1"): "give --redis URL",
         (good, *parts, "--limit", "5"): "not to a Dask job",
+        (good, *parts, "-o", str(tmp_path / "items.jsonl")): "a Dask job writes them to --parts DIR",
         (good, *parts, "--dask-workers", "-2"): "not a positive integer: '-2'",
     }
     for args, message in cases.items():

@@ -13,12 +13,15 @@ from ..core._pagetype import PAGE_TYPES
 from ._errors import CommandError
 from ._values import positive_seconds, whole_number
 
+#: Where the items go without ``-o``.
+DEFAULT_OUTPUT = "items.jsonl"
+
 
 def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> None:
     """``-o``, ``--limit``, ``--languages``, ``--page-types`` or ``--articles-only``,
     ``--dedup``, ``--redis``, ``--markdown``, ``--favor``, ``--progress`` and ``-s``."""
-    command.add_argument(
-        "-o", "--output", default="items.jsonl", help="JSON Lines file, or - for standard output"
+    command.add_argument(  # None when not given: mainc warc refuses it with --parts
+        "-o", "--output", help=f"JSON Lines file, or - for standard output (default: {DEFAULT_OUTPUT})"
     )
     limit = whole_number(1, "not a positive integer: {!r} (without --limit: no limit)")
     command.add_argument(
@@ -60,7 +63,7 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
 def item_options(args: argparse.Namespace) -> dict[str, Any]:
     """The shared options of ``args`` as keyword arguments of ``CrawlJob`` and ``ArchiveJob``."""
     return {
-        "output": args.output,
+        "output": args.output or DEFAULT_OUTPUT,
         "limit": args.limit,
         "favor": args.favor,
         "languages": tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),

@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--scheduler and --dask-workers run a Dask job: give --parts DIR too")
     if args.parts and args.limit:
         raise CommandError("--limit applies to mainc warc in one process, not to a Dask job (--parts)")
+    if args.parts and args.output is not None:
+        raise CommandError("-o writes the items of mainc warc in one process; a Dask job writes them to --parts DIR")
     job = ArchiveJob(
         inputs=tuple(args.inputs),
         parts=args.parts,
