@@ -53,9 +53,7 @@ def test_an_unreachable_redis_stops_mainc_warc_in_one_line(tmp_path: Path) -> No
     url = f"redis://127.0.0.1:{free_port()}"
     done = _warc(str(warc), "--redis", url, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith(
-        f"mainc warc: error: mainc dedup: cannot open the index at {url}: ConnectionError"
-    )
+    assert done.stderr.startswith(f"mainc warc: error: cannot open the index at {url}: ConnectionError")
     assert "MAINC_DEDUP_REDIS_REQUIRED = False" in done.stderr and not (tmp_path / "items.jsonl").exists()
     # not required: the crawl's fallback, an index in this process's memory, said
     done = _warc(str(warc), "--redis", url, "-s", "MAINC_DEDUP_REDIS_REQUIRED=False", cwd=tmp_path)

@@ -2,7 +2,8 @@
 archive mode alike (Scrapy-free).
 
 An index that cannot be opened is an :class:`IndexUnavailable` whose message is the one
-line to say (the pipeline stops the crawl with it; ``mainc warc`` stops with it); with
+line to say, after the sayer's name (the pipeline stops the crawl with it, as ``mainc
+dedup: ...``; ``mainc warc`` stops with it, as ``mainc warc: error: ...``); with
 ``MAINC_DEDUP_REDIS_REQUIRED = False`` an unreachable Redis leaves an index in this
 process's memory instead, said once at WARNING.
 """
@@ -54,7 +55,7 @@ def open_shared_index(config: DedupConfig, fallback: bool = True) -> tuple[Clust
             if fallback
             else ""
         )
-    raise IndexUnavailable(f"mainc dedup: cannot open the index at {where}: {describe_error(error)}{advice}")
+    raise IndexUnavailable(f"cannot open the index at {where}: {describe_error(error)}{advice}")
 
 
 def redis_errors() -> tuple[type[Exception], ...]:

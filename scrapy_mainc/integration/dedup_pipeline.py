@@ -177,7 +177,7 @@ class NearDuplicatePipeline:
         try:
             index, self._where = open_shared_index(self.config)
         except IndexUnavailable as exc:
-            raise stop_crawl(str(exc)) from None
+            raise stop_crawl(f"mainc dedup: {exc}") from None
         return index
 
     def _fit(self, item: Any) -> tuple[Any, bool]:
