@@ -13,6 +13,7 @@ first, and so leads it, depends on the order pages were extracted in).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -246,3 +247,78 @@ def test_the_archive_clusters_in_a_redis_cluster(crawled: dict[str, Any], redis_
     assert done.returncode == 0, done.stderr
     items = jsonl(work / "cluster.jsonl")
     assert clusters(items) == clusters(crawled["items"])
+
+
+def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
+    crawled: dict[str, Any], tmp_path: Path
+) -> None:
+    """Ctrl+C reaches every process of the terminal's job (here: a SIGINT to the process
+    group): one line says what is done, exit status 130, no process is left, and the same
+    command again does the rest (the parts folder given with a trailing slash, as a shell's
+    completion writes it)."""
+    import os
+    import signal
+    import time
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for number in range(8):
+        (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
+    parts = tmp_path / "parts"
+    command = [sys.executable, "-m", "scrapy_mainc", "warc", str(sources), "--parts", f"{parts}/", "--dask-workers", "1"]
+    job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(parts.glob("*.summary.json")) and time.monotonic() < deadline and job.poll() is None:
+        time.sleep(0.05)
+    os.killpg(job.pid, signal.SIGINT)
+    _, stderr = job.communicate(timeout=60)
+    finished = len(list(parts.glob("*.summary.json")))
+    assert job.returncode == 130 and 1 <= finished < 8, stderr
+    said = [line for line in stderr.splitlines() if not re.match(r"mainc warc: \d+/8 files: ", line)]
+    assert said == [f"mainc warc: interrupted: {finished} of 8 files done; the same command again resumes with the others"]
+    assert _group_ends(job.pid, 10.0)  # no worker left behind (a dead one may wait to be reaped)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert f"({finished} done by an earlier run, skipped)" in again.stderr
+    per_file = sum("/zh/" not in item["url"] for item in crawled["items"])
+    assert f"  items written: {per_file * 8} to {parts}/\n" in again.stderr
+    assert all(len(jsonl(part)) == per_file for part in parts.glob("*.jsonl"))
+
+
+def _group_ends(group: int, seconds: float) -> bool:
+    """Whether the processes of ``group`` are all gone within ``seconds``."""
+    import os
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_ctrl_c_stops_mainc_warc_in_one_process_in_one_line(crawled: dict[str, Any], tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for number in range(8):
+        (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
+    out = tmp_path / "items.jsonl"
+    command = [sys.executable, "-m", "scrapy_mainc", "warc", str(sources), "-o", str(out), "-s", "MAINC_WORKERS=2"]
+    job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline and job.poll() is None:
+        time.sleep(0.05)
+    os.killpg(job.pid, signal.SIGINT)
+    _, stderr = job.communicate(timeout=60)
+    assert job.returncode == 130, stderr
+    said = [line for line in stderr.splitlines() if " s: " not in line]  # not the progress lines
+    assert said == [f"mainc warc: interrupted: the items read so far are in {out}"]
+    assert all(json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines())
+    assert _group_ends(job.pid, 10.0)

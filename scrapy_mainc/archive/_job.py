@@ -21,7 +21,10 @@ cluster's workers are the parallelism: give one worker process per core
 from __future__ import annotations
 
 import hashlib
+import logging
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,6 +94,11 @@ def source_size(source: str | Path) -> int:
         return -1
 
 
+def finished_files(files: list[Path], parts: Path) -> int:
+    """How many of ``files`` the job in ``parts`` has done (a job started again skips them)."""
+    return sum(_finished(Path(f"{part_path(parts, source)}{SUMMARY_SUFFIX}"), source) is not None for source in files)
+
+
 def _finished(marker: Path, source: Path) -> FileSummary | None:
     """The summary of an earlier run's ``source``, if it finished the file as it is now."""
     if not marker.exists():
@@ -145,20 +153,53 @@ def task_config(config: OfflineConfig) -> OfflineConfig:
 @contextmanager
 def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
     """A client of the cluster at ``scheduler``, or of a local cluster of ``workers``
-    worker processes (default: one per core) of one thread each, closed afterwards."""
+    worker processes (default: one per core) of one thread each, closed afterwards.
+
+    Ctrl+C reaches every process of a terminal's job; the local cluster's processes start
+    with it ignored, so that it stops this process only (no traceback of each worker),
+    which then closes the cluster without a word (its processes' warnings of being stopped
+    are not said) and lets the KeyboardInterrupt go on."""
     distributed = require_distributed()
     if scheduler:
         with distributed.Client(scheduler) as client:
             yield client
         return
     count = workers or default_workers()
-    with (
-        distributed.LocalCluster(
+    with _interrupts_ignored():  # the cluster's processes inherit it
+        cluster = distributed.LocalCluster(
             n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+        )
+    client = None
+    try:
+        client = distributed.Client(cluster)
         yield client
+    except KeyboardInterrupt:  # stopping: nothing more to say, here or in the workers
+        silence_distributed()
+        if client is not None:
+            client.run(silence_distributed, on_error="ignore")
+        raise
+    finally:
+        if client is not None:
+            client.close()
+        cluster.close()
+
+
+def silence_distributed() -> None:
+    """No more log lines from Dask in this process (run in each worker too)."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (in the main thread, the only one that may set it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_job(

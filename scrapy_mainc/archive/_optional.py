@@ -10,10 +10,11 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-#: Extra -> the command that installs it.
+#: Extra -> the command that installs it (the package is on no index: its extras install
+#: from a clone or a wheel, ``pip install '/path/to/scrapy_mainc[archive]'``).
 INSTALL_HINTS = {
-    "archive": 'pip install "scrapy-mainc[archive]" (or: pip install warcio)',
-    "dask": 'pip install "scrapy-mainc[dask]" (or: pip install warcio "dask[distributed]")',
+    "archive": "pip install warcio (the package's 'archive' extra)",
+    "dask": "pip install warcio \"dask[distributed]\" (the package's 'dask' extra)",
 }
 
 

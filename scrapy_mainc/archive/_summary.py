@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..integration._tally import page_type_counts
+from ..integration._tally import near_duplicate_counts, page_type_counts
 
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
@@ -163,6 +163,7 @@ class JobSummary(Counts):
         skipped = ", ".join(f"{why}: {count}" for why, count in sorted(self.skipped.items()))
         stats = self.stats
         dropped = {name: count for name, count in stats.items() if name.startswith(_DROPS)}
+        clustered = near_duplicate_counts(stats)  # "" without clustering: no line
         lines = [
             f"{command}: {self.files} files in {self.seconds:.1f} s"
             + (f" ({self.resumed} done by an earlier run, skipped)" if self.resumed else ""),
@@ -174,6 +175,7 @@ class JobSummary(Counts):
             f"  extraction: {stats['mainc/extracted']} with text, {stats['mainc/empty']} empty, "
             f"{stats['mainc/failed']} failed",
             f"  page types: {page_type_counts(stats) or 'none'}",
+            *([f"  near-duplicates: {clustered}"] if clustered else []),
             f"  problems: {sum(self.errors.values())}"
             + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(self.errors.items()))})" if self.errors else ""),
         ]

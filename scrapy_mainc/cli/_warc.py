@@ -24,6 +24,9 @@ from ._values import whole_number
 if TYPE_CHECKING:
     from ..archive._run import ArchiveJob
 
+#: The exit status of a job stopped by Ctrl+C: 128 + SIGINT, as a shell reports it.
+INTERRUPTED_STATUS = 130
+
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = commands.add_parser(
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(job: ArchiveJob) -> int:
-    from ..archive._job import JobError, check_job, dask_client, run_job
+    from ..archive._job import JobError, check_job, dask_client, finished_files, run_job
     from ..archive._run import COMMAND, run_here
     from ..archive._sources import SourceError, archive_files
     from ..integration._dedup_open import IndexUnavailable
@@ -88,11 +91,25 @@ def _run(job: ArchiveJob) -> int:
             return run_here(job, files, config)
         except IndexUnavailable as exc:
             raise CommandError(str(exc)) from None
+        except KeyboardInterrupt:  # Ctrl+C: one line, and the shell's status of an interrupt
+            where = "standard output" if job.output == "-" else job.output
+            return _interrupted(f"{COMMAND}: interrupted: the items read so far are in {where}")
     try:
         check_job(config)
         with dask_client(job.scheduler, job.dask_workers) as client:
             summary = run_job(client, files, Path(job.parts), config)
     except JobError as exc:
         raise CommandError(str(exc)) from None
-    print("\n".join(summary.lines(COMMAND, f"{job.parts}/")), file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # the cluster is closed: what is done is done
+        done = finished_files(files, Path(job.parts))
+        return _interrupted(
+            f"{COMMAND}: interrupted: {done} of {len(files)} files done; "
+            "the same command again resumes with the others"
+        )
+    print("\n".join(summary.lines(COMMAND, f"{Path(job.parts)}/")), file=sys.stderr, flush=True)
     return 0 if sum(summary.records.values()) or summary.resumed else 1
+
+
+def _interrupted(line: str) -> int:
+    print(line, file=sys.stderr, flush=True)
+    return INTERRUPTED_STATUS

@@ -77,6 +77,28 @@ def page_type_counts(stats: Mapping[str, int]) -> str:
     return ", ".join(f"{kind}: {count}" for kind, count in counts if count)
 
 
+#: Prefix of the near-duplicate clustering's stats.
+DEDUP_STATS = "mainc/dedup/"
+#: The clustering's stats a summary gives, and what it calls them.
+_DEDUP_COUNTS = (
+    ("unique", "new clusters"),
+    ("duplicates", "duplicates"),
+    ("recrawled", "re-crawls"),
+    ("skipped_short", "too short to cluster"),
+    ("errors", "not clustered (index errors)"),
+)
+
+
+def near_duplicate_counts(stats: Mapping[str, int]) -> str:
+    """The clustering's outcomes among ``stats`` (``12 new clusters, 30 duplicates, 2
+    re-crawls, 0 too short to cluster``; index errors only when there were any); "" when
+    nothing was clustered (clustering off)."""
+    if not any(name.startswith(DEDUP_STATS) for name in stats):
+        return ""
+    counts = ((name, stats.get(DEDUP_STATS + key, 0)) for key, name in _DEDUP_COUNTS)
+    return ", ".join(f"{count} {name}" for name, count in counts if count or "errors" not in name)
+
+
 #: Prefix of the metadata stats.
 METADATA_STATS = "mainc/metadata/"
 #: Items that went without some metadata fields their class does not declare.
