@@ -116,6 +116,11 @@ def test_mainc_warc_makes_the_crawls_items_and_clusters(crawled: dict[str, Any])
     assert clusters(items) == clusters(expected)
     assert any(len(group) > 1 for group in clusters(items))  # the wire copies of a story
     assert "not pages: " in done.stderr and "problems: 0" in done.stderr
+    founders = sum(bool(item["cluster_id"]) and not item["duplicate_of"] for item in items)
+    copies = sum(bool(item["duplicate_of"]) for item in items)
+    short = sum(not item["cluster_id"] for item in items)
+    counts = f"{founders} new clusters, {copies} duplicates, 0 re-crawls, {short} too short to cluster"
+    assert f"  near-duplicates: {counts}\n" in done.stderr  # the summary says the clusters
 
 
 def test_the_dask_job_makes_the_crawls_items_and_clusters(crawled: dict[str, Any], redis_url: str) -> None:
