@@ -31,7 +31,7 @@ from scrapy_mainc._extract import build_document
 from scrapy_mainc.core._decode import decode_html
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._page_signals import more_signals, quick_signals
-from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN, PAGE_TYPES
+from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN, PAGE_TYPES, possible_types
 from scrapy_mainc.core._pagetype_model import MODEL_FILE, MODEL_FORMAT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,9 +196,11 @@ class Model:
         return [dict(zip(classes, map(float, row))) for row in rows]
 
     def likeliest_but_article(self, samples: Sequence[Sample]) -> list[str]:
-        probabilities = self.regression.predict_proba(self._inputs(samples))
-        classes = [PAGE_TYPES[label] for label in self.regression.classes_]
-        return [max((p, c) for p, c in zip(row, classes) if c != "article")[1] for row in probabilities]
+        """As ``other_than_article``: among the other types the page may be."""
+        return [
+            max(possible_types(sample.signals, PAGE_TYPES[1:]), key=row.__getitem__)
+            for sample, row in zip(samples, self.probabilities(samples))
+        ]
 
     def article_probability(self, samples: Sequence[Sample]) -> list[float]:
         column = list(self.regression.classes_).index(PAGE_TYPES.index("article"))
@@ -237,8 +239,9 @@ def cross_validated(samples: list[Sample], threshold: float) -> list[Prediction]
 
 
 def _decided(sample: Sample, probabilities: dict[str, float]) -> str:
-    """The full model's type, with the margin a page marked twice as an article gets."""
-    best = max(probabilities, key=probabilities.__getitem__)
+    """The full model's type among those the page may be, with the margin a page marked
+    twice as an article gets."""
+    best = max(possible_types(sample.signals, PAGE_TYPES), key=probabilities.__getitem__)
     marked = sample.signals.get("ld_article") and sample.signals.get("og_article")
     if (
         best != "article"

@@ -202,6 +202,17 @@ def _shape(stats: DomStats) -> dict[str, float]:
     }
 
 
+def page_words(signals: Mapping[str, float]) -> int:
+    """The page's words, read back from its ``words`` signal."""
+    return round(math.expm1(signals["words"] * 10))
+
+
+def largest_run(signals: Mapping[str, float]) -> int:
+    """The members of the page's largest run of alike siblings, read back from its
+    ``rep_count`` signal (:func:`more_signals`)."""
+    return round(math.expm1(signals.get("rep_count", 0.0) * 3))
+
+
 def labels(stats: DomStats) -> tuple[frozenset[str], int]:
     """The lower-cased words of the page's short labels (elements whose whole text has at
     most :data:`LABEL_MAX_WORDS` words: a link, a button's text, a menu item, a card's
