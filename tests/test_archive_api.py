@@ -129,7 +129,9 @@ def test_part_files_are_named_after_their_input(tmp_path: Path) -> None:
 
 def test_a_missing_dependency_says_how_to_install_it() -> None:
     # commands that work as things are: the package is on no index, its dependencies are
-    with pytest.raises(MissingDependency, match=r'needs no_such_module_here: pip install warcio "dask\[distributed\]"'):
+    with pytest.raises(
+        MissingDependency, match=r'needs no_such_module_here: pip install warcio "dask\[distributed\]"'
+    ):
         _load("no_such_module_here", "dask", "the Dask job")
     assert "scrapy-mainc[" not in str(INSTALL_HINTS)
 
@@ -250,4 +252,6 @@ def test_reading_the_settings_is_no_crawl_to_stop(monkeypatch: pytest.MonkeyPatc
     from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME
 
     monkeypatch.setattr(multiprocessing.current_process(), "name", WORKER_PROCESS_NAME)
-    assert OfflineConfig.from_settings({"MAINC_MARKDOWN_FIELD": "markdown"}).mainc.fields.markdown == "markdown"
+    assert (
+        OfflineConfig.from_settings({"MAINC_MARKDOWN_FIELD": "markdown"}).mainc.fields.markdown == "markdown"
+    )

@@ -270,7 +270,17 @@ def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
     for number in range(8):
         (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
     parts = tmp_path / "parts"
-    command = [sys.executable, "-m", "scrapy_mainc", "warc", str(sources), "--parts", f"{parts}/", "--dask-workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy_mainc",
+        "warc",
+        str(sources),
+        "--parts",
+        f"{parts}/",
+        "--dask-workers",
+        "1",
+    ]
     job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not list(parts.glob("*.summary.json")) and time.monotonic() < deadline and job.poll() is None:
@@ -280,7 +290,9 @@ def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
     finished = len(list(parts.glob("*.summary.json")))
     assert job.returncode == 130 and 1 <= finished < 8, stderr
     said = [line for line in stderr.splitlines() if not re.match(r"mainc warc: \d+/8 files: ", line)]
-    assert said == [f"mainc warc: interrupted: {finished} of 8 files done; the same command again resumes with the others"]
+    assert said == [
+        f"mainc warc: interrupted: {finished} of 8 files done; the same command again resumes with the others"
+    ]
     assert _group_ends(job.pid, 10.0)  # no worker left behind (a dead one may wait to be reaped)
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
@@ -315,7 +327,17 @@ def test_ctrl_c_stops_mainc_warc_in_one_process_in_one_line(crawled: dict[str, A
     for number in range(8):
         (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
     out = tmp_path / "items.jsonl"
-    command = [sys.executable, "-m", "scrapy_mainc", "warc", str(sources), "-o", str(out), "-s", "MAINC_WORKERS=2"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy_mainc",
+        "warc",
+        str(sources),
+        "-o",
+        str(out),
+        "-s",
+        "MAINC_WORKERS=2",
+    ]
     job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline and job.poll() is None:

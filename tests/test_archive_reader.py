@@ -412,7 +412,9 @@ def test_arc_files_are_read_as_warc_records(tmp_path: Path, gzipped: bool) -> No
 def test_a_target_uri_with_spaces_is_mended_without_a_word(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = write_warc(tmp_path / "spaces.warc.gz", [("response", "http://archive.test/a page.html", page(0), {})])
+    path = write_warc(
+        tmp_path / "spaces.warc.gz", [("response", "http://archive.test/a page.html", page(0), {})]
+    )
     with caplog.at_level(logging.DEBUG):
         items, summary = read(path)
     assert urls(items) == ["http://archive.test/a%20page.html"] and summary.errors == {}

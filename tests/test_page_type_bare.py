@@ -11,13 +11,20 @@ import pytest
 from conftest import short_gbk_page
 
 from scrapy_mainc import extract
-from scrapy_mainc.core._pagetype import BARE_PAGE_TYPES, BARE_PAGE_WORDS, PAGE_TYPES, REPEATED_PARTS, possible_types
+from scrapy_mainc.core._pagetype import (
+    BARE_PAGE_TYPES,
+    BARE_PAGE_WORDS,
+    PAGE_TYPES,
+    REPEATED_PARTS,
+    possible_types,
+)
 
 #: Pages of a heading, one paragraph and a link (or two), in the layouts such pages have.
 BARE_PAGES = {
-    "reserved name": "<!doctype html><html lang='en'><head><title>Reserved Name</title><style>body{margin:10vh auto}"
-    "</style></head><body><div><h1>Reserved Name</h1><p>This name is kept for use in examples of manuals "
-    "and tutorials, and anyone may quote it without asking first.</p><p><a href='https://registry.test/r'>"
+    "reserved name": "<!doctype html><html lang='en'><head><title>Reserved Name</title>"
+    "<style>body{margin:10vh auto}</style></head><body><div><h1>Reserved Name</h1>"
+    "<p>This name is kept for use in examples of manuals and tutorials, and anyone may quote it "
+    "without asking first.</p><p><a href='https://registry.test/r'>"
     "More about it</a></p></div></body></html>",
     "parked": "<html><head><title>Parked</title></head><body><h1>Parked page</h1><p>The owner of this "
     "address has not set up a site here yet. Check back later.</p><a href='https://host.test/'>Host</a>"
@@ -25,9 +32,9 @@ BARE_PAGES = {
     "unclosed paragraphs": "<!doctype html><html lang='en'><head><title>Placeholder</title></head><body>"
     "<div><h1>Placeholder</h1><p>This address stands in for a real one in the examples of a handbook. Do not "
     "send mail to it.<p><a href='https://handbook.test/addresses'>Read why</a></div></body></html>",
-    "moved": "<html lang='de'><head><title>Umgezogen</title></head><body><h1>Wir sind umgezogen</h1><p>Unsere "
-    "Praxis finden Sie ab sofort in der Bahnhofstraße 12, gleich neben der Apotheke.</p><a href='/kontakt'>"
-    "Kontakt</a></body></html>",
+    "moved": "<html lang='de'><head><title>Umgezogen</title></head><body><h1>Wir sind umgezogen</h1>"
+    "<p>Unsere Praxis finden Sie ab sofort in der Bahnhofstraße 12, gleich neben der Apotheke.</p>"
+    "<a href='/kontakt'>Kontakt</a></body></html>",
 }
 
 

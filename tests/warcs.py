@@ -3,11 +3,11 @@ pages fetched from a server on loopback as a crawler archives them, and hand-bui
 
 from __future__ import annotations
 
-from gzip import compress as gzip_compress
 import http.client
 import io
 from collections.abc import Iterable, Sequence
 from email.utils import parsedate_to_datetime
+from gzip import compress as gzip_compress
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -141,7 +141,9 @@ def arc_bytes(pages: Iterable[tuple[str, bytes]], gzip: bool = True) -> bytes:
     ``(url, body)``: its ``filedesc://`` record, then a record per page (each its own gzip
     member when ``gzip``)."""
     description = b"1 0 test\nURL IP-address Archive-date Content-type Archive-length\n"
-    records = [b"filedesc://test.arc 0.0.0.0 20260414093000 text/plain %d\n%s\n" % (len(description), description)]
+    records = [
+        b"filedesc://test.arc 0.0.0.0 20260414093000 text/plain %d\n%s\n" % (len(description), description)
+    ]
     for url, body in pages:
         head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body)
         line = b"%s 127.0.0.1 20260414093000 text/html %d\n" % (url.encode(), len(head) + len(body))

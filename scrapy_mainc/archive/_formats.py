@@ -58,7 +58,11 @@ def not_warc(head: bytes, compressed: bool) -> str:
         first = " ".join(head.split(b"\n", 1)[0][:60].decode("utf-8").split())
     except UnicodeDecodeError:
         return f"{what}; it begins with bytes that are no text"
-    return f"{what}; it begins {first!r}" if first.isprintable() else f"{what}; it begins with control characters"
+    return (
+        f"{what}; it begins {first!r}"
+        if first.isprintable()
+        else f"{what}; it begins with control characters"
+    )
 
 
 def quiet_iterator(arc: bool) -> Any:

@@ -96,7 +96,9 @@ def source_size(source: str | Path) -> int:
 
 def finished_files(files: list[Path], parts: Path) -> int:
     """How many of ``files`` the job in ``parts`` has done (a job started again skips them)."""
-    return sum(_finished(Path(f"{part_path(parts, source)}{SUMMARY_SUFFIX}"), source) is not None for source in files)
+    return sum(
+        _finished(Path(f"{part_path(parts, source)}{SUMMARY_SUFFIX}"), source) is not None for source in files
+    )
 
 
 def _finished(marker: Path, source: Path) -> FileSummary | None:

@@ -34,7 +34,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the items of a crawl from WARC files (archive mode); JSON Lines",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    command.add_argument("inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, .arc, .arc.gz, folder or glob")
+    command.add_argument(
+        "inputs", nargs="+", metavar="PATH", help=".warc, .warc.gz, .wacz, .arc, .arc.gz, folder or glob"
+    )
     command.add_argument(
         "--parts", default="", metavar="DIR", help="run as a Dask job: one part file per input in DIR"
     )
@@ -61,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     if args.parts and args.limit:
         raise CommandError("--limit applies to mainc warc in one process, not to a Dask job (--parts)")
     if args.parts and args.output is not None:
-        raise CommandError("-o writes the items of mainc warc in one process; a Dask job writes them to --parts DIR")
+        raise CommandError(
+            "-o writes the items of mainc warc in one process; a Dask job writes them to --parts DIR"
+        )
     job = ArchiveJob(
         inputs=tuple(args.inputs),
         parts=args.parts,
