@@ -13,11 +13,14 @@ first, and so leads it, depends on the order pages were extracted in).
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -190,10 +193,6 @@ with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_
 def test_a_killed_job_started_again_loses_and_doubles_nothing(
     crawled: dict[str, Any], redis_url: str, tmp_path: Path
 ) -> None:
-    import os
-    import signal
-    import time
-
     from dask.distributed import Client, LocalCluster
 
     from scrapy_mainc.archive import OfflineConfig, run_job
@@ -261,39 +260,15 @@ def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
     group): one line says what is done, exit status 130, no process is left, and the same
     command again does the rest (the parts folder given with a trailing slash, as a shell's
     completion writes it)."""
-    import os
-    import signal
-    import time
-
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    for number in range(8):
-        (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
-    parts = tmp_path / "parts"
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy_mainc",
-        "warc",
-        str(sources),
-        "--parts",
-        f"{parts}/",
-        "--dask-workers",
-        "1",
-    ]
-    job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not list(parts.glob("*.summary.json")) and time.monotonic() < deadline and job.poll() is None:
-        time.sleep(0.05)
-    os.killpg(job.pid, signal.SIGINT)
-    _, stderr = job.communicate(timeout=60)
+    sources, parts = copies(crawled, tmp_path / "sources", 8), tmp_path / "parts"
+    command = [*MAINC, "warc", str(sources), "--parts", f"{parts}/", "--dask-workers", "1"]
+    status, stderr = interrupted(command, lambda: bool(list(parts.glob("*.summary.json"))))
     finished = len(list(parts.glob("*.summary.json")))
-    assert job.returncode == 130 and 1 <= finished < 8, stderr
+    assert status == 130 and 1 <= finished < 8, stderr
     said = [line for line in stderr.splitlines() if not re.match(r"mainc warc: \d+/8 files: ", line)]
     assert said == [
         f"mainc warc: interrupted: {finished} of 8 files done; the same command again resumes with the others"
     ]
-    assert _group_ends(job.pid, 10.0)  # no worker left behind (a dead one may wait to be reaped)
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert f"({finished} done by an earlier run, skipped)" in again.stderr
@@ -302,50 +277,43 @@ def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
     assert all(len(jsonl(part)) == per_file for part in parts.glob("*.jsonl"))
 
 
-def _group_ends(group: int, seconds: float) -> bool:
-    """Whether the processes of ``group`` are all gone within ``seconds``."""
-    import os
-    import time
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_ctrl_c_stops_mainc_warc_in_one_process_in_one_line(crawled: dict[str, Any], tmp_path: Path) -> None:
-    import os
-    import signal
-    import time
-
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    for number in range(8):
-        (sources / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
     out = tmp_path / "items.jsonl"
-    command = [
-        sys.executable,
-        "-m",
-        "scrapy_mainc",
-        "warc",
-        str(sources),
-        "-o",
-        str(out),
-        "-s",
-        "MAINC_WORKERS=2",
-    ]
-    job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline and job.poll() is None:
-        time.sleep(0.05)
-    os.killpg(job.pid, signal.SIGINT)
-    _, stderr = job.communicate(timeout=60)
-    assert job.returncode == 130, stderr
+    sources = copies(crawled, tmp_path / "sources", 8)
+    command = [*MAINC, "warc", str(sources), "-o", str(out), "-s", "MAINC_WORKERS=2"]
+    status, stderr = interrupted(command, lambda: out.exists() and out.stat().st_size > 0)
+    assert status == 130, stderr
     said = [line for line in stderr.splitlines() if " s: " not in line]  # not the progress lines
     assert said == [f"mainc warc: interrupted: the items read so far are in {out}"]
     assert all(json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines())
-    assert _group_ends(job.pid, 10.0)
+
+
+MAINC = [sys.executable, "-m", "scrapy_mainc"]
+
+
+def copies(crawled: dict[str, Any], folder: Path, count: int) -> Path:
+    """``folder`` with ``count`` copies of the first WARC of the crawl."""
+    folder.mkdir()
+    for number in range(count):
+        (folder / f"copy-{number}.warc.gz").write_bytes(crawled["warcs"][0].read_bytes())
+    return folder
+
+
+def interrupted(command: list[str], started: Callable[[], bool]) -> tuple[int, str]:
+    """Run ``command`` in a process group of its own, press Ctrl+C (SIGINT to the group)
+    once ``started()``, and return its exit status and standard error, once every process
+    of the group is gone (a dead one may wait a moment to be reaped)."""
+    job = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not started() and time.monotonic() < deadline and job.poll() is None:
+        time.sleep(0.05)
+    os.killpg(job.pid, signal.SIGINT)
+    _, stderr = job.communicate(timeout=60)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(job.pid, 0)
+        except ProcessLookupError:
+            return job.returncode, stderr
+        time.sleep(0.1)
+    raise AssertionError(f"processes of {command} left behind; {stderr}")
