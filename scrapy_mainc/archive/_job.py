@@ -7,10 +7,10 @@ done by an earlier run of the job and is skipped (unless its size changed since)
 job that was killed and started again redoes only the files it had not finished: a part
 is written under a temporary name and renamed when complete, and its summary written after
 it, so no part is ever half written or counted twice. A file that could not be read gets
-no part and no summary: a restart tries it again. The other files go to the Dask cluster as tasks
-(:func:`read_file`, run by a worker); the clients and the workers need the package, and
-with clustering on every task opens the shared Redis index (a Dask job needs one: an index
-in memory would be one per task). The job's summary (records by kind, items, problems,
+no part and no summary: a restart tries it again. The other files go to the Dask cluster
+as tasks (:func:`read_file`, run by a worker); the clients and the workers need the
+package, and with clustering on every task opens the shared Redis index (a Dask job needs
+one: an index in memory would be one per task). The job's summary (records by kind, items, problems,
 each worker's files and time) is written to ``_job.json``.
 
 Each task runs its pages in one thread of its worker (``MAINC_TIMEOUT`` still holds); the

@@ -4,10 +4,10 @@ archive mode, :mod:`scrapy_mainc.archive`).
 A path is a .warc, .warc.gz, .wacz, .arc or .arc.gz file, a folder of them (at any
 depth) or a glob pattern. Each response (or resource) record holding an HTML page becomes
 the item a crawl makes of it, with the crawl's options and settings; the other records are
-counted by kind, and every damaged record, cut file or unreadable file is counted with its reason
-while the rest goes on. With --parts DIR the files are read as a Dask job instead: one
-part file per input in DIR and the job's summary (_job.json); a job started again skips
-the files it finished.
+counted by kind, and every damaged record, cut file or unreadable file is counted with its
+reason while the rest goes on. With --parts DIR the files are read as a Dask job instead:
+one part file per input in DIR and the job's summary (_job.json); a job started again
+skips the files it finished.
 """
 
 from __future__ import annotations

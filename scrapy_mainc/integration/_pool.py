@@ -375,7 +375,7 @@ class WorkerPool:
     def _started(self, started: tuple[Any, Connection] | str) -> None:
         self._starting -= 1
         if started == UNGUARDED_SCRIPT:  # no worker can start: each would stop so
-            if self.mode == "process" and not self._slots:
+            if self.mode == "process" and not self._slots and not self._closed:
                 self._run_in_this_process()
             return
         if isinstance(started, str):  # could not start: fail one waiting page, not all

@@ -191,7 +191,8 @@ def leave_unguarded_script() -> None:
     if multiprocessing.current_process().name != WORKER_PROCESS_NAME:
         return
     for stream in (sys.stdout, sys.stderr):
-        stream.flush()
+        if stream is not None:
+            stream.flush()
     os._exit(UNGUARDED_SCRIPT_EXIT)
 
 
