@@ -197,7 +197,7 @@ def test_a_restarted_job_reads_again_a_file_that_changed_or_could_not_be_read(tm
     late.symlink_to(tmp_path / "later.warc.gz")
     parts, config = tmp_path / "parts", OfflineConfig.from_settings({})
     with (
-        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         first = run_job(client, [growing, late], parts, config)

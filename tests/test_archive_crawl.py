@@ -12,10 +12,12 @@ first, and so leads it, depends on the order pages were extracted in).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -134,7 +136,7 @@ def test_the_dask_job_makes_the_crawls_items_and_clusters(crawled: dict[str, Any
     parts = crawled["work"] / "parts"
     config = OfflineConfig.from_settings({"MAINC_DEDUP_REDIS_URL": redis_url, "MAINC_DEDUP_ENABLED": True})
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         summary = run_job(client, crawled["warcs"], parts, config)
@@ -184,7 +186,7 @@ from scrapy_mainc.archive import OfflineConfig, run_job
 
 files, parts, redis_url = [Path(name) for name in sys.argv[3:]], Path(sys.argv[1]), sys.argv[2]
 config = OfflineConfig.from_settings({"MAINC_DEDUP_REDIS_URL": redis_url, "MAINC_DEDUP_ENABLED": True})
-with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
     with Client(cluster) as client:
         run_job(client, files, parts, config)
 """
@@ -216,7 +218,7 @@ def test_a_killed_job_started_again_loses_and_doubles_nothing(
     assert 1 <= finished < len(sources)  # killed half way
     config = OfflineConfig.from_settings({"MAINC_DEDUP_REDIS_URL": redis_url, "MAINC_DEDUP_ENABLED": True})
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         summary = run_job(client, sources, parts, config)
@@ -262,7 +264,12 @@ def test_ctrl_c_stops_a_dask_job_in_one_line_and_the_same_command_resumes(
     completion writes it)."""
     sources, parts = copies(crawled, tmp_path / "sources", 8), tmp_path / "parts"
     command = [*MAINC, "warc", str(sources), "--parts", f"{parts}/", "--dask-workers", "1"]
-    status, stderr = interrupted(command, lambda: bool(list(parts.glob("*.summary.json"))))
+    with socket.socket() as other_job:  # Dask's usual port taken: no warning of it either
+        other_job.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):  # taken already
+            other_job.bind(("127.0.0.1", DASK_PORT))
+            other_job.listen()
+        status, stderr = interrupted(command, lambda: bool(list(parts.glob("*.summary.json"))))
     finished = len(list(parts.glob("*.summary.json")))
     assert status == 130 and 1 <= finished < 8, stderr
     said = [line for line in stderr.splitlines() if not re.match(r"mainc warc: \d+/8 files: ", line)]
@@ -289,6 +296,8 @@ def test_ctrl_c_stops_mainc_warc_in_one_process_in_one_line(crawled: dict[str, A
 
 
 MAINC = [sys.executable, "-m", "scrapy_mainc"]
+#: The port a Dask scheduler's HTTP server takes by default.
+DASK_PORT = 8787
 
 
 def copies(crawled: dict[str, Any], folder: Path, count: int) -> Path:

@@ -168,8 +168,9 @@ def dask_client(scheduler: str = "", workers: int = 0) -> Iterator[Any]:
         return
     count = workers or default_workers()
     with _interrupts_ignored():  # the cluster's processes inherit it
+        # (its HTTP server on a free port: on 8787, taken by another job, it warns in 4 lines)
         cluster = distributed.LocalCluster(
-            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
     client = None
     try:
