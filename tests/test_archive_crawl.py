@@ -295,7 +295,14 @@ def test_ctrl_c_stops_mainc_warc_in_one_process_in_one_line(crawled: dict[str, A
     assert all(json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines())
 
 
-MAINC = [sys.executable, "-m", "scrapy_mainc"]
+#: ``python -m scrapy_mainc`` as a terminal starts it, Ctrl+C heard: a test run started in
+#: the background (``.ci/run &``) passes SIGINT on ignored, and Python keeps it ignored.
+MAINC = [
+    sys.executable,
+    "-c",
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('scrapy_mainc', run_name='__main__', alter_sys=True)",
+]
 #: The port a Dask scheduler's HTTP server takes by default.
 DASK_PORT = 8787
 
