@@ -11,7 +11,7 @@ host as in the built documentation::
     ...
     <!-- /mainc-settings -->
 
-The rows come from ``scrapy_mainc.integration._settings.REGISTRY`` (name, type, default,
+The rows come from ``scrapy_mainc.config._registry.REGISTRY`` (name, type, default,
 meaning), the one place the code takes its defaults from, so the reference cannot disagree
 with the code: a test fails when a table is out of date, and when a group of the registry
 has no table on any page.
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scrapy_mainc.integration._settings import REGISTRY  # noqa: E402
+from scrapy_mainc.config._registry import REGISTRY  # noqa: E402
 
 DOCS = ROOT / "docs"
 #: A table's block: the opening comment names the group.

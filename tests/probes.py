@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
+from scrapy_mainc.items._workers import ExtractionOutcome, ExtractionTask, run_extraction
 
 #: Modules that an extraction worker imports only for fingerprints (or never, for Scrapy).
 WATCHED = ("datasketch", "numpy", "scrapy")

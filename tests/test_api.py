@@ -73,11 +73,13 @@ def test_xpath_addresses_the_callers_parse() -> None:
     assert found and "The story" in found[0].text_content()
 
 
-#: Modules that may import Scrapy: the Scrapy layer (tests/test_layers.py keeps the rest below it).
-SCRAPY_LAYER = ("scrapy_mainc.integration",)
-#: The layer above it that makes items with its code (item adapter, response classes): it
-#: loads Scrapy through it, but imports none of Scrapy itself (the static check below).
-USES_THE_SCRAPY_LAYER = ("scrapy_mainc.archive",)
+#: Modules that may import Scrapy: the Scrapy layer (tests/test_layers.py keeps the rest below
+#: it), and the body of ``mainc crawl``, beside its command (imported only when crawling).
+SCRAPY_LAYER = ("scrapy_mainc.integration", "scrapy_mainc.cli._crawl_job")
+#: The layers that load Scrapy without importing any of it themselves (the static check
+#: below): the item layer reads and writes items through itemadapter, which loads Scrapy where
+#: it is installed, and the archive mode decodes pages with the Scrapy layer's response classes.
+USES_THE_SCRAPY_LAYER = ("scrapy_mainc.items", "scrapy_mainc.archive")
 
 
 def _core_modules(leave_out: tuple[str, ...] = SCRAPY_LAYER) -> list[str]:
@@ -96,6 +98,7 @@ def test_the_core_does_not_import_scrapy() -> None:
     without Scrapy or Twisted."""
     modules = _core_modules(SCRAPY_LAYER + USES_THE_SCRAPY_LAYER)
     assert "scrapy_mainc.cli._warc" in modules and "scrapy_mainc.archive._items" not in modules
+    assert "scrapy_mainc.config._mainc_config" in modules and "scrapy_mainc.items._runner" not in modules
     assert "scrapy_mainc._extract" in modules and "scrapy_mainc.dedup._index" in modules
     code = (
         "import importlib, sys, scrapy_mainc; scrapy_mainc.extract('<p>x, y.</p>');"

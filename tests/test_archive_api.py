@@ -249,7 +249,7 @@ def test_the_library_loop_runs_from_a_plain_script(tmp_path: Path, guarded: bool
 def test_reading_the_settings_is_no_crawl_to_stop(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a worker process (a script run again there), reading the archive mode's settings
     is no crawl started again: no StartupError speaking of "this crawl"."""
-    from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME
+    from scrapy_mainc.items._workers import WORKER_PROCESS_NAME
 
     monkeypatch.setattr(multiprocessing.current_process(), "name", WORKER_PROCESS_NAME)
     assert (

@@ -13,6 +13,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
+from scrapy_mainc.config._dedup_config import DedupConfig
 from scrapy_mainc.dedup import (
     FingerprintParams,
     IndexParams,
@@ -20,7 +21,6 @@ from scrapy_mainc.dedup import (
     cluster_id_for,
     fingerprint_text,
 )
-from scrapy_mainc.integration._dedup_config import DedupConfig
 from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
 
 PIPELINE = "scrapy_mainc.integration.dedup_pipeline.NearDuplicatePipeline"
@@ -332,7 +332,7 @@ def words(start: int, stop: int) -> str:
 
 def test_a_lost_first_item_takes_its_cluster_and_longer_copy_out_of_the_index() -> None:
     pipeline, stats = make_pipeline()
-    index = pipeline._index
+    index = pipeline.step.index
     assert isinstance(index, MemoryIndex)
     lead_cut = {"url": "http://lead-cut", "main_text": words(60, 300)}
     story = {"url": "http://story", "main_text": words(0, 300)}  # becomes the longer copy
@@ -373,7 +373,7 @@ class BrokenIndex:
 def test_index_failures_let_the_items_pass_unclustered(caplog: pytest.LogCaptureFixture) -> None:
     pipeline, stats = make_pipeline()
     broken = BrokenIndex()
-    pipeline._index = broken  # type: ignore[assignment]
+    pipeline.step.index = broken  # type: ignore[assignment]
     items = [{"url": "http://a", "main_text": STORY}, {"url": "http://b", "main_text": OTHER}]
     assert run(pipeline, items) == items
     assert [(item["cluster_id"], item["duplicate_of"]) for item in items] == [("", "")] * 2
@@ -406,7 +406,7 @@ class GatedIndex(MemoryIndex):
 def test_an_item_waits_for_its_cluster_at_most_the_time_out() -> None:
     pipeline, stats = make_pipeline(MAINC_DEDUP_REDIS_TIMEOUT=0.2)
     slow = GatedIndex()
-    pipeline._index = slow
+    pipeline.step.index = slow
 
     async def process() -> dict[str, Any]:
         item = {"url": "http://a", "main_text": STORY}

@@ -22,19 +22,20 @@ from scrapy.utils.test import get_crawler
 from test_scrapy_crawl import MANUAL
 
 import scrapy_mainc
+from scrapy_mainc.config._dedup_config import DedupConfig
 from scrapy_mainc.dedup import cluster_id_for, fingerprint_text
-from scrapy_mainc.integration._dedup_config import DedupConfig
-from scrapy_mainc.integration._pages import AttachedPage, book_of
-from scrapy_mainc.integration._pool import WorkerPool
-from scrapy_mainc.integration._workers import (
+from scrapy_mainc.integration._page_handoff import book_of
+from scrapy_mainc.integration.addon import Addon
+from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
+from scrapy_mainc.integration.pipeline import MaincPipeline
+from scrapy_mainc.items._page import Page
+from scrapy_mainc.items._pool import WorkerPool
+from scrapy_mainc.items._workers import (
     FINGERPRINT_MODULES,
     ExtractionOutcome,
     ExtractionTask,
     run_extraction,
 )
-from scrapy_mainc.integration.addon import Addon
-from scrapy_mainc.integration.dedup_pipeline import NearDuplicatePipeline
-from scrapy_mainc.integration.pipeline import MaincPipeline
 
 SITE = EXAMPLE / "site"
 BRIDGE = "harbour-bridge-reopens.html"
@@ -122,9 +123,9 @@ def test_the_pipeline_has_a_top_level_name() -> None:
 def test_the_dedup_package_loads_its_parts_on_first_access() -> None:
     code = """
 import sys
-import scrapy_mainc, scrapy_mainc.integration._workers
+import scrapy_mainc, scrapy_mainc.items._workers
 from scrapy_mainc.dedup import FingerprintParams, IndexParams
-from scrapy_mainc.integration._dedup_config import DedupConfig
+from scrapy_mainc.config._dedup_config import DedupConfig
 loaded = lambda: [name for name in ("scrapy", "datasketch", "numpy") if name in sys.modules]
 assert loaded() == [], loaded()
 from scrapy_mainc.dedup import fingerprint_text, open_index
@@ -248,7 +249,7 @@ def through_both_pipelines(items: list[Any], urls: list[str], **settings: Any) -
         for item, url in zip(items, urls):
             page = PAGES[url.split("/", 3)[-1]]
             response = HtmlResponse(url, body=page, encoding="utf-8")
-            book_of(crawler).file(item, response, AttachedPage(page.decode(), url), [url])
+            book_of(crawler).file(item, response, Page(page.decode(), url), [url])
             await dedup.process_item(await mainc.process_item(item))
 
     asyncio.run(process())

@@ -25,6 +25,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scrapy_mainc._choice",),
     ("scrapy_mainc._extract",),
     ("scrapy_mainc.dedup", "scrapy_mainc.evaluation"),
+    ("scrapy_mainc.config",),
+    ("scrapy_mainc.items",),
     ("scrapy_mainc.integration",),
     ("scrapy_mainc.archive",),
     ("scrapy_mainc.cli",),
@@ -131,6 +133,20 @@ def test_imports_point_down_the_layers() -> None:
     assert _violations(_graph()) == []
 
 
+def test_the_archive_imports_no_private_module_of_the_scrapy_layer() -> None:
+    """The archive mode makes its items with the item layer (``items``), as the pipeline
+    does; of the Scrapy layer it may use only what a user may (``middleware.decoded_page``)."""
+    graph = _graph()
+    private = [
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if module.startswith("scrapy_mainc.archive")
+        for target in sorted(targets)
+        if target.startswith("scrapy_mainc.integration.") and target.rpartition(".")[2].startswith("_")
+    ]
+    assert private == []
+
+
 def test_no_import_cycle_between_modules() -> None:
     assert _cycle(_graph()) == []
 
@@ -144,12 +160,25 @@ def test_no_import_cycle_between_modules() -> None:
         ({"scrapy_mainc.algorithms.auto": {"scrapy_mainc.metadata._stage"}}, 1),
         # an inner module imports the facade
         ({"scrapy_mainc.integration.command": {"scrapy_mainc"}}, 1),
+        # the item layer imports the Scrapy layer, the configuration the item layer: upward
+        ({"scrapy_mainc.items._runner": {"scrapy_mainc.integration.pipeline"}}, 1),
+        ({"scrapy_mainc.config._offline": {"scrapy_mainc.items._runner"}}, 1),
+        # the archive mode over the item layer and the Scrapy layer's public modules: down
+        (
+            {
+                "scrapy_mainc.archive._items": {
+                    "scrapy_mainc.items._runner",
+                    "scrapy_mainc.integration.middleware",
+                }
+            },
+            0,
+        ),
         # downward and within a unit: fine
         (
             {
                 "scrapy_mainc.integration.pipeline": {
                     "scrapy_mainc._extract",
-                    "scrapy_mainc.integration._config",
+                    "scrapy_mainc.config._mainc_config",
                 }
             },
             0,

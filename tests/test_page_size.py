@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from scrapy_mainc import MAX_ELEMENTS, MAX_PAGE_BYTES, _extract, extract
+from scrapy_mainc.config._registry import DEFAULTS
 from scrapy_mainc.core._limits import start_tags
-from scrapy_mainc.integration import _workers
-from scrapy_mainc.integration._settings import DEFAULTS
+from scrapy_mainc.items import _workers
 
 ARTICLE = (
     "<html><body><article>" + "<p>The minister said on Tuesday that the budget would rise, a lot.</p>" * 20

@@ -15,7 +15,7 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 import scrapy_mainc
-from scrapy_mainc.integration._config import (
+from scrapy_mainc.config._mainc_config import (
     SETTINGS,
     FieldNames,
     MaincConfig,
@@ -195,7 +195,7 @@ def test_disabled_components_are_not_configured(component: Any) -> None:
 
 def test_scrapy_names_load_lazily() -> None:
     code = (
-        "import sys, scrapy_mainc, scrapy_mainc.integration._workers\n"
+        "import sys, scrapy_mainc, scrapy_mainc.items._workers\n"
         "assert 'scrapy' not in sys.modules, 'the core imported Scrapy'\n"
         "assert scrapy_mainc.MaincPipeline.__name__ == 'MaincPipeline'\n"
         "assert 'scrapy' in sys.modules\n"

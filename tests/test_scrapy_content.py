@@ -16,12 +16,14 @@ from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-import scrapy_mainc.integration._content as content_module
+import scrapy_mainc.config._output_and_filters as content_module
 from scrapy_mainc import extract
-from scrapy_mainc.integration._config import MaincConfig
-from scrapy_mainc.integration._pages import AttachedPage, book_of
+from scrapy_mainc.archive import FileSummary
+from scrapy_mainc.config._mainc_config import MaincConfig
+from scrapy_mainc.integration._page_handoff import book_of
 from scrapy_mainc.integration._startup import StartupError
 from scrapy_mainc.integration.pipeline import MaincPipeline
+from scrapy_mainc.items._page import Page
 
 SITE = EXAMPLE / "site"
 KINDS = json.loads((EXAMPLE / "site_src" / "page_kinds.json").read_text(encoding="utf-8"))
@@ -42,7 +44,7 @@ def run_pipeline(paths: list[str], **settings: Any) -> tuple[dict[str, Any], dic
             url = f"http://127.0.0.1:8000{path}"
             body = (SITE / path.lstrip("/")).read_bytes()
             response = HtmlResponse(url, body=body)  # the book holds a page while its response lives
-            book_of(crawler).file(item, response, AttachedPage(body, url), [url])
+            book_of(crawler).file(item, response, Page(body, url), [url])
             try:
                 kept[path] = await pipeline.process_item(item)
             except DropItem as drop:
@@ -130,7 +132,11 @@ def test_the_summed_extraction_time_is_kept_to_the_microsecond() -> None:
     crawler = get_crawler(settings_dict={"MAINC_WORKER_MODE": "inline"})
     pipeline = MaincPipeline(crawler)
     for milliseconds in (0.1, 0.2, 2.0004):  # as floats, 0.1 + 0.2 is 0.30000000000000004
-        pipeline._add_milliseconds("mainc/ms/total", milliseconds)
+        pipeline.runner.stats.add_milliseconds("mainc/ms/total", milliseconds)
     assert crawler.stats is not None and crawler.stats.get_value("mainc/ms/total") == 2.3
+    summary = FileSummary("run")  # the archive mode's, the same way
+    for milliseconds in (0.1, 0.2, 2.0004):
+        summary.add_milliseconds("mainc/ms/total", milliseconds)
+    assert summary.stats["mainc/ms/total"] == 2.3
     _, _, stats = run_pipeline([BRIDGE, "/en/school-gardens.html"])
     assert stats["mainc/ms/total"] == round(stats["mainc/ms/total"], 3) > 0

@@ -24,7 +24,7 @@ from scrapy.http import Response
 from test_scrapy_crawl import ADDON, ArticleItem, PagesSpider
 from test_scrapy_faults import ALL_ARTICLES
 
-from scrapy_mainc.integration._pages import book_of
+from scrapy_mainc.integration._page_handoff import book_of
 
 #: Items the spider yields per article page (with a request among them).
 PARTS = 3

@@ -12,9 +12,9 @@ import pytest
 import scrapy
 from itemadapter import ItemAdapter
 
+from scrapy_mainc.config._mainc_config import MaincConfig
 from scrapy_mainc.core._types import Extraction
-from scrapy_mainc.integration._config import MaincConfig
-from scrapy_mainc.integration._itemfields import (
+from scrapy_mainc.items._fields import (
     CLUSTER_FIELDS,
     FieldPolicy,
     ItemFields,

@@ -14,9 +14,9 @@ from conftest import CrawlResult, run_crawls
 from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
-from scrapy_mainc.integration._pool import WorkerPool
-from scrapy_mainc.integration._tally import OutcomeTally
-from scrapy_mainc.integration._workers import WORKER_PROCESS_NAME, ExtractionTask
+from scrapy_mainc.items._failure_warnings import OutcomeTally
+from scrapy_mainc.items._pool import WorkerPool
+from scrapy_mainc.items._workers import WORKER_PROCESS_NAME, ExtractionTask
 
 PIPELINE_ONLY = {"ITEM_PIPELINES": {"scrapy_mainc.MaincPipeline": 100}, "MAINC_WORKER_MODE": "inline"}
 #: Misspelt settings, and the name each warning suggests ("" for none).

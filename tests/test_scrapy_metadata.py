@@ -23,14 +23,14 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from test_scrapy_workers import in_loop
 
+from scrapy_mainc.config._mainc_config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
+from scrapy_mainc.config._registry import REGISTRY
 from scrapy_mainc.core._types import Extraction
-from scrapy_mainc.integration import _workers
-from scrapy_mainc.integration._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
-from scrapy_mainc.integration._itemfields import ItemFields, item_value, undeclared_metadata_message
-from scrapy_mainc.integration._pool import WorkerPool
-from scrapy_mainc.integration._settings import REGISTRY
-from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
 from scrapy_mainc.integration.pipeline import MaincPipeline
+from scrapy_mainc.items import _workers
+from scrapy_mainc.items._fields import ItemFields, item_value, undeclared_metadata_message
+from scrapy_mainc.items._pool import WorkerPool
+from scrapy_mainc.items._workers import ExtractionOutcome, ExtractionTask, run_extraction
 from scrapy_mainc.metadata import Metadata
 
 NAMES = tuple(name for name, _ in METADATA_FIELD_SETTINGS)

@@ -14,8 +14,8 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.utils.test import get_crawler
 
 from scrapy_mainc.core._annotate import annotate, better_encoding, declared_encoding
-from scrapy_mainc.integration._workers import ExtractionTask, run_extraction
 from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, attached_page
+from scrapy_mainc.items._workers import ExtractionTask, run_extraction
 
 CHINESE = "今年春天的茶叶价格比去年上涨了一些，茶农们说这是因为天气的原因。" * 4
 GBK_PAGE = f"<html><head><title>茶</title></head><body><p>{CHINESE}</p></body></html>".encode("gbk")
@@ -160,7 +160,7 @@ def test_binary_data_served_as_html_is_not_extracted() -> None:
     body = random.Random(7).randbytes(60_000).replace(b"\x00", b"")  # no NUL, like the 42k-character case
     assert b"<a" in body or b"<p" in body or b"<b" in body  # some bytes look like markup
     _, response = _html(body)
-    page = attached_page(response).page
+    page = attached_page(response).html
     assert isinstance(page, str)  # the pipeline hands over decoded text
     outcome = run_extraction(ExtractionTask(page=page, url=response.url))
     assert (outcome.extraction.text, outcome.extraction.reason) == ("", "not HTML: binary data")

@@ -11,8 +11,9 @@ from scrapy import Request, Spider
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
-from scrapy_mainc.integration._pages import MAX_LOOSE_TRAILS, AttachedPage, ItemBook, book_of
+from scrapy_mainc.integration._page_handoff import MAX_LOOSE_TRAILS, ItemBook, book_of
 from scrapy_mainc.integration.middleware import MaincSpiderMiddleware
+from scrapy_mainc.items._page import Page
 
 #: The book holds a fingerprint without looking into it.
 FINGERPRINT: Any = object()
@@ -27,10 +28,10 @@ def test_the_spider_middleware_files_the_page_for_the_pipeline() -> None:
     assert list(middleware.process_spider_output(response, [item, request])) == [item, request]
     trail = book_of(crawler).claim(item, None)
     assert trail is not None
-    assert trail.page == AttachedPage(page="<p>hello</p>", url=request.url, annotations={"lang": "en"})
+    assert trail.page == Page(html="<p>hello</p>", url=request.url, annotations={"lang": "en"})
     binary = Response("http://127.0.0.1/b", body=b"\x89PNG", request=Request("http://127.0.0.1/b"))
     middleware.process_spider_output(binary, [item]).__next__()
-    assert book_of(crawler).claim(item, None).page.page == b"\x89PNG"  # type: ignore[union-attr]
+    assert book_of(crawler).claim(item, None).page.html == b"\x89PNG"  # type: ignore[union-attr]
 
 
 def _response(url: str, redirected_from: str = "") -> HtmlResponse:
@@ -39,8 +40,8 @@ def _response(url: str, redirected_from: str = "") -> HtmlResponse:
     return HtmlResponse(url, body=b"<p>x</p>", encoding="utf-8", request=request)
 
 
-def _file(book: ItemBook, item: Any, response: HtmlResponse) -> AttachedPage:
-    page = AttachedPage(response.text, response.url)
+def _file(book: ItemBook, item: Any, response: HtmlResponse) -> Page:
+    page = Page(response.text, response.url)
     book.file(item, response, page, [response.url, *response.request.meta.get("redirect_urls", [])])  # type: ignore[union-attr]
     return page
 

@@ -9,8 +9,9 @@ from typing import Any
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
-from scrapy_mainc.integration._pages import AttachedPage, book_of
+from scrapy_mainc.integration._page_handoff import book_of
 from scrapy_mainc.integration.pipeline import MaincPipeline
+from scrapy_mainc.items._page import Page
 
 PAGE = (
     "<html><head><title>Bridge</title></head><body><article><h1>Bridge</h1>"
@@ -29,7 +30,7 @@ def run(item: dict[str, Any], attached: str | None = None) -> tuple[dict[str, An
     async def process() -> dict[str, Any]:
         response = HtmlResponse(url, body=(attached or "").encode())  # the book holds a page while it lives
         if attached is not None:
-            book_of(crawler).file(item, response, AttachedPage(attached.encode(), url), [url])
+            book_of(crawler).file(item, response, Page(attached.encode(), url), [url])
         result: dict[str, Any] = await pipeline.process_item(item)
         return result
 

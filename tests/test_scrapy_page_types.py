@@ -29,11 +29,11 @@ from test_scrapy_item_fields import AttrsItem, DataItem
 from test_scrapy_metadata import CoreItem
 
 from scrapy_mainc import extract
+from scrapy_mainc.config._mainc_config import MaincConfig
 from scrapy_mainc.core._pagetype import PAGE_TYPES
 from scrapy_mainc.core._types import Extraction
-from scrapy_mainc.integration import _workers
-from scrapy_mainc.integration._config import MaincConfig
 from scrapy_mainc.integration.pipeline import MaincPipeline
+from scrapy_mainc.items import _workers
 
 PATHS = sorted(KINDS)
 ARTICLES = sorted(path for path, kind in KINDS.items() if kind["article"])

@@ -23,8 +23,8 @@ import pytest
 
 from scrapy_mainc import extract
 from scrapy_mainc.core._types import Extraction
-from scrapy_mainc.integration._pool import WorkerPool
-from scrapy_mainc.integration._workers import ExtractionOutcome, ExtractionTask, run_extraction
+from scrapy_mainc.items._pool import WorkerPool
+from scrapy_mainc.items._workers import ExtractionOutcome, ExtractionTask, run_extraction
 
 SENTENCE = "<p>A sentence of the story, with commas, ends here. </p>"
 PAGES = [

@@ -218,7 +218,7 @@ path, extract = sys.argv[1], sys.argv[2] == "extract"
 settings = {"MAINC_WORKER_MODE": "inline"}
 if not extract:  # everything but the extraction: the pool answers at once
     import scrapy_mainc.archive._items as items
-    from scrapy_mainc.integration._workers import ExtractionOutcome
+    from scrapy_mainc.items._workers import ExtractionOutcome
     from scrapy_mainc.core._types import Extraction
     class NoExtraction:
         def __init__(self, *args, **kwargs): pass

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..integration._offline import OfflineConfig
+    from ..config._offline import OfflineConfig
     from ._files import JsonLines, file_items
     from ._items import ArchiveExtractor, http_date
     from ._job import dask_client, part_path, read_file, run_job
@@ -44,7 +44,7 @@ _MODULES = {
     "FileSummary": "._summary",
     "JobSummary": "._summary",
     "JsonLines": "._files",
-    "OfflineConfig": "..integration._offline",
+    "OfflineConfig": "..config._offline",
     "Problem": "._summary",
     "archive_files": "._sources",
     "dask_client": "._job",
@@ -89,7 +89,7 @@ def items_from_records(
     """The items of ``records`` (warcio records, as an ``ArchiveIterator`` yields them, or
     :class:`ArchiveRecord`), made as ``mainc crawl`` makes them with ``settings``
     (``MAINC_`` names); what was read and skipped is counted in ``summary``."""
-    from ..integration._offline import OfflineConfig
+    from ..config._offline import OfflineConfig
     from ._items import ArchiveExtractor
     from ._reader import ArchiveRecord, from_warcio
 
@@ -106,7 +106,7 @@ def items_from_files(
 ) -> Iterator[dict[str, Any]]:
     """The items of the WARC and WACZ files (or folders, or glob patterns) ``paths``, as
     ``mainc warc`` writes them; counts and problems of all the files in ``summary``."""
-    from ..integration._offline import OfflineConfig
+    from ..config._offline import OfflineConfig
     from ._files import file_items
     from ._items import ArchiveExtractor
     from ._sources import archive_files

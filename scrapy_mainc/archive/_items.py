@@ -1,14 +1,16 @@
 """Items from WARC records: each record holding an HTML page becomes the item ``mainc crawl``
-makes of that page, with the same fields, clusters and drops.
+makes of that page, with the same fields, stats, clusters and drops.
 
 A record is taken as the crawl's response: its URL is the ``WARC-Target-URI``, its HTTP
-headers and body are decoded as the crawl's middleware decodes a response
-(``integration._decoding``), and its fetch time is the ``WARC-Date``, handed to the
-extraction as the crawl hands the response's ``Date`` header, so that relative dates
-("3 hours ago") are read against the day the page was archived. The item is made by the
-pipeline's own steps (``integration._itembuild``), the extraction runs in the pipeline's
-worker pool (``MAINC_WORKER_MODE``, ``MAINC_WORKERS``, ``MAINC_TIMEOUT``), and with
-clustering on each item is put in the index the crawl uses (:class:`_clusters.Clusters`).
+headers and body are decoded as the crawl's downloader middleware decodes a response
+(``integration.middleware.decoded_page``), and its fetch time is the ``WARC-Date``, handed
+to the extraction as the crawl hands the response's ``Date`` header, so that relative
+dates ("3 hours ago") are read against the day the page was archived. The item is made by
+the per-page runner ``MaincPipeline`` runs (``items._runner.PageRunner``: fields, stats,
+drops), the extraction runs in the pipeline's worker pool (``MAINC_WORKER_MODE``,
+``MAINC_WORKERS``, ``MAINC_TIMEOUT``), and with clustering on each item is placed by the
+cluster step ``NearDuplicatePipeline`` runs (``items._clusters.ClusterStep``), in the index
+the crawl uses. Every stat is counted in the file's summary under the crawl's name.
 
 Records that are no page (request, metadata, revisit records; other media; HTTP errors and
 redirects) are counted by reason; truncated records (``WARC-Truncated``, or shorter than
@@ -25,15 +27,13 @@ from datetime import datetime, timezone
 from email.utils import format_datetime
 from typing import Any
 
-from itemadapter import ItemAdapter
-
-from ..integration._decoding import decoded_page
-from ..integration._itembuild import ItemBuilder, page_item
-from ..integration._offline import OfflineConfig
-from ..integration._pool import WorkerPool
-from ..integration._tally import extraction_stats
-from ..integration._workers import FINGERPRINT_MODULES, ExtractionOutcome, leave_unguarded_script
-from ._clusters import Clusters
+from ..config._offline import OfflineConfig
+from ..integration.middleware import decoded_page
+from ..items._clusters import ClusterStep
+from ..items._page import Page
+from ..items._pool import WorkerPool
+from ..items._runner import PageRun, PageRunner, page_item
+from ..items._workers import FINGERPRINT_MODULES, ExtractionOutcome, leave_unguarded_script
 from ._reader import ArchiveRecord, Damage
 from ._summary import FileSummary
 
@@ -45,11 +45,23 @@ PAGES_IN_FLIGHT = 4
 class _Pending:
     """A page on its way through the extraction."""
 
-    item: dict[str, Any]
+    run: PageRun
     record: ArchiveRecord
-    page: str
-    annotations: dict[str, Any]
     outcome: Future[ExtractionOutcome]
+
+
+class _SummaryStats:
+    """The runner's and the cluster step's :class:`~scrapy_mainc.items._mainc_stats.Stats`:
+    the summary the extractor counts in now (it changes with each file)."""
+
+    def __init__(self, extractor: ArchiveExtractor) -> None:
+        self._extractor = extractor
+
+    def inc(self, key: str, count: int = 1) -> None:
+        self._extractor.summary.inc(key, count)
+
+    def add_milliseconds(self, key: str, milliseconds: float) -> None:
+        self._extractor.summary.add_milliseconds(key, milliseconds)
 
 
 class ArchiveExtractor:
@@ -69,9 +81,13 @@ class ArchiveExtractor:
         leave_unguarded_script()  # a script without its __main__ guard, run again in a worker
         self.config = config
         self.summary = summary if summary is not None else FileSummary("")
-        self.builder = ItemBuilder(config.mainc, config.dedup, self._stat)
-        # the index first: one that cannot be opened (IndexUnavailable) leaves no workers behind
-        self._clusters = Clusters(config.dedup, self.summary) if config.dedup.enabled else None
+        stats = _SummaryStats(self)
+        clusters = None
+        if config.dedup.enabled:
+            clusters = ClusterStep(config.dedup, stats, unclustered=self._unclustered)
+            # the index first: one that cannot be opened (IndexUnavailable) leaves no workers behind
+            clusters.open()
+        self.runner = PageRunner(config.mainc, config.dedup, stats, clusters=clusters)
         mainc = config.mainc
         mode = worker_mode or mainc.worker_mode
         workers = 1 if mode != "process" else mainc.workers
@@ -82,11 +98,6 @@ class ArchiveExtractor:
     def begin(self, summary: FileSummary) -> None:
         """Count what follows (the next file) in ``summary``."""
         self.summary = summary
-        if self._clusters is not None:
-            self._clusters.summary = summary
-
-    def _stat(self, name: str) -> None:
-        self.summary.count(name)
 
     def __enter__(self) -> ArchiveExtractor:
         return self
@@ -96,8 +107,8 @@ class ArchiveExtractor:
 
     def close(self) -> None:
         self._pool.close(2.0)
-        if self._clusters is not None:
-            self._clusters.close()
+        if self.runner.clusters is not None:
+            self.runner.clusters.close()
 
     def items(self, entries: Iterable[ArchiveRecord | Damage]) -> Iterator[dict[str, Any]]:
         """The items of ``entries`` (records and the reader's damage), in record order."""
@@ -132,46 +143,38 @@ class ArchiveExtractor:
         if entry.truncated or entry.short:
             summary.truncated[entry.truncated or "shorter than stated"] += 1
         if decoded is not None and decoded.redecoded:
-            summary.count("mainc/redecoded")
-        page, annotations = (decoded.text, decoded.annotations) if decoded is not None else ("", {})
-        item = self.builder.fields.prepare(page_item(entry.url))
-        metadata = self.builder.fields.takes_metadata(item)
-        task = self.builder.task(page, entry.url, metadata, http_date(entry.date))
-        refused = self.builder.too_large(task, entry.size if oversized else None)
-        outcome = _settled(refused) if refused is not None else self._pool.submit(task)
-        return _Pending(item, entry, page, annotations, outcome)
+            summary.inc("mainc/redecoded")
+        page = Page(
+            decoded.text if decoded is not None else "",
+            entry.url,
+            decoded.annotations if decoded is not None else {},
+            http_date(entry.date) or "",
+            size=entry.size if oversized else None,
+        )
+        run = self.runner.start(self.runner.prepare(page_item(entry.url)), page)
+        outcome = _settled(run.settled) if run.settled is not None else self._pool.submit(run.task)
+        return _Pending(run, entry, outcome)
 
     @property
     def _redecode(self) -> bool:
         return self.config.mainc.redecode
 
     def _finish(self, pending: _Pending) -> dict[str, Any] | None:
-        """Write the outcome into the item: None when it is dropped."""
-        outcome, url = pending.outcome.result(), pending.record.url
-        adapter = ItemAdapter(pending.item)
-        self.builder.fill(adapter, outcome, pending.page, pending.annotations)
-        if self.config.dedup.enabled:
-            self.builder.hand_on(adapter, outcome, url)
-        self._count(outcome, pending.record)
-        dropped = self.builder.drop_reason(outcome)
-        if not dropped and self._clusters is not None:
-            dropped = self._clusters.place(adapter, outcome, url)
-        if dropped:
+        """Write the outcome into the item: None when it is dropped. A failed extraction is
+        a problem of the file too."""
+        outcome, record = pending.outcome.result(), pending.record
+        result = self.runner.finish(pending.run, outcome)
+        if outcome.failure:
+            reason = f"{record.url}: {outcome.extraction.reason}"
+            self.summary.problem(record.offset, f"extraction {outcome.failure}", reason)
+        if result.dropped:
             return None
         self.summary.items += 1
-        return pending.item
+        item: dict[str, Any] = result.item
+        return item
 
-    def _count(self, outcome: ExtractionOutcome, record: ArchiveRecord) -> None:
-        """The pipeline's extraction stats of one page; a failure is a problem too."""
-        count, extraction = self.summary.count, outcome.extraction
-        if outcome.failure:
-            count("mainc/failed")
-            count(f"mainc/failed/{outcome.failure}")
-            reason = f"{record.url}: {extraction.reason}"
-            self.summary.problem(record.offset, f"extraction {outcome.failure}", reason)
-        else:
-            for key in extraction_stats(extraction):
-                count(key)
+    def _unclustered(self, url: str, why: str) -> None:
+        self.summary.problem(0, "index error", f"{url}: not clustered: {why}")
 
 
 def _settled(outcome: ExtractionOutcome) -> Future[ExtractionOutcome]:

@@ -32,9 +32,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..integration._config import default_workers
-from ..integration._dedup_open import IndexUnavailable, open_shared_index
-from ..integration._offline import OfflineConfig
+from ..config._mainc_config import default_workers
+from ..config._offline import OfflineConfig
+from ..items._cluster_index import IndexUnavailable, open_shared_index
 from ._files import file_items, write_part
 from ._items import ArchiveExtractor
 from ._optional import require_distributed

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from ..integration._offline import ItemOptions, OfflineConfig, option_settings
+from ..config._command_options import ItemOptions, option_settings
+from ..config._offline import OfflineConfig
 from ._files import JsonLines, file_items
 from ._items import ArchiveExtractor
 from ._summary import FileSummary, JobSummary

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..integration._tally import near_duplicate_counts, page_type_counts
+from ..items._mainc_stats import MILLISECONDS, near_duplicate_counts, page_type_counts
 
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
@@ -39,8 +39,9 @@ class Counts:
     #: Records taken as pages that were cut: ``WARC-Truncated`` values, "shorter than stated".
     truncated: Counter[str] = field(default_factory=Counter)
     items: int = 0
-    #: The pipeline's stats for these pages, named as in a crawl (``mainc/extracted``,
-    #: ``mainc/failed/too_large``, ``mainc/dropped/language``, ``mainc/dedup/duplicates``...).
+    #: The crawl's ``mainc/*`` stats for these pages, by the same names and the same
+    #: runner (``mainc/extracted``, ``mainc/algorithm/auto``, ``mainc/ms/total``,
+    #: ``mainc/metadata/published``, ``mainc/dropped/language``, ``mainc/dedup/duplicates``...).
     stats: Counter[str] = field(default_factory=Counter)
     #: Problems by kind ("bad record", "skipped", "length mismatch", "unreadable"...).
     errors: Counter[str] = field(default_factory=Counter)
@@ -50,6 +51,8 @@ class Counts:
         """Add the counts of ``other``, and its problems while fewer than MAX_PROBLEMS are kept."""
         for name in _COUNTERS:
             getattr(self, name).update(getattr(other, name))
+        if MILLISECONDS in other.stats:  # a sum of floats, kept to the microsecond
+            self.stats[MILLISECONDS] = round(self.stats[MILLISECONDS], 3)
         self.items += other.items
         self.problems.extend(other.problems[: max(0, MAX_PROBLEMS - len(self.problems))])
 
@@ -73,8 +76,14 @@ class FileSummary(Counts):
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(Problem(self.file, offset, kind, reason))
 
-    def count(self, stat: str) -> None:
-        self.stats[stat] += 1
+    def inc(self, stat: str, count: int = 1) -> None:
+        """Add ``count`` to the stat ``stat`` (the per-page runner counts through this)."""
+        self.stats[stat] += count
+
+    def add_milliseconds(self, stat: str, milliseconds: float) -> None:
+        """Add to a sum of milliseconds, kept to the microsecond, as a crawl keeps it."""
+        # a float among the counts (a Counter adds floats as it adds ints)
+        self.stats[stat] = round(self.stats[stat] + milliseconds, 3)  # type: ignore[assignment]
 
     def to_json(self) -> str:
         return _json(self)

@@ -3,7 +3,7 @@
 
 Each command has a module of its own: ``_extract`` (pages, one or many, from files, URLs
 or standard input; ``_inputs`` reads them), ``_crawl`` (a Scrapy crawl with the add-on:
-the Scrapy side is :mod:`scrapy_mainc.integration.crawl`, imported only when crawling, so
+its body, the spider and the run, is ``_crawl_job``, imported only when crawling, so
 that ``mainc extract`` never imports Scrapy), ``_warc`` (the archive mode:
 :mod:`scrapy_mainc.archive`) and ``_evaluate``; ``_options`` holds the options ``crawl``
 and ``warc`` share.

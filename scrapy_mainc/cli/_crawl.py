@@ -1,5 +1,5 @@
 """``mainc crawl URL|FILE ... -o items.jsonl``: crawl with the add-on (Scrapy imported only
-here, when crawling: :mod:`scrapy_mainc.integration.crawl` does the work).
+here, when crawling: ``_crawl_job`` does the work).
 
 A URL is a sitemap (news sitemaps and sitemap indexes too), a robots.txt (its sitemaps),
 an RSS or Atom feed, or a start page whose links within its site are followed. A file is
@@ -35,8 +35,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     start_urls, page_urls = _inputs(args.inputs)
-    from ..integration.crawl import CrawlJob  # Scrapy only when crawling
-    from ..integration.crawl import run as run_crawl
+    from ._crawl_job import CrawlJob  # Scrapy only when crawling
+    from ._crawl_job import run as run_crawl
 
     job = CrawlJob(
         start_urls=tuple(start_urls),

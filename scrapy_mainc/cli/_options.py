@@ -1,6 +1,6 @@
 """The options ``mainc crawl`` and ``mainc warc`` share: what the items hold and keep, the
 near-duplicate clustering, progress lines and ``-s`` settings. Defined once, so that the
-two commands take them alike (``integration._offline.option_settings`` turns them into
+two commands take them alike (``config._command_options.option_settings`` turns them into
 settings)."""
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def _run(job: ArchiveJob) -> int:
     from ..archive._job import JobError, check_job, dask_client, finished_files, run_job
     from ..archive._run import COMMAND, run_here
     from ..archive._sources import SourceError, archive_files
-    from ..integration._dedup_open import IndexUnavailable
+    from ..items._cluster_index import IndexUnavailable
 
     try:
         config = job.config()

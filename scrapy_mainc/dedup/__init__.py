@@ -14,7 +14,7 @@ Every name is loaded on first access: importing this package (to read the parame
 records) imports neither datasketch nor numpy, so a crawl with clustering switched off
 never pays for them. The Scrapy pipeline over it is
 :class:`scrapy_mainc.NearDuplicatePipeline` (module ``scrapy_mainc.integration.dedup_pipeline``),
-configured by the ``MAINC_DEDUP_*`` settings (``scrapy_mainc.integration._dedup_config``).
+configured by the ``MAINC_DEDUP_*`` settings (``scrapy_mainc.config._dedup_config``).
 """
 
 from __future__ import annotations

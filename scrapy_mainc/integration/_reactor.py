@@ -1,10 +1,8 @@
-"""Awaiting work done in other threads from Scrapy's reactor, on asyncio or plain Twisted;
-an event loop of one's own, in a thread."""
+"""Awaiting work done in other threads from Scrapy's reactor, on asyncio or plain Twisted."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Awaitable
 from concurrent.futures import Future
 from typing import TypeVar, cast
@@ -62,20 +60,3 @@ def _on_twisted(future: Future[_T], timeout: float | None) -> Awaitable[_T]:
 
         deferred.addTimeout(timeout, reactor, onTimeoutCancel=timed_out)
     return cast("Awaitable[_T]", deferred)
-
-
-def loop_in_thread(name: str = "mainc-pool") -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
-    """A new event loop, running in a daemon thread named ``name`` until stopped (then
-    closed)."""
-    loop = asyncio.new_event_loop()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
-
-    thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    return loop, thread

@@ -40,8 +40,8 @@ from weakref import WeakSet
 
 from scrapy.utils.misc import load_object
 
-from ._settings import unknown_settings
-from ._workers import WORKER_PROCESS_NAME
+from ..config._registry import unknown_settings
+from ..items._workers import WORKER_PROCESS_NAME
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

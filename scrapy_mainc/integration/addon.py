@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._config import SETTINGS, MaincConfig
-from ._dedup_config import DedupConfig
+from ..config._dedup_config import DedupConfig
+from ..config._mainc_config import addon_defaults
 from ._startup import check_crawl, checked, enabled_order
 from .middleware import (
     DOWNLOADER_MIDDLEWARE_ORDER,
@@ -57,9 +57,10 @@ class Addon:
 
 
 def set_defaults(settings: BaseSettings) -> None:
-    """The add-on's edits of ``settings``, without the checks of a crawl (the archive mode
-    reads its settings so: it starts no crawl)."""
-    for name, default in SETTINGS.items():
+    """The add-on's edits of ``settings``, without the checks of a crawl: the defaults
+    (``config._mainc_config.addon_defaults``, which the archive mode reads its settings over
+    too), the components, and ``NearDuplicatePipeline`` when clustering is on."""
+    for name, default in checked(addon_defaults, settings).items():
         settings.set(name, default, priority="addon")
     for setting, component, order in COMPONENTS:
         settings.setdefault_in_component_priority_dict(setting, component, order)
@@ -67,10 +68,7 @@ def set_defaults(settings: BaseSettings) -> None:
 
 
 def _set_up_dedup(settings: BaseSettings) -> None:
-    """Keep the dedup text field in step; enable NearDuplicatePipeline when asked to."""
-    text_field = checked(MaincConfig.from_settings, settings).fields.text
-    if text_field:
-        settings.set("MAINC_DEDUP_TEXT_FIELD", text_field, priority="addon")
+    """Enable NearDuplicatePipeline when asked to."""
     if not checked(DedupConfig.from_settings, settings).enabled:
         return  # the dedup pipeline module (datasketch, numpy) is not even imported
     from .dedup_pipeline import NearDuplicatePipeline

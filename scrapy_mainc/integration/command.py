@@ -25,7 +25,7 @@ from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 from w3lib.url import is_url
 
 from ..algorithms import ALGORITHMS
-from ._config import SPIDER_ALGORITHM_ATTRIBUTE
+from ..config._mainc_config import SPIDER_ALGORITHM_ATTRIBUTE
 from .addon import COMPONENTS
 from .pipeline import PIPELINE_ORDER, MaincPipeline
 

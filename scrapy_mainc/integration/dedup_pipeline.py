@@ -7,7 +7,8 @@ cluster; write ``cluster_id`` and ``duplicate_of``; drop the item when it is a d
 threads, so a slow Redis never stalls the crawl, and an item waits for its cluster at most
 ``MAINC_DEDUP_REDIS_TIMEOUT`` seconds. The index is opened in ``from_crawler``, before the
 engine starts: one that cannot be opened stops the crawl there (``_startup``), before any
-request or feed.
+request or feed. Every decision and count is the cluster step's (``items._clusters``),
+which the archive mode runs too; this pipeline runs its blocking calls in threads.
 
 Fields written: ``cluster_id`` (see ``scrapy_mainc.dedup.cluster_id_for``: a hash of the URL
 of the cluster's first item; "" for texts too short to cluster), ``duplicate_of`` (that
@@ -44,15 +45,15 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..dedup._fingerprint import Fingerprint, coerce_fingerprint, fingerprint_text
-from ..dedup._index import Assignment, ClusterIndex
-from ._clusterfields import assignment_kind, clusterable, write_cluster
-from ._config import MaincConfig
-from ._dedup_config import DedupConfig
-from ._dedup_open import IndexUnavailable, index_location, open_shared_index
-from ._dedup_state import Handoff, IndexHealth, NewLeaders, describe_error
-from ._itemfields import MissingFieldError, cluster_fields_policy, set_if_declared
-from ._pages import ItemBook, book_of
+from ..config._dedup_config import DedupConfig
+from ..config._mainc_config import MaincConfig
+from ..dedup._fingerprint import Fingerprint, fingerprint_text
+from ..dedup._index import Assignment
+from ..items._cluster_index import IndexUnavailable, describe_error
+from ..items._clusters import ClusterStep
+from ..items._mainc_stats import DEDUP_STATS, CollectorStats
+from ._dedup_state import Handoff, NewLeaders
+from ._page_handoff import ItemBook, book_of
 from ._reactor import await_future
 from ._startup import check_crawl, checked, stop_crawl
 
@@ -66,7 +67,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
-STATS_PREFIX = "mainc/dedup/"
 #: Threads for fingerprinting and index calls (Redis round trips, mostly waiting).
 THREADS = 4
 
@@ -82,15 +82,12 @@ class NearDuplicatePipeline:
         handoff: ItemBook | None = None,
     ) -> None:
         self.config = config
-        #: The workers' fingerprints, when the items are not to keep them (see ``_pages``).
+        #: The workers' fingerprints, when the items are not to keep them (see ``_page_handoff``).
         self._handoff = handoff
-        self._stats = stats
-        self._fields = cluster_fields_policy(convert_items)
-        self._where = index_location(config)
-        self._index: ClusterIndex | None = None
+        #: Every decision and count, shared with the archive mode.
+        self.step = ClusterStep(config, CollectorStats(lambda: stats), convert_items)
         self._threads: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[Any]] = set()
-        self._health = IndexHealth(self._where, config.redis_timeout)
         self._new_leaders: NewLeaders[tuple[str, Fingerprint]] = NewLeaders()  # cluster, founder
 
     @classmethod
@@ -110,11 +107,17 @@ class NearDuplicatePipeline:
 
     def open_index(self) -> None:
         """Open the index unless it is open (``from_crawler`` does it, before the engine
-        starts); one that cannot be opened stops the crawl (see ``_open_index``)."""
-        if self._index is None:
-            self._index = self._open_index()
-            kind = "the Redis Cluster at " if self.config.redis_cluster and self._where != "memory" else ""
-            logger.info("mainc dedup: index in %s%s, threshold %s", kind, self._where, self.config.threshold)
+        starts); one that cannot be opened (in memory when an unreachable Redis is not
+        required: ``items._cluster_index``) stops the crawl, in one ERROR line."""
+        if self.step.index is not None:
+            return
+        try:
+            self.step.open()
+        except IndexUnavailable as exc:
+            raise stop_crawl(f"mainc dedup: {exc}") from None
+        where = self.step.where
+        kind = "the Redis Cluster at " if self.config.redis_cluster and where != "memory" else ""
+        logger.info("mainc dedup: index in %s%s, threshold %s", kind, where, self.config.threshold)
 
     def open_spider(self, spider: Spider | None = None) -> None:
         self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="mainc-dedup")
@@ -127,30 +130,24 @@ class NearDuplicatePipeline:
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._threads = None
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        self.step.close()
         self._new_leaders.clear()
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         if self._threads is None:
             raise RuntimeError("NearDuplicatePipeline.open_spider() was not called")
-        item, fits = self._fit(item)
-        if not fits or self._index is None:
+        item, fits = self.step.fit(item)
+        if not fits or self.step.index is None:
             return item
         adapter = ItemAdapter(item)
-        url = str(adapter.get(self.config.url_field) or "")
+        url = self.step.url_of(adapter)
         fingerprint = await self._fingerprint(adapter, url)
         assignment = None
-        if fingerprint is None:
-            self._inc("skipped_short")
-            logger.debug("mainc dedup: %s not clustered: under %d words", url, self.config.min_words)
-        else:
+        if fingerprint is not None and self.step.may_try(url):
             assignment = await self._assign(fingerprint, url)
-        self._record(adapter, url, assignment, fingerprint)
-        if assignment is not None and assignment.is_duplicate and self.config.drop:
-            self._inc("dropped")
-            raise DropItem(f"near-duplicate of {assignment.duplicate_of}", log_level="DEBUG")
+        dropped = self._record(adapter, url, assignment, fingerprint)
+        if dropped:
+            raise DropItem(dropped, log_level="DEBUG")
         return item
 
     # --- signals: items that left the later pipelines -----------------------------------
@@ -165,119 +162,79 @@ class NearDuplicatePipeline:
             return
         founded = self._new_leaders.take(item, self._url_of(item))
         if founded is not None and self._threads is not None:
-            self._inc("withdrawn")
+            self.step.stats.inc(DEDUP_STATS + "withdrawn")
             logger.debug("mainc dedup: cluster %s withdrawn: its first item was lost", founded[0])
             self._submit(self._withdraw, *founded)
 
-    # --- steps --------------------------------------------------------------------------
-
-    def _open_index(self) -> ClusterIndex:
-        """The index (``_dedup_open``: in memory when an unreachable Redis is not required);
-        one that cannot be opened stops the crawl, in one ERROR line."""
-        try:
-            index, self._where = open_shared_index(self.config)
-        except IndexUnavailable as exc:
-            raise stop_crawl(f"mainc dedup: {exc}") from None
-        return index
-
-    def _fit(self, item: Any) -> tuple[Any, bool]:
-        """``item`` ready for the cluster fields (maybe converted), and whether it is; a
-        class that cannot take them is reported once, its items counted."""
-        try:
-            return self._fields.prepare(item), True
-        except MissingFieldError as error:
-            if self._fields.first_report(type(item)):
-                logger.error("%s", error)
-            self._inc("missing_field")
-            return item, False
+    # --- the cluster step's blocking calls, in threads ----------------------------------
 
     async def _fingerprint(self, adapter: ItemAdapter, url: str) -> Fingerprint | None:
-        """The item's fingerprint if usable, else one of its text; None when too short."""
-        params, field = self.config.fingerprint_params, self.config.fingerprint_field
-        stored = adapter.get(field) if field else None
+        """The item's fingerprint if usable, else one of its text (in a thread); None when
+        too short to cluster."""
+        stored = self.step.stored(adapter)
         if stored is None and self._handoff is not None:
             stored = self._handoff.take_fingerprint(adapter.item, url)
-        fingerprint = coerce_fingerprint(stored, params)
-        if fingerprint is None:
-            text = str(adapter.get(self.config.text_field) or "")
-            if text:
-                fingerprint = await await_future(self._submit(fingerprint_text, text, params))
-            if fingerprint is not None:
-                self._inc("fingerprinted")
-                if stored is None and field:
-                    set_if_declared(adapter, field, fingerprint.to_dict())
-        return clusterable(fingerprint, params)
+        fingerprint = self.step.usable(stored)
+        text = self.step.text_of(adapter) if fingerprint is None else ""
+        if text:
+            fingerprint = await await_future(
+                self._submit(fingerprint_text, text, self.config.fingerprint_params)
+            )
+            self.step.made(adapter, fingerprint, stored)
+        return self.step.clusterable(fingerprint, url)
 
     async def _assign(self, fingerprint: Fingerprint, url: str) -> Assignment | None:
         """The item's cluster; None (counted, logged) when the index fails or is too slow."""
-        assert self._index is not None
-        if not self._health.may_try():
-            self._health.skipped(url)
-            self._inc("errors")
-            return None
+        index = self.step.index
+        assert index is not None
         handoff: Handoff[Assignment] = Handoff()
         timeout = self.config.redis_timeout
         try:
             future = self._submit(self._assign_in_thread, fingerprint, url, handoff)
-            assignment = await await_future(future, timeout)
+            return await await_future(future, timeout)
         except TimeoutError:
             late = handoff.abandon()  # the thread withdraws a cluster it founds after this
             if late is None:
-                self._failed(TimeoutError(f"no answer within {timeout:g} s (MAINC_DEDUP_REDIS_TIMEOUT)"), url)
-                return None
-            assignment = late
-        except self._index.service_errors as exc:
-            self._failed(exc, url)
+                self.step.failed(
+                    TimeoutError(f"no answer within {timeout:g} s (MAINC_DEDUP_REDIS_TIMEOUT)"), url
+                )
+            return late
+        except index.service_errors as exc:
+            self.step.failed(exc, url)
             return None
         finally:
-            if self._index.losses and self._stats is not None:
-                self._stats.set_value(STATS_PREFIX + "index_lost", self._index.losses)
-        self._health.worked()
-        return assignment
+            self.step.count_losses()
 
     def _assign_in_thread(
         self, fingerprint: Fingerprint, url: str, handoff: Handoff[Assignment]
     ) -> Assignment:
-        assert self._index is not None
-        assignment = self._index.assign(fingerprint, url)
+        index = self.step.index
+        assert index is not None
+        assignment = index.assign(fingerprint, url)
         if not handoff.deliver(assignment) and assignment.is_new:  # its item went on without it
             self._withdraw(assignment.cluster_id, fingerprint)
         return assignment
 
-    def _failed(self, error: BaseException, url: str) -> None:
-        self._health.failed(error, url)
-        self._inc("errors")
-
     def _record(
         self, adapter: ItemAdapter, url: str, assignment: Assignment | None, fingerprint: Fingerprint | None
-    ) -> None:
-        """Write the cluster fields; count and log the assignment."""
+    ) -> str:
+        """The cluster fields written and the assignment counted (the step's); a cluster
+        the item founded is remembered, to be withdrawn if a later pipeline loses the item,
+        or at once if its fields cannot be written. Returns why the item is dropped."""
         try:
-            write_cluster(adapter, assignment)
+            dropped = self.step.record(adapter, url, assignment)
         except Exception:
             if assignment is not None and assignment.is_new:  # not in the index without them
                 self._submit(self._withdraw, assignment.cluster_id, fingerprint)
             raise
-        if assignment is None:
-            return
-        if assignment.is_new:
+        if assignment is not None and assignment.is_new:
             assert fingerprint is not None  # an assignment is of a fingerprint
             self._new_leaders.add(adapter.item, url, (assignment.cluster_id, fingerprint))
-        kind = assignment_kind(assignment)
-        self._inc(kind)
-        logger.debug(
-            "mainc dedup: %s: %s of cluster %s%s (Jaccard %.3f, containment %.3f)",
-            url,
-            kind,
-            assignment.cluster_id,
-            f", duplicate of {assignment.duplicate_of}" if assignment.is_duplicate else "",
-            assignment.similarity,
-            assignment.containment,
-        )
+        return dropped
 
     def _withdraw(self, cluster_id: str, fingerprint: Fingerprint) -> None:
         """Take a founded cluster out of the index again (in a pipeline thread)."""
-        index = self._index
+        index = self.step.index
         if index is None:
             return
         try:
@@ -286,7 +243,7 @@ class NearDuplicatePipeline:
             logger.warning(
                 "mainc dedup: could not withdraw cluster %s of a lost item from %s: %s",
                 cluster_id,
-                self._where,
+                self.step.where,
                 describe_error(exc),
             )
 
@@ -299,10 +256,6 @@ class NearDuplicatePipeline:
 
     def _url_of(self, item: Any) -> str:
         try:
-            return str(ItemAdapter(item).get(self.config.url_field) or "")
+            return self.step.url_of(ItemAdapter(item))
         except TypeError:  # not an item type ItemAdapter knows
             return ""
-
-    def _inc(self, name: str) -> None:
-        if self._stats is not None:
-            self._stats.inc_value(STATS_PREFIX + name)

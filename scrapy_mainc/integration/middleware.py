@@ -1,23 +1,33 @@
-"""The Scrapy middlewares: annotate HTML responses, attach each page to its items.
+"""The Scrapy middlewares: annotate HTML responses, attach each page to its items; and the
+decoding of a page as the downloader middleware decodes it.
 
 ``MaincDownloaderMiddleware`` records :class:`~scrapy_mainc.core._annotate.PageAnnotations` in
 ``response.meta["mainc"]`` and re-decodes pages that Scrapy decoded wrongly (undeclared
-or wrongly declared charsets).
+or wrongly declared charsets): :func:`settle_response`.
 ``MaincSpiderMiddleware`` files the page of every item a callback produces, for
-:class:`~scrapy_mainc.MaincPipeline` to extract (see ``_pages``).
+:class:`~scrapy_mainc.MaincPipeline` to extract (see ``_page_handoff``).
+
+:func:`decoded_page` gives a page that comes from no crawl (a WARC record's HTTP headers and
+body, in archive mode) the same treatment: Scrapy's response class and encoding for the
+headers and body, then :func:`settle_response`.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Response, TextResponse
+from scrapy.http import Headers, HtmlResponse, Response, TextResponse
+from scrapy.responsetypes import responsetypes
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from ._config import MaincConfig
-from ._decoding import is_html, settle_response
-from ._pages import AttachedPage, book_of
+from ..config._mainc_config import MaincConfig
+from ..core._annotate import annotate, better_encoding, declared_encoding
+from ..items._page import Page
+from ._page_handoff import book_of
 from ._startup import check_crawl, checked
 
 if TYPE_CHECKING:
@@ -25,6 +35,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
+logger = logging.getLogger(__name__)
 
 #: Key of the annotations in ``response.meta``.
 META_KEY = "mainc"
@@ -73,7 +84,7 @@ class MaincDownloaderMiddleware:
 
 
 class MaincSpiderMiddleware(BaseSpiderMiddleware):
-    """Attach the page each item came from, for the pipeline (see ``_pages``)."""
+    """Attach the page each item came from, for the pipeline (see ``_page_handoff``)."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
@@ -98,10 +109,72 @@ def response_urls(response: Response) -> list[str]:
     return urls
 
 
-def attached_page(response: Response) -> AttachedPage:
+def attached_page(response: Response) -> Page:
     """The page of ``response``: decoded text for text responses, else the raw body."""
     page: str | bytes = response.text if isinstance(response, TextResponse) else response.body
     request = response.request
     annotations = request.meta.get(META_KEY) if request is not None else None
     fetched = (response.headers.get(b"Date") or b"").decode("latin-1")
-    return AttachedPage(page=page, url=response.url, annotations=dict(annotations or {}), fetched=fetched)
+    return Page(page, response.url, dict(annotations or {}), fetched)
+
+
+# --- decoding: the downloader middleware's, and a page from no crawl's -----------------
+
+
+def is_html(response: Response) -> bool:
+    """True for HTML responses: ``HtmlResponse``, or text declared as (X)HTML."""
+    if isinstance(response, HtmlResponse):
+        return True
+    if not isinstance(response, TextResponse):
+        return False
+    content_type = (response.headers.get(b"Content-Type") or b"").lower()
+    return b"html" in content_type
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedPage:
+    """A page as the crawl hands it to the pipeline: its text and the annotations."""
+
+    text: str
+    annotations: dict[str, Any]
+    #: The encoding was not the one Scrapy inferred (``mainc/redecoded``).
+    redecoded: bool = False
+
+
+def decoded_page(
+    url: str, headers: Sequence[tuple[str, str]], body: bytes, redecode: bool = True
+) -> DecodedPage | None:
+    """``body`` (with its HTTP ``headers``, content and transfer encodings already undone)
+    decoded as the crawl decodes a response from ``url``; None when the crawl's middleware
+    would not take it for HTML."""
+    kept = Headers([(name, value) for name, value in headers if name.lower() not in _UNDONE])
+    response_class = responsetypes.from_args(headers=kept, url=url, body=body)
+    response = response_class(url=url, headers=kept, body=body)
+    if not is_html(response):
+        return None
+    settled, annotations, redecoded = settle_response(response, redecode)  # type: ignore[arg-type]
+    return DecodedPage(settled.text, annotations, redecoded)
+
+
+#: Headers of encodings the archive reader has undone (as the crawl's compression middleware
+#: does before the response class is chosen).
+_UNDONE = frozenset({"content-encoding", "transfer-encoding", "content-length"})
+
+
+def settle_response(response: TextResponse, redecode: bool) -> tuple[TextResponse, dict[str, Any], bool]:
+    """The downloader middleware's step: ``response`` re-decoded when its charset is
+    undeclared or wrong and the sniffer confidently finds another (with ``redecode``), its
+    annotations (``response.meta["mainc"]``), and whether it was re-decoded."""
+    content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
+    declared = declared_encoding(content_type, response.body)
+    redecoded = False
+    if redecode:
+        encoding = better_encoding(response.body, response.encoding, declared)
+        if encoding:
+            logger.debug("mainc: decoding %s as %s, not %s", response.url, encoding, response.encoding)
+            response = response.replace(encoding=encoding)
+            redecoded = True
+    annotations = annotate(
+        response.text, declared_encoding=declared, encoding=response.encoding, redecoded=redecoded
+    )
+    return response, annotations.as_meta(), redecoded

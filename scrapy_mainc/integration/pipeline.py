@@ -7,7 +7,7 @@ items without text is opt-in (``MAINC_DROP_EMPTY``).
 With near-duplicate clustering on (``MAINC_DEDUP_ENABLED``), the worker also fingerprints
 the main text, with the parameters ``NearDuplicatePipeline`` uses, and this pipeline hands
 it on in the fingerprint field (``MAINC_DEDUP_FINGERPRINT_FIELD``; when that is None,
-beside the item, in the crawler's book of ``_pages``), together with the page
+beside the item, in the crawler's book of ``_page_handoff``), together with the page
 URL in the URL field (``MAINC_DEDUP_URL_FIELD``) when the item has none there. Either is
 skipped for a typed item that does not declare the field; ``NearDuplicatePipeline`` then
 fingerprints the text itself (stat ``mainc/dedup/fingerprinted``). Without
@@ -16,29 +16,36 @@ which is said once at WARNING.
 
 The page's metadata (publication date, authors, site name, canonical URL, description,
 lead image, section, tags) goes into flat fields of their own, written only where the
-item's field is empty and optional on typed items: see ``_itemfields`` for the design,
-``_tally`` for the ``mainc/metadata/*`` stats, ``MAINC_METADATA_ENABLED`` to switch it off.
+item's field is empty and optional on typed items: see ``items._fields`` for the design,
+``items._mainc_stats`` for the ``mainc/metadata/*`` stats, ``MAINC_METADATA_ENABLED`` to
+switch it off.
+
+The steps from a page to its item are the per-page runner's (``items._runner``), which the
+archive mode runs too; this pipeline finds each item's page (``_page_handoff``), runs the
+extraction in its worker pool off the reactor, and hands each item's fingerprint on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ._config import MaincConfig, spider_algorithm
-from ._dedup_config import DedupConfig
-from ._itembuild import ItemBuilder
-from ._itemfields import MissingFieldError
-from ._pages import AttachedPage, book_of
-from ._pool import WorkerPool
+from ..config._dedup_config import DedupConfig
+from ..config._mainc_config import MaincConfig, spider_algorithm
+from ..items._fields import MissingFieldError
+from ..items._mainc_stats import CollectorStats
+from ..items._page import Page
+from ..items._pool import WorkerPool
+from ..items._runner import PageRunner
+from ..items._workers import FINGERPRINT_MODULES, ExtractionOutcome, ExtractionTask
+from ._page_handoff import book_of
 from ._reactor import asyncio_available, await_future
 from ._startup import check_crawl, checked, enabled_before, enabled_order
-from ._tally import OutcomeTally, extraction_stats, metadata_stats
-from ._workers import FINGERPRINT_MODULES, ExtractionOutcome, failed
 from .middleware import MaincSpiderMiddleware
 
 if TYPE_CHECKING:
@@ -76,13 +83,12 @@ class MaincPipeline:
         #: Components that may hand this pipeline another object than the spider's item.
         self.replacers = _replacers(crawler.settings)
         #: The steps from a page to its item, shared with the archive mode.
-        self.builder = ItemBuilder(
-            self.config, self.dedup, self._inc, checked(spider_algorithm, crawler.spider)
+        self.runner = PageRunner(
+            self.config,
+            self.dedup,
+            CollectorStats(lambda: crawler.stats),
+            checked(spider_algorithm, crawler.spider),
         )
-        self.fields = self.builder.fields
-        #: Item classes already told (at INFO) of the optional fields they lack, if any.
-        self.told_undeclared: set[type] = set()
-        self.tally = OutcomeTally(self.config.worker_mode)
         self.pool: WorkerPool | None = None
 
     @classmethod
@@ -99,49 +105,37 @@ class MaincPipeline:
     def close_spider(self, spider: Spider | None = None) -> None:
         if self.pool is not None:
             self.pool.close(CLOSE_WAIT)
-        warning = self.tally.all_failed_warning(
-            attaching=self.book.filing, info_field=self.config.fields.info
-        )
+        warning = self.runner.closing_warning(attaching=self.book.filing)
         if warning:
             logger.warning("%s", warning)
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         trail = self.book.claim(item, _item_url(ItemAdapter(item)))
-        attached = trail.page if trail is not None else None
         try:
-            item = self.fields.prepare(item)
-        except MissingFieldError as error:
-            return self._pass_unfit(item, error)
+            item = self.runner.prepare(item)
+        except MissingFieldError:  # counted and said by the runner: the item goes on unchanged
+            return item
         if trail is not None:
             self.book.bind(trail, item)  # converted to a dict: the dict is the item now
-        adapter = ItemAdapter(item)
-        in_item = self.fields.page_in(adapter)
-        page = in_item if in_item else _page_of(attached)  # an empty field: the response's page
-        page = in_item if page is None else page  # else an empty document, said as such
-        url = attached.url if attached else _item_url(adapter)
-        fetched = attached.fetched if attached else None
-        outcome = await self._extract(page, url, self.fields.takes_metadata(item), fetched)
-        found = self.builder.fill(adapter, outcome, page, attached.annotations if attached else None)
-        if self.dedup.enabled:
-            beside = self.builder.hand_on(adapter, outcome, url)
-            if beside is not None and self.handoff:
-                self.book.keep_fingerprint(trail, adapter.item, beside)
-        self._count(outcome, url)
-        self._count_metadata(item, found)
-        dropped = self.builder.drop_reason(outcome)
-        if dropped:
-            raise _drop(dropped)
+        run = self.runner.start(item, self._page(ItemAdapter(item), trail.page if trail else None))
+        outcome = run.settled or await self._extract(run.task)
+        result = self.runner.finish(run, outcome)
+        if result.beside is not None and self.handoff:
+            self.book.keep_fingerprint(trail, result.item, result.beside)
+        if result.dropped:
+            raise _drop(result.dropped)
         return item
 
-    async def _extract(
-        self, page: str | bytes | None, url: str | None, metadata: bool, fetched: str | None = None
-    ) -> ExtractionOutcome:
-        task = self.builder.task(page, url, metadata, fetched)
-        if page is None:
-            return failed(task, "no_page", self._no_page_reason(url))
-        refused = self.builder.too_large(task)
-        if refused is not None:
-            return refused
+    def _page(self, adapter: ItemAdapter, attached: Page | None) -> Page:
+        """The item's page: the one the spider put in its page field, else its response's
+        (an empty field too: ``""`` is an empty document, not a missing page)."""
+        in_item = self.runner.fields.page_in(adapter)
+        if attached is not None:
+            return replace(attached, html=in_item) if in_item else attached
+        url = _item_url(adapter)
+        return Page(in_item, url, missing="" if in_item is not None else self._no_page_reason(url))
+
+    async def _extract(self, task: ExtractionTask) -> ExtractionOutcome:
         if self.pool is None:  # process_item before open_spider: not in a crawl
             self.pool = WorkerPool("inline", 1, self.config.timeout)
         submitted = self.pool.submit(task)
@@ -172,64 +166,6 @@ class MaincPipeline:
             f"replaced the object the spider yielded ({', '.join(self.replacers)}; returning "
             f"dict(item) or another item class does that) and {by_url}; it has {lacking}"
         )
-
-    def _pass_unfit(self, item: Any, error: MissingFieldError) -> Any:
-        """A typed item that cannot take the fields goes on unchanged: the error is logged
-        once per item class (with the fix), every such item is counted."""
-        self._inc("mainc/failed")
-        self._inc("mainc/failed/missing_field")
-        self.tally.add("missing_field", str(error))
-        if self.fields.policy.first_report(type(item)):
-            logger.error("%s (items of this class pass through without extraction)", error)
-        return item
-
-    def _count(self, outcome: ExtractionOutcome, url: str | None) -> None:
-        extraction = outcome.extraction
-        self.tally.add(outcome.failure, extraction.reason)
-        if outcome.failure:
-            self._inc("mainc/failed")
-            self._inc(f"mainc/failed/{outcome.failure}")
-            if outcome.failure == "timeout":
-                warning = self.tally.thread_timeout_warning(url, self.config.timeout)
-                if warning:
-                    logger.warning("%s", warning)
-        else:
-            for key in extraction_stats(extraction):
-                self._inc(key)
-            self._inc(f"mainc/algorithm/{extraction.algorithm}")
-            self._add_milliseconds("mainc/ms/total", extraction.milliseconds)
-        if not logger.isEnabledFor(logging.DEBUG):
-            return
-        logger.debug(
-            "mainc: %s: %s, %d characters in %.1f ms%s",
-            url or "(no URL)",
-            extraction.algorithm,
-            len(extraction.text),
-            extraction.milliseconds,
-            f", {extraction.reason}" if extraction.reason else "",
-        )
-
-    def _count_metadata(self, item: Any, found: tuple[str, ...]) -> None:
-        """The item's metadata stats; the INFO lines for its class if it lacks optional
-        fields (the page type's, metadata fields), the first time."""
-        skipped = self.fields.skipped_metadata(item)
-        for key in metadata_stats(found, bool(skipped)):
-            self._inc(key)
-        if type(item) not in self.told_undeclared:
-            self.told_undeclared.add(type(item))
-            for message in self.fields.undeclared_messages(item):
-                logger.info("%s", message)
-
-    def _inc(self, key: str, count: int = 1) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value(key, count)
-
-    def _add_milliseconds(self, key: str, milliseconds: float) -> None:
-        """Add to a sum of milliseconds, kept to the microsecond (a float sum would show
-        its rounding: 385.17699999999996)."""
-        stats = self.crawler.stats
-        if stats is not None:
-            stats.set_value(key, round(stats.get_value(key, 0) + milliseconds, 3))
 
 
 def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
@@ -281,10 +217,6 @@ def _drop(message: str) -> DropItem:
         return DropItem(message, log_level="DEBUG")
     except TypeError:  # a Scrapy without DropItem(log_level=...)
         return DropItem(message)
-
-
-def _page_of(attached: AttachedPage | None) -> str | bytes | None:
-    return attached.page if attached is not None else None
 
 
 def _item_url(adapter: ItemAdapter) -> str | None:

@@ -1,5 +1,6 @@
-"""Which fields an item can take, and reading pages from items and writing extraction
-fields into them, for any item type: the one item-field policy of the Scrapy layer.
+"""How an item gets its fields: which fields an item can take, reading its page from it and
+writing the extraction's fields (and the cluster's) into it, for any item type: the one
+item-field policy of the crawl and the archive mode.
 
 Dicts take any field; ``scrapy.Item``, dataclass and attrs items only the fields they
 declare. :class:`FieldPolicy` decides, once per item class and for one component, what to
@@ -8,7 +9,8 @@ caught at its first item, with an error that names the field, the setting and th
 unless ``MAINC_CONVERT_ITEMS`` asks for such items to be converted to dicts; optional
 fields (the metadata) are left out of a class that does not declare them. ``MaincPipeline``
 (through :class:`ItemFields`) and ``NearDuplicatePipeline`` (:data:`CLUSTER_FIELDS`) each
-have a policy; :func:`set_if_declared` writes a field a class may lack.
+have a policy; :func:`set_if_declared` writes a field a class may lack. The messages for
+classes that lack fields are in ``_field_messages``.
 
 Metadata fields
 ---------------
@@ -51,12 +53,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
+from ..config._mainc_config import FieldNames, MaincConfig
 from ..core._types import Extraction, Metadata
-from ._config import METADATA_FIELD_SETTINGS, FieldNames, MaincConfig
+from ._field_messages import (
+    missing_cluster_fields_message,
+    missing_fields_message,
+    undeclared_metadata_message,
+    undeclared_page_type_message,
+)
+
+if TYPE_CHECKING:
+    from ..dedup._index import Assignment
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +141,7 @@ class FieldPolicy:
         self._optional = optional
         self._later = later
         self._convert = convert
-        self._explain = explain or _missing_message
+        self._explain = explain or missing_fields_message
         self._verdicts: dict[type, Verdict] = {}
         self._reported: set[type] = set()
 
@@ -185,9 +196,7 @@ class ItemFields:
         #: ``(PAGE_TYPE, item field)``, when the page type is written.
         self.page_type = ((PAGE_TYPE, self.names.page_type),) if self.names.page_type else ()
         self._keep_page = config.keep_page
-        required = {field: setting for setting, field in self.names.attached()}
-        if config.keep_page and self.names.page:
-            required[self.names.page] = "MAINC_PAGE_FIELD"
+        required = {field: setting for setting, field in self.names.written(config.keep_page)}
         optional = self.page_type + self.metadata
         self.policy = FieldPolicy(required, optional, later_fields, config.convert_items)
 
@@ -280,6 +289,23 @@ class ItemFields:
             adapter[field] = None  # dataclass and attrs items keep every declared field
 
 
+def item_info(extraction: Extraction, annotations: dict[str, Any] | None) -> dict[str, Any]:
+    """The item's ``mainc`` field: how the page was extracted, and the page's annotations."""
+    info: dict[str, Any] = {
+        "algorithm": extraction.algorithm,
+        "xpath": extraction.xpath,
+        "score": extraction.score,
+        "lang": extraction.lang,
+        "milliseconds": round(extraction.milliseconds, 3),
+        "reason": extraction.reason,
+        "article": extraction.article,
+        "page_type": extraction.page_type,
+    }
+    if annotations:
+        info["page"] = annotations
+    return info
+
+
 def item_value(value: object) -> object:
     """A metadata value as an item holds it: a list for a tuple, ``None`` for ``""``."""
     if isinstance(value, tuple):
@@ -287,64 +313,15 @@ def item_value(value: object) -> object:
     return None if value == "" else value
 
 
-def undeclared_metadata_message(item_class: type, skipped: tuple[tuple[str, str], ...]) -> str:
-    """The INFO line for an item class without the metadata fields ``skipped`` (``(Metadata
-    field, item field)`` pairs)."""
-    settings = dict(METADATA_FIELD_SETTINGS)
-    name = item_class.__name__
-    fields = ", ".join(repr(field) for _, field in skipped)
-    named_by = ", ".join(settings[record] for record, _ in skipped)
-    plural = len(skipped) > 1
-    them, s = ("them", "s") if plural else ("it", "")
-    return (
-        f"mainc: {name} items do not declare the metadata field{s} {fields}, so they go "
-        f"without {them}. To get {them}: declare the field{s} on {name} (e.g. "
-        f"{skipped[0][1]} = scrapy.Field(), or a dataclass/attrs field with a default), or "
-        "set MAINC_CONVERT_ITEMS = True to convert such items to dicts. To leave "
-        f"{them} out without this message: set {named_by} to None, or "
-        "MAINC_METADATA_ENABLED = False. (Said once per item class; such items are counted "
-        "in mainc/metadata/undeclared.)"
-    )
-
-
-def undeclared_page_type_message(item_class: type, field: str) -> str:
-    """The INFO line for an item class without the page type's field ``field``."""
-    name = item_class.__name__
-    return (
-        f"mainc: {name} items do not declare the page type field {field!r}, so they go without "
-        f"it. To get it: declare it on {name} (e.g. {field} = scrapy.Field(), or a dataclass/attrs "
-        "field with a default), or set MAINC_CONVERT_ITEMS = True to convert such items to "
-        "dicts. To leave it out without this message: set MAINC_PAGE_TYPE_FIELD to None. (Said "
-        "once per item class.)"
-    )
-
-
-def _missing_message(item_class: type, missing: list[tuple[str, str]]) -> str:
-    fields = ", ".join(repr(field) for _, field in missing)
-    settings = ", ".join(f"{setting}={field!r}" for setting, field in missing)
-    first = missing[0][1]
-    return (
-        f"scrapy_mainc cannot store its results in {item_class.__name__} items: "
-        f"the item class has no field {fields} ({settings}). Fix one of: declare the "
-        f"field{'s' if len(missing) > 1 else ''} on {item_class.__name__} (e.g. "
-        f"{first} = scrapy.Field(), or a dataclass/attrs field with a default); set the "
-        f"setting to the name of a field the item has, or to None to not store that "
-        f"value; or set MAINC_CONVERT_ITEMS = True to convert such items to dicts."
-    )
-
-
 def cluster_fields_policy(convert: bool) -> FieldPolicy:
     """NearDuplicatePipeline's policy: typed items must declare :data:`CLUSTER_FIELDS`."""
-    return FieldPolicy(dict.fromkeys(CLUSTER_FIELDS, ""), convert=convert, explain=_missing_cluster_message)
-
-
-def _missing_cluster_message(item_class: type, missing: list[tuple[str, str]]) -> str:
-    name = item_class.__name__
-    fields = ", ".join(repr(field) for _, field in missing)
-    return (
-        f"NearDuplicatePipeline cannot store clusters in {name} items: the item class has no "
-        f"field {fields}. Fix one of: declare {'them' if len(missing) > 1 else 'it'} on {name} "
-        f"(e.g. {missing[0][1]} = scrapy.Field(), or a dataclass/attrs field with a default), or "
-        f"set MAINC_CONVERT_ITEMS = True to convert such items to dicts. Until then they pass "
-        f"unclustered (stat mainc/dedup/missing_field)."
+    return FieldPolicy(
+        dict.fromkeys(CLUSTER_FIELDS, ""), convert=convert, explain=missing_cluster_fields_message
     )
+
+
+def write_cluster(adapter: ItemAdapter, assignment: Assignment | None) -> None:
+    """``cluster_id`` and ``duplicate_of`` of ``assignment``; both "" for an item that was
+    not clustered (too short, or the index failed)."""
+    adapter["cluster_id"] = assignment.cluster_id if assignment else ""
+    adapter["duplicate_of"] = assignment.duplicate_of if assignment else ""

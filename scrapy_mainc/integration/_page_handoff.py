@@ -1,4 +1,5 @@
-"""What the components hand each other beside an item: its page, then its fingerprint.
+"""The hand-off of pages between the components: what they hand each other beside an item,
+its page, then its fingerprint.
 
 Item pipelines never see responses, and typed items (``scrapy.Item``, dataclasses, attrs)
 cannot take a field they do not declare. So the spider middleware does not write the page
@@ -38,6 +39,8 @@ from weakref import ReferenceType, WeakKeyDictionary, ref
 
 from scrapy import signals
 
+from ..items._page import Page
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
@@ -50,23 +53,12 @@ if TYPE_CHECKING:
 MAX_LOOSE_TRAILS = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class AttachedPage:
-    """The response an item came from, as the pipeline needs it."""
-
-    page: str | bytes  #: decoded text for text responses, the body otherwise
-    url: str
-    annotations: dict[str, Any] = field(default_factory=dict)  #: ``response.meta["mainc"]``
-    #: The response's HTTP ``Date`` header ("" without one): relative dates are read against it.
-    fetched: str = ""
-
-
 @dataclass(eq=False, slots=True)
 class _Source:
     """A response whose items are in flight: its page, and their trails."""
 
     key: int  #: ``id`` of the response
-    page: AttachedPage
+    page: Page
     urls: tuple[str, ...]
     watch: ReferenceType[Any]  #: the response, weakly; its callback drops this source
     trails: list[Trail] = field(default_factory=list)
@@ -84,7 +76,7 @@ class Trail:
     claimed: bool = False
 
     @property
-    def page(self) -> AttachedPage | None:
+    def page(self) -> Page | None:
         return self.source.page if self.source is not None else None
 
 
@@ -115,7 +107,7 @@ class ItemBook:
 
     # --- filing and finding -----------------------------------------------------------------
 
-    def file(self, item: Any, response: Any, page: AttachedPage, urls: Iterable[str]) -> None:
+    def file(self, item: Any, response: Any, page: Page, urls: Iterable[str]) -> None:
         """Give ``item``, which ``response`` produced, that response's page (``urls``: the
         URLs the item may name it by)."""
         self._collect()

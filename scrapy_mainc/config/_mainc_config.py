@@ -1,9 +1,12 @@
-"""Scrapy settings to one frozen :class:`MaincConfig`, built in one place.
+"""The settings read into one frozen :class:`MaincConfig`, in one place.
 
-Every ``MAINC_`` setting is listed in :data:`SETTINGS` with its default; the add-on writes
-these defaults at ``"addon"`` priority and :meth:`MaincConfig.from_settings` reads them back,
-so a manual configuration and the add-on behave the same. This module does not import
-Scrapy: it only calls the ``get*`` methods of the settings object it is given.
+Every ``MAINC_`` setting but the near-duplicate ones (``_dedup_config``) becomes a field of
+:class:`MaincConfig` here: :meth:`MaincConfig.from_settings` reads and checks each one
+(its default from the registry, ``_registry``; its value through ``_reading``, from a
+crawl's Scrapy settings or a plain mapping), the item fields into :class:`FieldNames`, and
+what the outputs keep and which items are kept into ``ContentConfig``
+(``_output_and_filters``). The add-on writes :func:`addon_defaults` at ``"addon"``
+priority, so a manual configuration and the add-on behave the same.
 """
 
 from __future__ import annotations
@@ -12,16 +15,14 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
-from ._content import ContentConfig
-from ._settings import REGISTRY, read_setting
-
-if TYPE_CHECKING:
-    from scrapy.settings import BaseSettings
+from ._output_and_filters import ContentConfig
+from ._reading import SettingsReader, read_setting
+from ._registry import REGISTRY
 
 #: Where extraction runs: worker processes, worker threads, or the reactor thread itself.
 WORKER_MODES = ("process", "thread", "inline")
@@ -29,7 +30,7 @@ WORKER_MODES = ("process", "thread", "inline")
 SPIDER_ALGORITHM_ATTRIBUTE = "mainc_algorithm"
 
 #: Every MAINC_ setting but the near-duplicate ones (``MAINC_DEDUP_*``, read by
-#: ``_dedup_config.DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
+#: ``DedupConfig``) and its default, from the registry (``MAINC_WORKERS = None`` means the
 #: CPU count).
 SETTINGS: Mapping[str, Any] = {
     setting.name: setting.default for setting in REGISTRY if setting.group != "dedup"
@@ -90,10 +91,16 @@ class FieldNames:
         )
         return tuple((setting, field) for setting, field in pairs if field)
 
+    def written(self, keep_page: bool) -> tuple[tuple[str, str], ...]:
+        """``(setting name, field)`` of every field the pipeline must be able to write: the
+        output fields, and the page field when the page is kept (``MAINC_KEEP_PAGE``)."""
+        page = (("MAINC_PAGE_FIELD", self.page),) if keep_page and self.page else ()
+        return self.attached() + page
+
 
 @dataclass(frozen=True, slots=True)
 class MaincConfig:
-    """Everything the Scrapy components need from the settings, validated."""
+    """Everything the pipeline's steps need from the settings, validated."""
 
     enabled: bool = True
     algorithm: str = "auto"
@@ -111,11 +118,11 @@ class MaincConfig:
     redecode: bool = True
     #: Run the metadata stage and write its fields (``MAINC_METADATA_ENABLED``).
     metadata: bool = True
-    #: What the outputs keep, ``favor``, and which items are kept (``_content``).
+    #: What the outputs keep, ``favor``, and which items are kept (``_output_and_filters``).
     content: ContentConfig = ContentConfig()
 
     @classmethod
-    def from_settings(cls, settings: BaseSettings) -> MaincConfig:
+    def from_settings(cls, settings: SettingsReader) -> MaincConfig:
         """Read and check every ``MAINC_`` setting; a bad value raises ValueError."""
 
         def get(name: str) -> Any:  # unlike settings.get(), keeps an explicit None
@@ -175,6 +182,18 @@ class MaincConfig:
                 if host == domain or host.endswith("." + domain):
                     return name
         return spider_algorithm or self.algorithm
+
+
+def addon_defaults(settings: SettingsReader) -> dict[str, Any]:
+    """What the add-on writes at ``"addon"`` priority under ``settings``: every default of
+    :data:`SETTINGS`, and ``MAINC_DEDUP_TEXT_FIELD`` following ``MAINC_TEXT_FIELD`` (so that
+    clustering reads the text where the pipeline writes it, unless set). A bad value raises
+    ValueError."""
+    defaults = dict(SETTINGS)
+    text_field = MaincConfig.from_settings(settings).fields.text
+    if text_field:
+        defaults["MAINC_DEDUP_TEXT_FIELD"] = text_field
+    return defaults
 
 
 def spider_algorithm(spider: object) -> str | None:

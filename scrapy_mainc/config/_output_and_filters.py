@@ -1,7 +1,7 @@
-"""The part of :class:`~scrapy_mainc.integration._config.MaincConfig` that says what the
-outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``) and which
-items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``), read
-from the settings.
+"""The output and filter settings: the part of :class:`~._mainc_config.MaincConfig` that says
+what the outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``)
+and which items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``;
+the drops themselves are ``items._drops``), read from the settings.
 
 ``MAINC_ARTICLES_ONLY = True`` is ``MAINC_PAGE_TYPES = ["article"]`` under its older name
 (its drops keep their stat, ``mainc/dropped/not_article``). A crawl that sets both is

@@ -32,11 +32,11 @@ from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule, SitemapSpider
 from scrapy.utils.sitemap import Sitemap
 
-from ._itembuild import page_item
-from ._offline import ItemOptions, option_settings
-from ._startup import StartupError
-from ._tally import page_type_counts
-from .addon import Addon
+from ..config._command_options import ItemOptions, option_settings
+from ..integration._startup import StartupError
+from ..integration.addon import Addon
+from ..items._mainc_stats import page_type_counts
+from ..items._runner import page_item
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler, CrawlerProcessBase

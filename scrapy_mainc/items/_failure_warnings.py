@@ -1,24 +1,9 @@
-"""What became of a crawl's extractions: the stats by outcome and page type, the metadata
-stats, and the warnings ``MaincPipeline`` gives once.
+"""The warnings about failed extractions, said once: :class:`OutcomeTally` counts the
+outcomes by failure kind and words them.
 
-Stats of an extraction that ran (:func:`extraction_stats`; the crawl and the archive mode
-count them alike): ``mainc/extracted`` or ``mainc/empty``, and ``mainc/page_type/<type>``
-(``article``, ``forum``, ``listing``, ``collection``, ``product``, ``documentation``,
-``service``: ``Extraction.page_type``), counted before any drop, none for a page of no type
-(empty, or not HTML). :func:`page_type_counts` words the latter for the closing summaries.
-
-Metadata stats, one per item (:func:`metadata_stats`):
-
-- ``mainc/metadata/<field>`` (``published``, ``modified``, ``authors``, ``site_name``,
-  ``canonical_url``, ``description``, ``image``, ``section``, ``tags``: the record's names,
-  whatever the item field is called): items whose page gave a non-empty value for the
-  field, among the items that take the field (a switched-off or undeclared field is not
-  counted; a spider's own value, which is kept, is counted when the page had one too);
-- ``mainc/metadata/undeclared``: items of a typed class that does not declare some of the
-  metadata fields (they go without them).
-
-Each item's failure is logged at DEBUG only (its reason is in the item). Two situations
-deserve a WARNING all the same, once per crawl:
+Each item's failure is logged at DEBUG only (its reason is in the item; its stats are
+``mainc/failed/<kind>``, ``_mainc_stats``). Two situations deserve a WARNING all the same,
+once per crawl:
 
 - every item failed: said when the spider closes, with the counts by kind and the likely
   cause of each kind (worker processes that cannot start, pages that never reach the
@@ -30,10 +15,6 @@ deserve a WARNING all the same, once per crawl:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-
-from ..core._pagetype import PAGE_TYPES
-from ..core._types import Extraction
 
 #: At most this much of a failure's reason is quoted in a warning.
 REASON_CHARS = 240
@@ -56,62 +37,6 @@ CAUSES = {
     "missing_field": "the item classes lack fields (see the error logged for each class)",
     "too_large": "the pages are larger than MAINC_MAX_PAGE_SIZE",
 }
-
-
-#: Prefix of the stats of extractions by page type (``mainc/page_type/forum``...).
-PAGE_TYPE_STATS = "mainc/page_type/"
-
-
-def extraction_stats(extraction: Extraction) -> list[str]:
-    """The stats to increase for an extraction that ran (see the module docstring)."""
-    keys = ["mainc/extracted" if extraction.text else "mainc/empty"]
-    if extraction.page_type:
-        keys.append(PAGE_TYPE_STATS + extraction.page_type)
-    return keys
-
-
-def page_type_counts(stats: Mapping[str, int]) -> str:
-    """The extractions by page type among ``stats``, in :data:`PAGE_TYPES` order
-    (``article: 12, listing: 4``); "" when none was counted."""
-    counts = ((kind, stats.get(PAGE_TYPE_STATS + kind, 0)) for kind in PAGE_TYPES)
-    return ", ".join(f"{kind}: {count}" for kind, count in counts if count)
-
-
-#: Prefix of the near-duplicate clustering's stats.
-DEDUP_STATS = "mainc/dedup/"
-#: The clustering's stats a summary gives, and what it calls them.
-_DEDUP_COUNTS = (
-    ("unique", "new clusters"),
-    ("duplicates", "duplicates"),
-    ("recrawled", "re-crawls"),
-    ("skipped_short", "too short to cluster"),
-    ("errors", "not clustered (index errors)"),
-)
-
-
-def near_duplicate_counts(stats: Mapping[str, int]) -> str:
-    """The clustering's outcomes among ``stats`` (``12 new clusters, 30 duplicates, 2
-    re-crawls, 0 too short to cluster``; index errors only when there were any); "" when
-    nothing was clustered (clustering off)."""
-    if not any(name.startswith(DEDUP_STATS) for name in stats):
-        return ""
-    counts = ((name, stats.get(DEDUP_STATS + key, 0)) for key, name in _DEDUP_COUNTS)
-    return ", ".join(f"{count} {name}" for name, count in counts if count or "errors" not in name)
-
-
-#: Prefix of the metadata stats.
-METADATA_STATS = "mainc/metadata/"
-#: Items that went without some metadata fields their class does not declare.
-UNDECLARED_STAT = METADATA_STATS + "undeclared"
-
-
-def metadata_stats(found: tuple[str, ...], skipped: bool) -> list[str]:
-    """The stats to increase for one item: a ``mainc/metadata/<field>`` for each field of
-    ``found`` (the page gave a value), ``mainc/metadata/undeclared`` if ``skipped``."""
-    keys = [METADATA_STATS + name for name in found]
-    if skipped:
-        keys.append(UNDECLARED_STAT)
-    return keys
 
 
 class OutcomeTally:
@@ -159,7 +84,7 @@ class OutcomeTally:
 
     def _what_became(self, info_field: str) -> str:
         """What became of the failed items: those of a class that lacks the fields went on
-        unchanged (see ``MaincPipeline._pass_unfit``), the others with empty fields."""
+        unchanged (see ``PageRunner.prepare``), the others with empty fields."""
         unchanged, total = self.counts["missing_field"], sum(self.counts.values())
         emptied = (
             f"with empty fields and the reason in {info_field}['reason']"

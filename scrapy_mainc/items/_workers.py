@@ -1,5 +1,5 @@
 """What an extraction worker runs, and how a worker process starts: the worker side of
-:mod:`scrapy_mainc.integration._pool`.
+:mod:`scrapy_mainc.items._pool`.
 
 The unit of work is :func:`run_extraction`, a pure top-level function from an
 :class:`ExtractionTask` to an :class:`ExtractionOutcome`; it is what a worker process runs,

@@ -7,9 +7,10 @@ reference in the documentation, whose tables are written from it
 documentation cannot disagree. The defaults of the clustering parameters are
 those of :class:`~scrapy_mainc.dedup.FingerprintParams` and
 :class:`~scrapy_mainc.dedup.IndexParams`, which say where each value comes from. A test
-checks that every ``MAINC_`` name the package reads is registered. This module imports
-neither Scrapy nor anything heavy; :func:`read_setting` reads one setting for the config
-objects.
+checks that every ``MAINC_`` name the package reads is registered, and
+:func:`unknown_settings` finds the registered name nearest a misspelt one. ``_reading``
+reads a setting's value; ``_mainc_config`` and ``_dedup_config`` turn the values into the
+configuration records.
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core._limits import MAX_PAGE_BYTES
 from ..core._pagetype import PAGE_TYPES
 from ..dedup._params import FingerprintParams, IndexParams
-
-if TYPE_CHECKING:
-    from scrapy.settings import BaseSettings
 
 #: The clustering parameters' own defaults, which the MAINC_DEDUP_* settings take.
 _FINGERPRINT = FingerprintParams()
@@ -397,23 +395,3 @@ def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
             near = get_close_matches(name.removeprefix(PREFIX), registered, n=1, cutoff=SUGGESTION_CUTOFF)
             unknown.append((name, PREFIX + near[0] if near else ""))
     return unknown
-
-
-#: What each ``BaseSettings`` getter accepts, for the error it gives.
-_GETTER_KINDS = {
-    "getbool": "True or False",
-    "getint": "a whole number",
-    "getfloat": "a number",
-    "getdict": "a dict (or its JSON text)",
-}
-
-
-def read_setting(settings: BaseSettings, getter: str, name: str, fallback: Any) -> Any:
-    """``settings.<getter>(name, fallback)``; a value it cannot convert raises a ValueError
-    that names the setting (Scrapy's own message does not). ``MaincConfig`` and
-    ``DedupConfig`` read their settings with it."""
-    try:
-        return getattr(settings, getter)(name, fallback)
-    except (TypeError, ValueError):
-        kind = _GETTER_KINDS[getter]
-        raise ValueError(f"{name} must be {kind}; got {settings.get(name)!r}") from None

@@ -1,24 +1,21 @@
 """The near-duplicate settings (``MAINC_DEDUP_*``), read in this one place into a frozen record.
 
-Its defaults are the registry's (``_settings``), which takes those of the clustering
+Its defaults are the registry's (``_registry``), which takes those of the clustering
 parameters from :class:`~scrapy_mainc.dedup.FingerprintParams` and
-:class:`~scrapy_mainc.dedup.IndexParams`, where their values are explained. Reading needs
-only the ``get``/``getbool``/``getint``/``getfloat``/``getdict`` methods of Scrapy's settings
-(through :func:`~._settings.read_setting`, which names a setting whose value it cannot
-convert), so this module does not import Scrapy; nor does it import datasketch, so that
-``MaincPipeline`` and the add-on can read it in every crawl at no cost.
+:class:`~scrapy_mainc.dedup.IndexParams`, where their values are explained. The values are
+read through ``_reading`` (a crawl's Scrapy settings or a plain mapping; a value that cannot
+be converted is named); this module imports no datasketch, so that ``MaincPipeline`` and the
+add-on can read it in every crawl at no cost.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..dedup._params import FingerprintParams, IndexParams
-from ._settings import DEFAULTS, read_setting
-
-if TYPE_CHECKING:
-    from scrapy.settings import BaseSettings
+from ._reading import SettingsReader, read_setting
+from ._registry import DEFAULTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +66,7 @@ class DedupConfig:
         self.index_params  # noqa: B018 (validates the values)
 
     @classmethod
-    def from_settings(cls, settings: BaseSettings) -> DedupConfig:
+    def from_settings(cls, settings: SettingsReader) -> DedupConfig:
         """The configuration given by ``settings``; ValueError names a bad setting."""
         default = cls()
 

@@ -2,7 +2,7 @@
 its time budget, and every page's future settles (docs/workers.md tells the user's side).
 
 One implementation for every mode, driven by an asyncio loop: Scrapy's own when the crawl
-runs on one, else one of the pool's own in a thread (``_reactor.loop_in_thread``). On the
+runs on one, else one of the pool's own in a thread (:func:`loop_in_thread`). On the
 loop, pages go to the least busy slot, and a timer enforces the budget of each slot's
 running page:
 
@@ -21,8 +21,9 @@ running page:
 - ``inline``: the page runs at once in the caller's thread; no budget.
 
 :meth:`WorkerPool.submit` returns a :class:`concurrent.futures.Future` that always gets an
-outcome, never an exception (await it with ``_reactor.await_future``); a caller may cancel
-a page not yet handed to a slot. :meth:`WorkerPool.close` settles every unfinished page as
+outcome, never an exception (the pipeline awaits it with ``integration._reactor``'s
+``await_future``, the archive mode waits for it); a caller may cancel a page not yet handed
+to a slot. :meth:`WorkerPool.close` settles every unfinished page as
 ``closed`` at once, kills busy workers and never blocks longer than ``wait_seconds``.
 """
 
@@ -39,8 +40,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ._config import WORKER_MODES
-from ._reactor import loop_in_thread
+from ..config._mainc_config import WORKER_MODES
 from ._workers import (
     UNGUARDED_SCRIPT,
     ExtractionOutcome,
@@ -464,3 +464,20 @@ def _described(error: BaseException) -> str:
 
 def _left(deadline: float) -> float:
     return max(0.0, deadline - time.monotonic())
+
+
+def loop_in_thread(name: str = "mainc-pool") -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
+    """A new event loop, running in a daemon thread named ``name`` until stopped (then
+    closed)."""
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return loop, thread
