@@ -90,7 +90,9 @@ def crawled(dated_server: SiteServer, tmp_path_factory: pytest.TempPathFactory) 
     listing = work / "bad.txt"
     listing.write_text("\n".join(dated_server.url + path for path in BAD_PAGES), encoding="utf-8")
     sitemap = f"{dated_server.url}/sitemap.xml"
-    done = run_mainc("crawl", sitemap, str(listing), "--dedup", "-o", "crawl.jsonl", *FAST, cwd=work)
+    done = run_mainc(
+        "crawl", sitemap, str(listing), "--dedup", "-o", "crawl.jsonl", *FAST, *STATS_DUMP, cwd=work
+    )
     assert done.returncode == 0, done.stderr
     items = jsonl(work / "crawl.jsonl")
     urls = sorted(item["url"] for item in items)
@@ -101,7 +103,27 @@ def crawled(dated_server: SiteServer, tmp_path_factory: pytest.TempPathFactory) 
         archive_urls(pages + extra, work / "site-1.warc.gz"),
         archive_urls(chinese, work / "site-2.warc", gzip=False),
     ]
-    return {"items": items, "warcs": warcs, "work": work}
+    return {"items": items, "warcs": warcs, "work": work, "stats": dumped_stats(done.stderr)}
+
+
+#: Scrapy's closing dump of the crawl's stats, in the log (standard error).
+STATS_DUMP = ("-s", "LOG_LEVEL=INFO", "-s", "STATS_DUMP=True")
+
+
+def dumped_stats(log: str) -> dict[str, float]:
+    """The ``mainc/*`` stats of the dump in ``log`` (a dict written by pprint)."""
+    dump = log.partition("Dumping Scrapy stats:")[2]
+    assert dump, "no stats dump in the crawl's log"
+    return {key: float(value) for key, value in re.findall(r"'(mainc/[^']+)': ([0-9.]+)", dump)}
+
+
+def comparable_stats(stats: dict[str, float]) -> dict[str, float]:
+    """``mainc/*`` stats but the extraction time (its key is kept, with no value)."""
+    return {key: (0.0 if key == "mainc/ms/total" else value) for key, value in stats.items()}
+
+
+#: The stats the per-page runner counts for every extracted page, crawl or archive.
+RUNNER_STATS = ("mainc/algorithm/", "mainc/ms/total", "mainc/metadata/", "mainc/page_type/")
 
 
 def test_mainc_warc_makes_the_crawls_items_and_clusters(crawled: dict[str, Any]) -> None:
@@ -128,6 +150,23 @@ def test_mainc_warc_makes_the_crawls_items_and_clusters(crawled: dict[str, Any])
     assert f"  near-duplicates: {counts}\n" in done.stderr  # the summary says the clusters
 
 
+def test_the_archive_counts_the_crawls_stats_of_the_same_pages(crawled: dict[str, Any]) -> None:
+    """The per-page runner and the cluster step count the same ``mainc/*`` stats, with the
+    same values, whether the pages come from a crawl or from WARC records."""
+    from scrapy_mainc.archive import FileSummary, items_from_files
+
+    summary = FileSummary("run")
+    settings = {"MAINC_DEDUP_ENABLED": True, "MAINC_WORKER_MODE": "inline"}
+    items = list(items_from_files(crawled["warcs"], settings, summary))
+    assert len(items) == len(crawled["items"])
+    archived = {key: float(value) for key, value in summary.stats.items()}
+    crawl = crawled["stats"]
+    for prefix in RUNNER_STATS:
+        assert any(key.startswith(prefix) for key in crawl), prefix
+    assert comparable_stats(archived) == comparable_stats(crawl)
+    assert archived["mainc/ms/total"] > 0
+
+
 def test_the_dask_job_makes_the_crawls_items_and_clusters(crawled: dict[str, Any], redis_url: str) -> None:
     from dask.distributed import Client, LocalCluster
 
@@ -148,7 +187,12 @@ def test_the_dask_job_makes_the_crawls_items_and_clusters(crawled: dict[str, Any
         assert summary.records["request"] == summary.records["response"] == len(expected) + 3
         assert summary.skipped["not HTML"] == 3
         assert len(summary.workers) >= 1 and all(worker.seconds > 0 for worker in summary.workers)
-        assert json.loads((parts / "_job.json").read_text())["items"] == len(expected)
+        job_summary = json.loads((parts / "_job.json").read_text())
+        assert job_summary["items"] == len(expected)
+        # the crawl's mainc/* stats of the runner by the same keys (the shared index of the
+        # Redis tests may hold pages already: the clustering's counts are the first test's)
+        assert _runner_keys(job_summary["stats"]) == _runner_keys(crawled["stats"])
+        assert all(any(key.startswith(prefix) for key in job_summary["stats"]) for prefix in RUNNER_STATS)
         index_before = _index_size(redis_url)
         # again over the same files: the parts are done, nothing is read again
         again = run_job(client, crawled["warcs"], parts, config)
@@ -163,6 +207,10 @@ def test_the_dask_job_makes_the_crawls_items_and_clusters(crawled: dict[str, Any
     }
     assert rerun.stats["mainc/dedup/unique"] == 0 and rerun.stats["mainc/dedup/recrawled"] > 0
     assert _index_size(redis_url) == index_before
+
+
+def _runner_keys(stats: dict[str, Any]) -> set[str]:
+    return {key for key in stats if not key.startswith("mainc/dedup/")}
 
 
 def _index_size(redis_url: str) -> tuple[int, int]:
