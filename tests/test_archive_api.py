@@ -4,6 +4,7 @@ the fetch time from WARC-Date, the configuration and the errors of the command."
 from __future__ import annotations
 
 import multiprocessing
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +15,9 @@ from warcio.archiveiterator import ArchiveIterator
 from warcs import write_warc
 
 from scrapy_mainc import extract
-from scrapy_mainc.archive import (
-    FileSummary,
-    JobSummary,
-    OfflineConfig,
-    http_date,
-    items_from_files,
-    items_from_records,
-    part_path,
-)
+from scrapy_mainc.archive import FileSummary, JobSummary, OfflineConfig, items_from_files, items_from_records
+from scrapy_mainc.archive._items import http_date
+from scrapy_mainc.archive._job import part_path
 from scrapy_mainc.archive._optional import INSTALL_HINTS, MissingDependency, _load
 
 #: A page that dates itself relative to when it was fetched.
@@ -255,3 +250,15 @@ def test_reading_the_settings_is_no_crawl_to_stop(monkeypatch: pytest.MonkeyPatc
     assert (
         OfflineConfig.from_settings({"MAINC_MARKDOWN_FIELD": "markdown"}).mainc.fields.markdown == "markdown"
     )
+
+
+def test_the_archive_exports_the_names_its_documentation_gives_and_no_plumbing() -> None:
+    import scrapy_mainc.archive as archive
+
+    api = (Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"scrapy_mainc\.archive\.(\w+)", api))
+    assert set(archive.__all__) == documented
+    assert all(getattr(archive, name) is not None for name in archive.__all__)
+    for plumbing in ("dask_client", "run_here", "read_file", "part_path", "JsonLines", "http_date"):
+        with pytest.raises(AttributeError):
+            getattr(archive, plumbing)

@@ -302,7 +302,8 @@ def dask_speedup(work: Path, repeat: int, copies: int) -> dict[str, Any]:
 MEMORY_CODE = """
 import resource, sys, threading, time
 from pathlib import Path
-from scrapy_mainc.archive import OfflineConfig, read_file
+from scrapy_mainc.archive import OfflineConfig
+from scrapy_mainc.archive._job import read_file
 samples = []
 def sample():
     while True:

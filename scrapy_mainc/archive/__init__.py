@@ -12,11 +12,14 @@ For a loop of one's own over WARC records::
             ...  # the item mainc crawl writes for the page: url, main_text, title, published...
 
 where ``settings`` maps ``MAINC_`` setting names to values, as ``-s`` gives them (None: the
-defaults). The items are made by the Scrapy layer's own steps (its item adapter, response
-classes and pipeline code, ``scrapy_mainc.integration``), so Scrapy is loaded when they are.
+defaults). The items are made by the crawl's own per-page runner (``scrapy_mainc.items``),
+and each record decoded as the crawl's downloader middleware decodes a response (its
+response classes: Scrapy is loaded when the items are made).
 
-Names are loaded on first access; warcio (the ``archive`` extra) and Dask (the ``dask``
-extra) are imported when first used (``_optional``).
+``OfflineConfig.from_settings(settings)`` reads the settings for ``run_job`` (the Dask job
+on a client of one's own) and ``ArchiveExtractor``. Names are loaded on first access;
+warcio (the ``archive`` extra) and Dask (the ``dask`` extra) are imported when first used
+(``_optional``).
 """
 
 from __future__ import annotations
@@ -28,57 +31,36 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..config._offline import OfflineConfig
-    from ._files import JsonLines, file_items
-    from ._items import ArchiveExtractor, http_date
-    from ._job import dask_client, part_path, read_file, run_job
-    from ._reader import ArchiveRecord, Damage, from_warcio, read_records
-    from ._run import ArchiveJob, run_here
-    from ._sources import archive_files
+    from ._items import ArchiveExtractor
+    from ._job import run_job
+    from ._reader import ArchiveRecord, Damage, read_records
     from ._summary import FileSummary, JobSummary, Problem
 
+#: The names a user calls (docs/api.md, docs/archive.md), and where each is defined; the
+#: plumbing of ``mainc warc`` and the Dask job stays in the private modules.
 _MODULES = {
     "ArchiveExtractor": "._items",
-    "ArchiveJob": "._run",
     "ArchiveRecord": "._reader",
     "Damage": "._reader",
     "FileSummary": "._summary",
     "JobSummary": "._summary",
-    "JsonLines": "._files",
     "OfflineConfig": "..config._offline",
     "Problem": "._summary",
-    "archive_files": "._sources",
-    "dask_client": "._job",
-    "file_items": "._files",
-    "from_warcio": "._reader",
-    "http_date": "._items",
-    "part_path": "._job",
-    "read_file": "._job",
     "read_records": "._reader",
-    "run_here": "._run",
     "run_job": "._job",
 }
 
 __all__ = [
     "ArchiveExtractor",
-    "ArchiveJob",
     "ArchiveRecord",
     "Damage",
     "FileSummary",
     "JobSummary",
-    "JsonLines",
     "OfflineConfig",
     "Problem",
-    "archive_files",
-    "dask_client",
-    "file_items",
-    "from_warcio",
-    "http_date",
     "items_from_files",
     "items_from_records",
-    "part_path",
-    "read_file",
     "read_records",
-    "run_here",
     "run_job",
 ]
 
