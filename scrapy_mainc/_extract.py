@@ -32,6 +32,8 @@ from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES, elements_reason, too_lar
 from .core._markdown import render_markdown
 from .core._markup import escape, escape_line_start
 from .core._pagetype import PAGE_TYPES, page_type
+from .core._quality import quality_features
+from .core._quality_model import estimate_quality
 from .core._render import render_html
 from .core._sanitize import URL_ENDS, usable_url
 from .core._shown_title import visible_title
@@ -257,6 +259,7 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
     if lacking:  # what the page states of its product and the choice does not show
         text, html, markdown = _with_description(lacking, text, html, markdown, output.markdown)
     lang = identify_language(text) or document.lang or document.declared_lang
+    quality = estimate_quality(quality_features(document, selection, text, verdict))
     stats.release()
     del document, stats, choice  # the last references to the tree, which is freed here
     return Extraction(
@@ -271,6 +274,7 @@ def _extract_tree(tree: list[etree._Element], run: _Run) -> Extraction:
         reason="" if text else reason or "the chosen content has no text",
         article=verdict,
         page_type=kind,
+        quality=quality,
         milliseconds=(perf_counter() - run.started) * 1000,
         metadata=page_metadata,
     )

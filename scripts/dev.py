@@ -9,6 +9,7 @@
     python3 scripts/dev.py bench-metadata  # titles, authors, dates against the hand-annotated gold
     python3 scripts/dev.py bench-wcxb  # WCXB (seven page types): word F1 by type, peers included
     python3 scripts/dev.py page-types  # the page-type model's accuracy (--train: fit and write it; training/)
+    python3 scripts/dev.py quality-model  # the quality estimate on unseen sites (--train: fit and write it)
     python3 scripts/dev.py gate      # every development set against its pinned floor (CI runs it)
     python3 scripts/dev.py gate --speed  # callgrind's instructions per page against their budget
     python3 scripts/dev.py lint      # ruff (lint and format) and mypy --strict on the package
@@ -42,6 +43,7 @@ EXTRAS = {
     "bench-metadata": "test,peers",
     "bench-wcxb": "test,peers,train",
     "page-types": "test,train",
+    "quality-model": "test,train",
     "gate": "test",
     "lint": "test,lint",
     "docs": "docs",
@@ -74,6 +76,7 @@ MODULES = {
     "bench-metadata": "benchmarks.quality.metadata",
     "bench-wcxb": "benchmarks.quality.wcxb",
     "page-types": "training.page_types",
+    "quality-model": "training.quality",
     "gate": "benchmarks.gate",
 }
 

@@ -6,7 +6,8 @@
 1. Builds the sdist and, from it, the wheel (``python -m build``: the wheel is built from
    the unpacked sdist, so a file missing from the sdist breaks the build here first).
 2. Checks their contents: every module of the source tree, ``py.typed`` and the package
-   data (the page-type models, ``core/pagetype_model.json.gz``) in the wheel; LICENSE,
+   data (the page-type models, ``core/pagetype_model.json.gz``, and the quality estimate's
+   trees, ``core/quality_model.json.gz``) in the wheel; LICENSE,
    README.md, CHANGELOG.md, setup.cfg and pyproject.toml in the sdist; the version in the
    file names is ``scrapy_mainc.__version__``.
 3. Creates a fresh virtual environment in a temporary directory outside the repository,
@@ -75,7 +76,7 @@ def version() -> str:
 
 
 #: The package's data files (declared in setup.cfg's ``options.package_data``).
-PACKAGE_DATA = ("py.typed", "core/pagetype_model.json.gz")
+PACKAGE_DATA = ("py.typed", "core/pagetype_model.json.gz", "core/quality_model.json.gz")
 
 
 def source_modules() -> set[str]:

@@ -100,6 +100,12 @@ class Extraction:
     #: ``documentation`` or ``service`` (:mod:`scrapy_mainc.core._pagetype`; WCXB's
     #: types), decided from the page before the content is chosen; the choice follows it.
     page_type: str = ""
+    #: How good ``text`` likely is, 0 to 1: its expected word F1 against a human's choice of
+    #: the page's main content, estimated from what the extraction shows
+    #: (:mod:`scrapy_mainc.core._quality_model`); for an empty text, how likely the page
+    #: has no main content at all. 0 for a page that was refused before parsing (not
+    #: HTML, too large).
+    quality: float = 0.0
     #: Wall time of the extraction, decoding and parsing included.
     milliseconds: float = 0.0
     #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).

@@ -1,0 +1,88 @@
+"""``Extraction.quality``: the expected word F1 of an extraction's text, from its features.
+
+The model is a small ensemble of regression trees (gradient boosting, squared error)
+over the features of :mod:`._quality`, trained by ``training/quality.py`` on every
+development set, each page scored by its own set's metric, and shipped as data
+(``core/data/quality.json``): it is read once, on first use, and evaluated here in plain
+Python. Its figures, measured on folds grouped by site, are in docs/quality.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+#: The data file's format; a file of another version is refused.
+FORMAT = "scrapy_mainc quality trees 1"
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """One regression tree, as parallel lists by node (a leaf's ``left`` is -1)."""
+
+    feature: tuple[int, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    #: A leaf's contribution (the learning rate applied); 0 for an inner node.
+    value: tuple[float, ...]
+
+    def leaf_value(self, inputs: Sequence[float]) -> float:
+        feature, threshold, left, right = self.feature, self.threshold, self.left, self.right
+        node = 0
+        while left[node] >= 0:
+            node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
+        return self.value[node]
+
+
+@dataclass(frozen=True, slots=True)
+class TreeModel:
+    """A sum of trees over named features, clipped to [0, 1]."""
+
+    features: tuple[str, ...]
+    base: float
+    trees: tuple[Tree, ...]
+
+    def predict(self, features: Mapping[str, float]) -> float:
+        """The estimate for ``features`` (a value for every name of :attr:`features`)."""
+        inputs = [features[name] for name in self.features]
+        total = self.base + sum(tree.leaf_value(inputs) for tree in self.trees)
+        return min(1.0, max(0.0, total))
+
+
+def read_model(record: Mapping[str, object]) -> TreeModel:
+    """The model a data file holds; ValueError when it is not one of :data:`FORMAT`."""
+    if record.get("format") != FORMAT:
+        raise ValueError(f"not a quality model of format {FORMAT!r}: {record.get('format')!r}")
+    features, base, trees = record["features"], record["base"], record["trees"]
+    if not isinstance(features, list) or not isinstance(base, float | int) or not isinstance(trees, list):
+        raise ValueError("a quality model needs a list of features, a base value and a list of trees")
+    return TreeModel(
+        tuple(str(name) for name in features),
+        float(base),
+        tuple(
+            Tree(
+                tuple(tree["feature"]),
+                tuple(map(float, tree["threshold"])),
+                tuple(tree["left"]),
+                tuple(tree["right"]),
+                tuple(map(float, tree["value"])),
+            )
+            for tree in trees
+        ),
+    )
+
+
+@cache
+def quality_model() -> TreeModel:
+    """The shipped model, read once."""
+    text = resources.files("scrapy_mainc.core").joinpath("data", "quality.json").read_text(encoding="utf-8")
+    return read_model(json.loads(text))
+
+
+def estimate_quality(features: Mapping[str, float]) -> float:
+    """The shipped model's estimate of the word F1 of the text these features describe."""
+    return quality_model().predict(features)

@@ -1,0 +1,520 @@
+"""The quality estimate, ``Extraction.quality``: its figures on sites it was not trained on,
+and its training.
+
+    python3 scripts/dev.py quality-model                      # grouped-fold figures (docs/quality.md)
+    python3 scripts/dev.py quality-model --train              # and write the model and the picture
+    python3 scripts/dev.py quality-model --cache ../qcache    # keep the slow steps' results there
+    python3 scripts/dev.py quality-model --seeds 20261201 1 2 # the figures averaged over three fold draws
+
+**Pages and targets.** Every development set in ``../shared/datasets`` with gold content:
+``scrapinghub``, ``zh_news`` and ``newspaper4k`` (text gold: page F1 of 4-gram shingles, as
+``mainc evaluate`` scores it), ``trafilatura_eval`` (snippet gold: the page's snippet F1)
+and ``wcxb`` (WCXB's word F1, as ``benchmarks/wcxb.py`` scores it). Each page's target is
+``auto``'s page F1 by its own set's metric; an empty text scores 1 where the gold is
+empty too, so that the estimate of an empty text is the likelihood that the page has no
+main content.
+
+**As on a site never seen.** The page-type model ships trained on these pages, and the
+estimate reads the page's type and the model's confidence: each page is extracted with
+the type the page-type cascade trained on the other folds gives it (the quick and the full
+model fitted again per fold by the page-type trainer's own code, the article verdict's
+second look included), so that the features, and ``auto``'s text, are those a crawl of an
+unseen site gets.
+
+**Folds.** Five, grouped by the registered domain of the page's URL (the last two labels
+of the host, three under a country's second level such as ``co.uk`` or ``com.cn``; a page
+without a URL is a site of its own), the domains shuffled with a fixed seed. The
+estimate of every page comes from a model trained on the other four folds; the figures
+are those predictions: for each set, the ROC AUC of the estimate for its lost pages
+(page F1 under 0.5), the Spearman correlation of the estimate with the measured F1, and
+the calibration by decile (mean estimate against mean measured F1).
+
+**Model.** Gradient-boosted regression trees (scikit-learn, the ``train`` extra; squared
+error, so the estimate is an expected F1) over the features of
+:mod:`scrapy_mainc.core._quality`. ``--train`` fits it on every page and writes it as data,
+``scrapy_mainc/core/data/quality.json``, which :mod:`scrapy_mainc.core._quality_model`
+evaluates in plain Python (checked here against scikit-learn's own predictions), and the
+calibration picture ``docs/quality_calibration.svg``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import random
+import re
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import page_types  # noqa: E402 (the page-type trainer: its samples and its model class)
+from devsets import DATASETS_DIR  # noqa: E402
+
+from scrapy_mainc.core._quality_model import FORMAT, read_model  # noqa: E402
+from scrapy_mainc.evaluation._evaluate import LOST_F1  # noqa: E402
+
+MODEL_PATH = ROOT / "scrapy_mainc" / "core" / "data" / "quality.json"
+PICTURE_PATH = ROOT / "docs" / "quality_calibration.svg"
+#: The development sets, each scored by its own metric.
+SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval", "wcxb")
+FOLDS = 5
+SEED = 20261201
+#: The boosted trees: 150 of depth 3, learning rate 0.05, at least 20 pages a leaf, 0.8 of
+#: the pages a tree. Chosen on the grouped folds among 100-400 trees, depth 2-4, leaves of
+#: 20-50 pages: the figures moved by at most 0.01 (AUC), fewer trees cost less to evaluate.
+TREES = {
+    "n_estimators": 150,
+    "learning_rate": 0.05,
+    "max_depth": 3,
+    "min_samples_leaf": 20,
+    "subsample": 0.8,
+    "random_state": 0,
+}
+_SECOND_LEVEL = frozenset(
+    "ac co com edu gen go gob gov gv ind int ltd mil ne net nic nom or org plc res sch web".split()
+)
+_IP_RE = re.compile(r"^[\d.]+$|:")
+
+
+def registered_domain(url: str, fallback: str) -> str:
+    """The domain a site registered (``news.bbc.co.uk`` -> ``bbc.co.uk``), or ``fallback``."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    if not host:
+        return fallback
+    if _IP_RE.search(host):
+        return host
+    labels = host.split(".")
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+def fold_of(sites: Sequence[str], seed: int = SEED) -> dict[str, int]:
+    """Each site's fold: the sites shuffled with ``seed``, dealt round the folds."""
+    order = sorted(set(sites))
+    random.Random(seed).shuffle(order)
+    return {site: position % FOLDS for position, site in enumerate(order)}
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A development page: its set, id, URL and file."""
+
+    source: str
+    page_id: str
+    url: str
+    path: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.source}/{self.page_id}"
+
+    @property
+    def site(self) -> str:
+        return registered_domain(self.url, self.key)
+
+    def html(self) -> bytes:
+        raw = Path(self.path).read_bytes()
+        return gzip.decompress(raw) if self.path.endswith(".gz") else raw
+
+
+def development_pages() -> list[Page]:
+    """Every page of :data:`SETS` with its HTML, by set and id."""
+    pages = []
+    for name in SETS:
+        gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
+        suffix = ".html.gz" if name == "wcxb" else ".html"
+        for page_id, entry in sorted(gold.items()):
+            path = DATASETS_DIR / name / "html" / f"{page_id}{suffix}"
+            if path.exists():
+                pages.append(Page(name, page_id, entry.get("url") or "", str(path)))
+    return pages
+
+
+# -- the page types a site never seen gets --------------------------------------------------------
+
+
+def held_out_types(folds: dict[str, int], cache: Path | None, jobs: int) -> dict[str, dict[str, Any]]:
+    """For every page (``set/id``), what the page-type cascade trained on the other folds
+    says of it: the quick model's probability of ``article``, the full model's
+    probabilities, and whether the page's markup calls it an article twice."""
+    path = cache / "held_out_types.json" if cache else None
+    if path is not None and path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    signals = cache / "page_type_signals.json" if cache else None
+    samples = page_types.split_quick(page_types._cached(signals, jobs))
+    urls = {(source, page_id): url for source, page_id, _, url, _ in page_types._pages()}
+    keys = [f"{sample.source}/{sample.page_id}" for sample in samples]
+    sites = [registered_domain(urls[(s.source, s.page_id)], key) for s, key in zip(samples, keys)]
+    types: dict[str, dict[str, Any]] = {}
+    for fold in range(FOLDS):
+        train = [sample for sample, site in zip(samples, sites) if folds.get(site, -1) != fold]
+        tested = [(key, s) for key, s, site in zip(keys, samples, sites) if folds.get(site, -1) == fold]
+        test = [sample for _, sample in tested]
+        quick, full = page_types.Model(train, page_types.QUICK_NAMES), page_types.Model(train)
+        for (key, sample), article, probabilities in zip(
+            tested, quick.article_probability(test), full.probabilities(test)
+        ):
+            marked = bool(sample.signals.get("ld_article") and sample.signals.get("og_article"))
+            types[key] = {"quick": article, "full": probabilities, "marked": marked}
+        print(f"quality: page types of fold {fold + 1} of {FOLDS}", file=sys.stderr, flush=True)
+    if path is not None:
+        path.write_text(json.dumps(types), encoding="utf-8")
+    return types
+
+
+#: The held-out types of the pages a worker extracts, and the page it is on.
+_TYPES: dict[str, dict[str, Any]] = {}
+_CURRENT = [""]
+_FEATURES: dict[str, float] = {}
+
+
+def _held_out_type(document: Any) -> Any:
+    """:func:`scrapy_mainc.core._pagetype.page_type` as the held-out cascade decides."""
+    from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN  # noqa: PLC0415
+    from scrapy_mainc.core._types import PageType  # noqa: PLC0415
+
+    entry = _TYPES[_CURRENT[0]]
+    if entry["quick"] >= page_types.QUICK_ARTICLE:
+        return PageType("article", entry["quick"])
+    full = entry["full"]
+    best = max(full, key=full.__getitem__)
+    if best != "article" and entry["marked"] and full[best] < MARKED_ARTICLE_MARGIN * full["article"]:
+        return PageType("article", full["article"])
+    return PageType(best, full[best])
+
+
+def _held_out_other(document: Any) -> Any:
+    """:func:`scrapy_mainc.core._pagetype.other_than_article`, held out."""
+    from scrapy_mainc.core._types import PageType  # noqa: PLC0415
+
+    full = _TYPES[_CURRENT[0]]["full"]
+    best = max((name for name in full if name != "article"), key=full.__getitem__)
+    return PageType(best, full[best])
+
+
+def _start_worker(types: dict[str, dict[str, Any]]) -> None:
+    """Extract with the held-out types, and keep the features each extraction computes."""
+    import scrapy_mainc._choice as choice_module  # noqa: PLC0415
+    import scrapy_mainc._extract as extract_module  # noqa: PLC0415
+
+    _TYPES.update(types)
+    extract_module.page_type = _held_out_type  # type: ignore[attr-defined]
+    choice_module.other_than_article = _held_out_other  # type: ignore[attr-defined]
+    estimate = extract_module.estimate_quality
+
+    def keep(features: dict[str, float]) -> float:
+        _FEATURES.clear()
+        _FEATURES.update(features)
+        return estimate(features) if MODEL_PATH.exists() else 0.0
+
+    extract_module.estimate_quality = keep  # type: ignore[attr-defined]
+
+
+_GOLD: dict[str, dict[str, Any]] = {}
+
+
+def page_f1(page: Page, text: str) -> float:
+    """``text``'s page F1 by the metric of ``page``'s set."""
+    from scrapy_mainc.evaluation._gold import read_gold  # noqa: PLC0415
+    from scrapy_mainc.evaluation._words import score_words, word_tokens  # noqa: PLC0415
+
+    if page.source not in _GOLD:
+        gold_path = DATASETS_DIR / page.source / "gold.json"
+        _GOLD[page.source] = json.loads(gold_path.read_text(encoding="utf-8"))
+    entry = _GOLD[page.source][page.page_id]
+    if page.source == "wcxb":
+        return score_words(word_tokens(entry.get("articleBody") or ""), text).f1
+    return read_gold(page.page_id, entry).score(text).f1
+
+
+def _measure(page: Page) -> tuple[dict[str, float], float]:
+    from scrapy_mainc import extract  # noqa: PLC0415
+
+    _CURRENT[0] = page.key
+    text = extract(page.html(), url=page.url or None, metadata=False).text
+    return dict(_FEATURES), page_f1(page, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The pages, their features (by name) and their measured F1."""
+
+    pages: list[Page]
+    names: list[str]
+    features: list[list[float]]
+    f1: list[float]
+
+
+def collect(pages: list[Page], types: dict[str, dict[str, Any]], cache: Path | None, jobs: int) -> Table:
+    """Every page extracted with its held-out type: its features and its page F1."""
+    path = cache / "quality_features.json" if cache else None
+    if path is not None and path.exists():
+        record = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(types,)) as pool:
+            measured = list(pool.map(_measure, pages, chunksize=8))
+        names = sorted(measured[0][0])
+        record = {
+            "keys": [page.key for page in pages],
+            "names": names,
+            "features": [[features[name] for name in names] for features, _ in measured],
+            "f1": [f1 for _, f1 in measured],
+        }
+        if path is not None:
+            path.write_text(json.dumps(record), encoding="utf-8")
+    if record["keys"] != [page.key for page in pages]:
+        raise SystemExit(f"{path} holds other pages: delete it")
+    return Table(pages, record["names"], record["features"], record["f1"])
+
+
+# -- the model, on folds and on every page -----------------------------------------------------------
+
+
+def fit(features: Sequence[Sequence[float]], f1: Sequence[float]) -> Any:
+    from sklearn.ensemble import GradientBoostingRegressor  # noqa: PLC0415
+
+    return GradientBoostingRegressor(**TREES).fit(features, f1)
+
+
+def cross_validated(table: Table, seed: int) -> list[float]:
+    """Each page's estimate by the model trained on the other folds."""
+    import numpy as np  # noqa: PLC0415
+
+    folds = fold_of([page.site for page in table.pages], seed)
+    fold = np.array([folds[page.site] for page in table.pages])
+    features, f1 = np.array(table.features), np.array(table.f1)
+    predicted = np.zeros(len(f1))
+    for held in range(FOLDS):
+        model = fit(features[fold != held], f1[fold != held])
+        predicted[fold == held] = model.predict(features[fold == held])
+    return [min(1.0, max(0.0, float(value))) for value in predicted]
+
+
+@dataclass(frozen=True, slots=True)
+class SetFigures:
+    """The estimate's figures on one set."""
+
+    name: str
+    pages: int
+    lost: int
+    measured: float
+    predicted: float
+    auc: float | None
+    spearman: float
+
+
+def figures(name: str, predicted: Sequence[float], f1: Sequence[float]) -> SetFigures:
+    from scipy.stats import spearmanr  # noqa: PLC0415
+    from sklearn.metrics import roc_auc_score  # noqa: PLC0415
+
+    lost = [value < LOST_F1 for value in f1]
+    auc = None
+    if 0 < sum(lost) < len(lost):
+        auc = float(roc_auc_score(lost, [-value for value in predicted]))
+    return SetFigures(
+        name,
+        len(f1),
+        sum(lost),
+        statistics.fmean(f1),
+        statistics.fmean(predicted),
+        auc,
+        float(spearmanr(predicted, f1).statistic),
+    )
+
+
+def deciles(predicted: Sequence[float], f1: Sequence[float]) -> list[tuple[float, float, float, int]]:
+    """Pages ordered by estimate, in ten equal parts: mean estimate, mean measured F1, share
+    lost and pages, for each part."""
+    order = sorted(range(len(predicted)), key=predicted.__getitem__)
+    parts = []
+    for index in range(10):
+        chunk = order[index * len(order) // 10 : (index + 1) * len(order) // 10]
+        parts.append(
+            (
+                statistics.fmean(predicted[page] for page in chunk),
+                statistics.fmean(f1[page] for page in chunk),
+                sum(f1[page] < LOST_F1 for page in chunk) / len(chunk),
+                len(chunk),
+            )
+        )
+    return parts
+
+
+def report(table: Table, runs: list[list[float]]) -> tuple[str, list[SetFigures]]:
+    """The figures table (each figure averaged over the fold draws) and the calibration by
+    decile of the first draw, as Markdown."""
+    rows = []
+    for name in (*SETS, "all"):
+        chosen = [index for index, page in enumerate(table.pages) if name in ("all", page.source)]
+        f1 = [table.f1[index] for index in chosen]
+        per_run = [figures(name, [run[index] for index in chosen], f1) for run in runs]
+        aucs = [one.auc for one in per_run if one.auc is not None]
+        first = per_run[0]
+        rows.append(
+            SetFigures(
+                name,
+                first.pages,
+                first.lost,
+                first.measured,
+                statistics.fmean(one.predicted for one in per_run),
+                statistics.fmean(aucs) if aucs else None,
+                statistics.fmean(one.spearman for one in per_run),
+            )
+        )
+    lines = [
+        "| set | pages | lost (F1 < 0.5) | mean F1 | mean estimate | AUC, lost pages | Spearman |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        auc = f"{row.auc:.3f}" if row.auc is not None else "(none lost)"
+        lines.append(
+            f"| {row.name} | {row.pages} | {row.lost} | {row.measured:.3f} | {row.predicted:.3f} "
+            f"| {auc} | {row.spearman:.3f} |"
+        )
+    lines += [
+        "",
+        "| decile of the estimate | mean estimate | mean measured F1 | lost | pages |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for index, (estimate, measured, lost, count) in enumerate(deciles(runs[0], table.f1), start=1):
+        lines.append(f"| {index} | {estimate:.3f} | {measured:.3f} | {lost:.2f} | {count} |")
+    return "\n".join(lines), rows
+
+
+# -- the model as data, and the picture -------------------------------------------------------------
+
+
+def model_record(model: Any, names: Sequence[str]) -> dict[str, Any]:
+    """The fitted trees as the data :func:`scrapy_mainc.core._quality_model.read_model` reads."""
+    rate = model.learning_rate
+    trees = []
+    for (estimator,) in model.estimators_:
+        tree = estimator.tree_
+        inner = tree.children_left >= 0  # a leaf has no children (and no feature or threshold)
+        trees.append(
+            {
+                "feature": [int(value) if split else 0 for value, split in zip(tree.feature, inner)],
+                "threshold": [float(value) if split else 0.0 for value, split in zip(tree.threshold, inner)],
+                "left": [int(value) for value in tree.children_left],
+                "right": [int(value) for value in tree.children_right],
+                "value": [
+                    0.0 if split else float(rate * value) for value, split in zip(tree.value[:, 0, 0], inner)
+                ],
+            }
+        )
+    return {
+        "format": FORMAT,
+        "trained_by": "training/quality.py",
+        "features": list(names),
+        "base": float(model.init_.constant_[0][0]),
+        "trees": trees,
+    }
+
+
+def write_model(table: Table) -> dict[str, Any]:
+    """Fit on every page, check the data against scikit-learn's predictions, write it."""
+    model = fit(table.features, table.f1)
+    record = model_record(model, table.names)
+    shipped = read_model(record)
+    expected = [min(1.0, max(0.0, float(value))) for value in model.predict(table.features)]
+    for row, value in zip(table.features, expected):
+        got = shipped.predict(dict(zip(table.names, row)))
+        if abs(got - value) > 1e-6:
+            raise SystemExit(f"the data's estimate {got} differs from scikit-learn's {value}")
+    MODEL_PATH.parent.mkdir(exist_ok=True)
+    MODEL_PATH.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    return record
+
+
+def calibration_svg(series: dict[str, list[tuple[float, float, float, int]]]) -> str:
+    """A scatter of mean measured F1 against mean estimate by decile, one colour a series,
+    with the diagonal of a perfect calibration."""
+    size, margin = 360, 48
+    lowest = min(value for points in series.values() for point in points for value in point[:2])
+    low = min(0.3, math.floor(lowest * 10) / 10)  # where the axes start
+
+    def x(value: float) -> float:
+        return margin + (value - low) / (1 - low) * size
+
+    def y(value: float) -> float:
+        return margin + size - (value - low) / (1 - low) * size
+
+    colours = ("#1f77b4", "#d62728", "#2ca02c")
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + 2 * margin + 150}" '
+        f'height="{size + 2 * margin}" font-family="sans-serif" font-size="12">',
+        f'<rect x="{margin}" y="{margin}" width="{size}" height="{size}" fill="none" stroke="#888"/>',
+        f'<line x1="{x(low)}" y1="{y(low)}" x2="{x(1)}" y2="{y(1)}" stroke="#aaa" stroke-dasharray="4 4"/>',
+    ]
+    for tick in [value / 10 for value in range(round(low * 10), 11)]:
+        parts.append(f'<text x="{x(tick)}" y="{margin + size + 16}" text-anchor="middle">{tick:.1f}</text>')
+        parts.append(f'<text x="{margin - 6}" y="{y(tick) + 4}" text-anchor="end">{tick:.1f}</text>')
+    parts.append(
+        f'<text x="{margin + size / 2}" y="{margin + size + 36}" text-anchor="middle">'
+        "estimated F1 (mean of the decile)</text>"
+    )
+    parts.append(
+        f'<text x="14" y="{margin + size / 2}" text-anchor="middle" '
+        f'transform="rotate(-90 14 {margin + size / 2})">measured F1 (mean of the decile)</text>'
+    )
+    for position, ((label, points), colour) in enumerate(zip(series.items(), colours)):
+        for estimate, measured, _, _ in points:
+            parts.append(f'<circle cx="{x(estimate):.1f}" cy="{y(measured):.1f}" r="4" fill="{colour}"/>')
+        legend_y = margin + 16 + 18 * position
+        parts.append(f'<circle cx="{margin + size + 18}" cy="{legend_y - 4}" r="4" fill="{colour}"/>')
+        parts.append(f'<text x="{margin + size + 28}" y="{legend_y}">{label}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def write_picture(table: Table, predicted: list[float]) -> None:
+    def of(keep: Callable[[Page], bool]) -> list[tuple[float, float, float, int]]:
+        chosen = [index for index, page in enumerate(table.pages) if keep(page)]
+        return deciles([predicted[index] for index in chosen], [table.f1[index] for index in chosen])
+
+    series = {
+        "all pages": of(lambda page: True),
+        "WCXB": of(lambda page: page.source == "wcxb"),
+        "the article sets": of(lambda page: page.source != "wcxb"),
+    }
+    PICTURE_PATH.write_text(calibration_svg(series), encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--train", action="store_true", help="fit on every page, write the model and picture")
+    parser.add_argument("--cache", type=Path, help="keep the page types and features here (and reuse them)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[SEED], help="fold draws to average over")
+    args = parser.parse_args()
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    pages = development_pages()
+    folds = fold_of([page.site for page in pages], args.seeds[0])
+    types = held_out_types(folds, args.cache, args.jobs)
+    table = collect(pages, types, args.cache, args.jobs)
+    runs = [cross_validated(table, seed) for seed in args.seeds]
+    text, _ = report(table, runs)
+    print(text)
+    if args.train:
+        write_model(table)
+        write_picture(table, runs[0])
+        print(f"\nwrote {MODEL_PATH.relative_to(ROOT)} and {PICTURE_PATH.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
