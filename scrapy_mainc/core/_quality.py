@@ -24,11 +24,10 @@ from __future__ import annotations
 import math
 from itertools import accumulate
 
+from ._pagetype import PAGE_TYPES
 from ._stats import DomStats
 from ._types import Document, Selection
 
-#: The page types, in the order of their features (:data:`._pagetype.PAGE_TYPES`).
-_TYPES = ("article", "forum", "listing", "collection", "product", "documentation", "service")
 _DIGITS = tuple("0123456789")
 #: Punctuation counted in the text: Latin and CJK (full-width) sentence marks and commas.
 _MARKS = tuple(".,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f")
@@ -36,6 +35,10 @@ _MARKS = tuple(".,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f")
 _SENTENCE_ENDS = tuple(".!?:;\u2026\"'\u201d\u3002\uff01\uff1f")
 #: A line with fewer words is short: a label, a menu item, a price, a date.
 SHORT_LINE_WORDS = 5
+#: The distinct words of a text are counted in its start (a set of every word of a long
+#: text costs more than the rest of the estimate; on the grouped folds the sample changes
+#: WCXB's AUC by 0.001).
+DISTINCT_SAMPLE = 3000
 #: A paragraph of the page: an element with this many words of its own and a period or comma.
 PARAGRAPH_WORDS = 10
 
@@ -45,7 +48,7 @@ def quality_features(document: Document, selection: Selection, text: str, articl
     features = text_features(text)
     features.update(selection_features(document.stats, selection, document.headline))
     page_type = document.page_type
-    for name in _TYPES:
+    for name in PAGE_TYPES:
         features[f"type_{name}"] = float(page_type.name == name)
     features["type_confidence"] = page_type.confidence
     features["article_verdict"] = float(article)
@@ -54,11 +57,12 @@ def quality_features(document: Document, selection: Selection, text: str, articl
 
 def text_features(text: str) -> dict[str, float]:
     """The shape of an extracted text (see the module docstring). Its lines are whitespace
-    normalised (:func:`~._text.clean_text`): a line's words are its spaces and one."""
+    normalised (:func:`~._text.clean_text`): a line's words are its spaces and one.
+    Distinct words are counted in the first :data:`DISTINCT_SAMPLE` characters."""
     lines = text.splitlines()
     line_words = [line.count(" ") + 1 for line in lines]
-    words = text.split()
-    count, line_count = len(words), max(1, len(lines))
+    count, line_count = sum(line_words), max(1, len(lines))
+    sample = text[:DISTINCT_SAMPLE].split()
     return {
         "text_words": math.log1p(count),
         "text_lines": math.log1p(len(lines)),
@@ -69,7 +73,7 @@ def text_features(text: str) -> dict[str, float]:
         "punct_per_word": sum(map(text.count, _MARKS)) / max(1, count),
         "longest_line": max(line_words, default=0) / max(1, count),
         "distinct_lines": len(set(lines)) / line_count,
-        "distinct_words": len(set(words)) / max(1, count),
+        "distinct_words": len(set(sample)) / max(1, len(sample)),
     }
 
 
