@@ -13,11 +13,13 @@ from xml.etree import ElementTree
 
 import pytest
 
-from helpers import document, node_at, repository_module
+from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.core._quality import quality_features, selection_features, text_features
-from scrapy_mainc.core._quality_model import FORMAT, Tree, TreeModel, quality_model, read_model
+from scrapy_mainc.core._quality_model import MODEL_FORMAT, Tree, TreeModel, model_from_json, quality_model
 from scrapy_mainc.core._types import PageType, Selection
+from training import held_out
+from training import quality as trainer
 
 DATA = Path(__file__).parent / "data"
 
@@ -127,9 +129,9 @@ def test_a_tree_ensemble_adds_its_leaves_to_the_base_and_stays_in_0_1() -> None:
 
 def test_a_model_of_another_format_is_refused() -> None:
     with pytest.raises(ValueError, match="format"):
-        read_model({"format": "something else", "features": [], "base": 0.5, "trees": []})
+        model_from_json({"format": 0, "features": [], "base": 0.5, "trees": []})
     with pytest.raises(ValueError, match="features"):
-        read_model({"format": FORMAT, "features": "a", "base": 0.5, "trees": []})
+        model_from_json({"format": MODEL_FORMAT, "features": "a", "base": 0.5, "trees": []})
 
 
 def test_the_shipped_model_reads_the_features_the_extraction_computes() -> None:
@@ -167,12 +169,7 @@ def test_a_menu_is_doubtful_beside_a_story() -> None:
     assert page.quality < story.quality - 0.2
 
 
-# -- the trainer's pure parts (training/quality.py) ----------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def trainer():  # type: ignore[no-untyped-def]
-    return repository_module("training", "quality")
+# -- the trainer's pure parts (training/quality.py, training/held_out.py) ---------------------------------
 
 
 @pytest.mark.parametrize(
@@ -186,18 +183,18 @@ def trainer():  # type: ignore[no-untyped-def]
         ("", "set/page"),
     ],
 )
-def test_pages_are_grouped_by_registered_domain(trainer, url: str, site: str) -> None:  # type: ignore[no-untyped-def]
-    assert trainer.registered_domain(url, "set/page") == site
+def test_pages_are_grouped_by_registered_domain(url: str, site: str) -> None:
+    assert held_out.registered_domain(url, "set/page") == site
 
 
-def test_folds_deal_every_site_to_one_fold(trainer) -> None:  # type: ignore[no-untyped-def]
+def test_folds_deal_every_site_to_one_fold() -> None:
     sites = [f"site{index}.com" for index in range(23)]
-    folds = trainer.fold_of([*sites, *sites])
-    assert folds == trainer.fold_of(list(reversed(sites)))  # the order given does not matter
-    assert sorted(set(folds.values())) == list(range(trainer.FOLDS))
+    folds = held_out.fold_of([*sites, *sites])
+    assert folds == held_out.fold_of(list(reversed(sites)))  # the order given does not matter
+    assert sorted(set(folds.values())) == list(range(held_out.FOLDS))
 
 
-def test_the_calibration_picture_is_svg_with_a_point_a_decile(trainer) -> None:  # type: ignore[no-untyped-def]
+def test_the_calibration_picture_is_svg_with_a_point_a_decile() -> None:
     points = [(0.1 * index + 0.05, 0.1 * index, 0.0, 10) for index in range(10)]
     svg = trainer.calibration_svg({"all pages": points, "WCXB": points})
     root = ElementTree.fromstring(svg)
@@ -205,12 +202,12 @@ def test_the_calibration_picture_is_svg_with_a_point_a_decile(trainer) -> None: 
     assert len(circles) == 2 * 10 + 2  # the points and the legend's marks
 
 
-def test_the_trees_as_data_predict_as_scikit_learn_does(trainer) -> None:  # type: ignore[no-untyped-def]
+def test_the_trees_as_data_predict_as_scikit_learn_does() -> None:
     numpy = pytest.importorskip("numpy", reason="the train extra is not installed")
     pytest.importorskip("sklearn", reason="scikit-learn is not installed (the train extra)")
     rows = numpy.random.default_rng(0).random((200, 3))
     target = numpy.clip(rows[:, 0] * 0.8 + (rows[:, 1] > 0.5) * 0.3, 0, 1)
     model = trainer.fit(rows, target)
-    shipped = read_model(json.loads(json.dumps(trainer.model_record(model, ["a", "b", "c"]))))
+    shipped = model_from_json(json.loads(json.dumps(trainer.model_record(model, ["a", "b", "c"]))))
     for row, expected in zip(rows, model.predict(rows)):
         assert shipped.predict(dict(zip("abc", row))) == pytest.approx(min(1.0, max(0.0, expected)), abs=1e-9)

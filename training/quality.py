@@ -5,70 +5,65 @@ and its training.
     python3 scripts/dev.py quality-model --train              # and write the model and the picture
     python3 scripts/dev.py quality-model --cache ../qcache    # keep the slow steps' results there
     python3 scripts/dev.py quality-model --seeds 20261201 1 2 # the figures averaged over three fold draws
+    .venv/bin/python -m training.quality --help               # the same, from the top of the repository
 
-**Pages and targets.** Every development set in ``../shared/datasets`` with gold content:
+**Pages and targets.** Every development set with gold content (:data:`~training.held_out.SETS`):
 ``scrapinghub``, ``zh_news`` and ``newspaper4k`` (text gold: page F1 of 4-gram shingles, as
 ``mainc evaluate`` scores it), ``trafilatura_eval`` (snippet gold: the page's snippet F1)
-and ``wcxb`` (WCXB's word F1, as ``benchmarks/wcxb.py`` scores it). Each page's target is
+and ``wcxb`` (WCXB's word F1, as its benchmark scores it). Each page's target is
 ``auto``'s page F1 by its own set's metric; an empty text scores 1 where the gold is
 empty too, so that the estimate of an empty text is the likelihood that the page has no
-main content.
+main content. Each page is extracted as on a site never seen (:mod:`training.held_out`:
+the page type from models trained on the other folds), and its features are those the
+extraction computed (:mod:`scrapy_mainc.core._quality`).
 
-**As on a site never seen.** The page-type model ships trained on these pages, and the
-estimate reads the page's type and the model's confidence: each page is extracted with
-the type the page-type cascade trained on the other folds gives it (the quick and the full
-model fitted again per fold by the page-type trainer's own code, the article verdict's
-second look included), so that the features, and ``auto``'s text, are those a crawl of an
-unseen site gets.
-
-**Folds.** Five, grouped by the registered domain of the page's URL (the last two labels
-of the host, three under a country's second level such as ``co.uk`` or ``com.cn``; a page
-without a URL is a site of its own), the domains shuffled with a fixed seed. The
-estimate of every page comes from a model trained on the other four folds; the figures
-are those predictions: for each set, the ROC AUC of the estimate for its lost pages
-(page F1 under 0.5), the Spearman correlation of the estimate with the measured F1, and
-the calibration by decile (mean estimate against mean measured F1).
+**Figures.** Five folds grouped by registered domain; every page's estimate comes from a
+model trained on the other four. For each set: the ROC AUC of the estimate for its lost
+pages (page F1 under 0.5), the Spearman correlation of the estimate with the measured F1;
+and the calibration by decile (mean estimate against mean measured F1).
 
 **Model.** Gradient-boosted regression trees (scikit-learn, the ``train`` extra; squared
-error, so the estimate is an expected F1) over the features of
-:mod:`scrapy_mainc.core._quality`. ``--train`` fits it on every page and writes it as data,
-``scrapy_mainc/core/data/quality.json``, which :mod:`scrapy_mainc.core._quality_model`
-evaluates in plain Python (checked here against scikit-learn's own predictions), and the
-calibration picture ``docs/quality_calibration.svg``.
+error, so the estimate is an expected F1). ``--train`` fits them on every page, checks
+that the data predicts as scikit-learn does, and writes the package data file
+``scrapy_mainc/core/quality_model.json.gz`` (training/README.md: its fields), which
+:mod:`scrapy_mainc.core._quality_model` evaluates in plain Python, and the calibration
+picture ``docs/quality_calibration.svg``.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
+import datetime
 import json
 import math
-import random
-import re
 import statistics
-import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+import scrapy_mainc._extract as extract_module
+from scrapy_mainc.core._quality_model import MODEL_FILE, MODEL_FORMAT, model_from_json
+from scrapy_mainc.evaluation._evaluate import LOST_F1
+from training.held_out import (
+    FOLDS,
+    SEED,
+    SETS,
+    Page,
+    development_pages,
+    extract_as_unseen,
+    fold_of,
+    held_out_types,
+    page_f1,
+    start_worker,
+)
+from training.page_types import write_record
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import page_types  # noqa: E402 (the page-type trainer: its samples and its model class)
-from devsets import DATASETS_DIR  # noqa: E402
-
-from scrapy_mainc.core._quality_model import FORMAT, read_model  # noqa: E402
-from scrapy_mainc.evaluation._evaluate import LOST_F1  # noqa: E402
-
-MODEL_PATH = ROOT / "scrapy_mainc" / "core" / "data" / "quality.json"
+MODEL_PATH = ROOT / "scrapy_mainc" / "core" / MODEL_FILE
 PICTURE_PATH = ROOT / "docs" / "quality_calibration.svg"
-#: The development sets, each scored by its own metric.
-SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval", "wcxb")
-FOLDS = 5
-SEED = 20261201
 #: The boosted trees: 150 of depth 3, learning rate 0.05, at least 20 pages a leaf, 0.8 of
 #: the pages a tree. Chosen on the grouped folds among 100-400 trees, depth 2-4, leaves of
 #: 20-50 pages: the figures moved by at most 0.01 (AUC), fewer trees cost less to evaluate.
@@ -80,137 +75,13 @@ TREES = {
     "subsample": 0.8,
     "random_state": 0,
 }
-_SECOND_LEVEL = frozenset(
-    "ac co com edu gen go gob gov gv ind int ltd mil ne net nic nom or org plc res sch web".split()
-)
-_IP_RE = re.compile(r"^[\d.]+$|:")
-
-
-def registered_domain(url: str, fallback: str) -> str:
-    """The domain a site registered (``news.bbc.co.uk`` -> ``bbc.co.uk``), or ``fallback``."""
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
-    if not host:
-        return fallback
-    if _IP_RE.search(host):
-        return host
-    labels = host.split(".")
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
-
-
-def fold_of(sites: Sequence[str], seed: int = SEED) -> dict[str, int]:
-    """Each site's fold: the sites shuffled with ``seed``, dealt round the folds."""
-    order = sorted(set(sites))
-    random.Random(seed).shuffle(order)
-    return {site: position % FOLDS for position, site in enumerate(order)}
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    """A development page: its set, id, URL and file."""
-
-    source: str
-    page_id: str
-    url: str
-    path: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.source}/{self.page_id}"
-
-    @property
-    def site(self) -> str:
-        return registered_domain(self.url, self.key)
-
-    def html(self) -> bytes:
-        raw = Path(self.path).read_bytes()
-        return gzip.decompress(raw) if self.path.endswith(".gz") else raw
-
-
-def development_pages() -> list[Page]:
-    """Every page of :data:`SETS` with its HTML, by set and id."""
-    pages = []
-    for name in SETS:
-        gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
-        suffix = ".html.gz" if name == "wcxb" else ".html"
-        for page_id, entry in sorted(gold.items()):
-            path = DATASETS_DIR / name / "html" / f"{page_id}{suffix}"
-            if path.exists():
-                pages.append(Page(name, page_id, entry.get("url") or "", str(path)))
-    return pages
-
-
-# -- the page types a site never seen gets --------------------------------------------------------
-
-
-def held_out_types(folds: dict[str, int], cache: Path | None, jobs: int) -> dict[str, dict[str, Any]]:
-    """For every page (``set/id``), what the page-type cascade trained on the other folds
-    says of it: the quick model's probability of ``article``, the full model's
-    probabilities, and whether the page's markup calls it an article twice."""
-    path = cache / "held_out_types.json" if cache else None
-    if path is not None and path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
-    signals = cache / "page_type_signals.json" if cache else None
-    samples = page_types.split_quick(page_types._cached(signals, jobs))
-    urls = {(source, page_id): url for source, page_id, _, url, _ in page_types._pages()}
-    keys = [f"{sample.source}/{sample.page_id}" for sample in samples]
-    sites = [registered_domain(urls[(s.source, s.page_id)], key) for s, key in zip(samples, keys)]
-    types: dict[str, dict[str, Any]] = {}
-    for fold in range(FOLDS):
-        train = [sample for sample, site in zip(samples, sites) if folds.get(site, -1) != fold]
-        tested = [(key, s) for key, s, site in zip(keys, samples, sites) if folds.get(site, -1) == fold]
-        test = [sample for _, sample in tested]
-        quick, full = page_types.Model(train, page_types.QUICK_NAMES), page_types.Model(train)
-        for (key, sample), article, probabilities in zip(
-            tested, quick.article_probability(test), full.probabilities(test)
-        ):
-            marked = bool(sample.signals.get("ld_article") and sample.signals.get("og_article"))
-            types[key] = {"quick": article, "full": probabilities, "marked": marked}
-        print(f"quality: page types of fold {fold + 1} of {FOLDS}", file=sys.stderr, flush=True)
-    if path is not None:
-        path.write_text(json.dumps(types), encoding="utf-8")
-    return types
-
-
-#: The held-out types of the pages a worker extracts, and the page it is on.
-_TYPES: dict[str, dict[str, Any]] = {}
-_CURRENT = [""]
+#: The features of the page a worker extracts, as the extraction computed them.
 _FEATURES: dict[str, float] = {}
-
-
-def _held_out_type(document: Any) -> Any:
-    """:func:`scrapy_mainc.core._pagetype.page_type` as the held-out cascade decides."""
-    from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN  # noqa: PLC0415
-    from scrapy_mainc.core._types import PageType  # noqa: PLC0415
-
-    entry = _TYPES[_CURRENT[0]]
-    if entry["quick"] >= page_types.QUICK_ARTICLE:
-        return PageType("article", entry["quick"])
-    full = entry["full"]
-    best = max(full, key=full.__getitem__)
-    if best != "article" and entry["marked"] and full[best] < MARKED_ARTICLE_MARGIN * full["article"]:
-        return PageType("article", full["article"])
-    return PageType(best, full[best])
-
-
-def _held_out_other(document: Any) -> Any:
-    """:func:`scrapy_mainc.core._pagetype.other_than_article`, held out."""
-    from scrapy_mainc.core._types import PageType  # noqa: PLC0415
-
-    full = _TYPES[_CURRENT[0]]["full"]
-    best = max((name for name in full if name != "article"), key=full.__getitem__)
-    return PageType(best, full[best])
 
 
 def _start_worker(types: dict[str, dict[str, Any]]) -> None:
     """Extract with the held-out types, and keep the features each extraction computes."""
-    import scrapy_mainc._choice as choice_module  # noqa: PLC0415
-    import scrapy_mainc._extract as extract_module  # noqa: PLC0415
-
-    _TYPES.update(types)
-    extract_module.page_type = _held_out_type  # type: ignore[attr-defined]
-    choice_module.other_than_article = _held_out_other  # type: ignore[attr-defined]
+    start_worker(types)
     estimate = extract_module.estimate_quality
 
     def keep(features: dict[str, float]) -> float:
@@ -221,28 +92,8 @@ def _start_worker(types: dict[str, dict[str, Any]]) -> None:
     extract_module.estimate_quality = keep  # type: ignore[attr-defined]
 
 
-_GOLD: dict[str, dict[str, Any]] = {}
-
-
-def page_f1(page: Page, text: str) -> float:
-    """``text``'s page F1 by the metric of ``page``'s set."""
-    from scrapy_mainc.evaluation._gold import read_gold  # noqa: PLC0415
-    from scrapy_mainc.evaluation._words import score_words, word_tokens  # noqa: PLC0415
-
-    if page.source not in _GOLD:
-        gold_path = DATASETS_DIR / page.source / "gold.json"
-        _GOLD[page.source] = json.loads(gold_path.read_text(encoding="utf-8"))
-    entry = _GOLD[page.source][page.page_id]
-    if page.source == "wcxb":
-        return score_words(word_tokens(entry.get("articleBody") or ""), text).f1
-    return read_gold(page.page_id, entry).score(text).f1
-
-
 def _measure(page: Page) -> tuple[dict[str, float], float]:
-    from scrapy_mainc import extract  # noqa: PLC0415
-
-    _CURRENT[0] = page.key
-    text = extract(page.html(), url=page.url or None, metadata=False).text
+    text = extract_as_unseen(page)
     return dict(_FEATURES), page_f1(page, text)
 
 
@@ -282,14 +133,14 @@ def collect(pages: list[Page], types: dict[str, dict[str, Any]], cache: Path | N
 
 
 def fit(features: Sequence[Sequence[float]], f1: Sequence[float]) -> Any:
-    from sklearn.ensemble import GradientBoostingRegressor  # noqa: PLC0415
+    from sklearn.ensemble import GradientBoostingRegressor
 
     return GradientBoostingRegressor(**TREES).fit(features, f1)
 
 
 def cross_validated(table: Table, seed: int) -> list[float]:
     """Each page's estimate by the model trained on the other folds."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     folds = fold_of([page.site for page in table.pages], seed)
     fold = np.array([folds[page.site] for page in table.pages])
@@ -315,8 +166,8 @@ class SetFigures:
 
 
 def figures(name: str, predicted: Sequence[float], f1: Sequence[float]) -> SetFigures:
-    from scipy.stats import spearmanr  # noqa: PLC0415
-    from sklearn.metrics import roc_auc_score  # noqa: PLC0415
+    from scipy.stats import spearmanr
+    from sklearn.metrics import roc_auc_score
 
     lost = [value < LOST_F1 for value in f1]
     auc = None
@@ -396,7 +247,7 @@ def report(table: Table, runs: list[list[float]]) -> tuple[str, list[SetFigures]
 
 
 def model_record(model: Any, names: Sequence[str]) -> dict[str, Any]:
-    """The fitted trees as the data :func:`scrapy_mainc.core._quality_model.read_model` reads."""
+    """The fitted trees as the data :func:`scrapy_mainc.core._quality_model.model_from_json` reads."""
     rate = model.learning_rate
     trees = []
     for (estimator,) in model.estimators_:
@@ -414,8 +265,7 @@ def model_record(model: Any, names: Sequence[str]) -> dict[str, Any]:
             }
         )
     return {
-        "format": FORMAT,
-        "trained_by": "training/quality.py",
+        "format": MODEL_FORMAT,
         "features": list(names),
         "base": float(model.init_.constant_[0][0]),
         "trees": trees,
@@ -425,15 +275,20 @@ def model_record(model: Any, names: Sequence[str]) -> dict[str, Any]:
 def write_model(table: Table) -> dict[str, Any]:
     """Fit on every page, check the data against scikit-learn's predictions, write it."""
     model = fit(table.features, table.f1)
-    record = model_record(model, table.names)
-    shipped = read_model(record)
+    record = {
+        "trainer": "training/quality.py (python3 scripts/dev.py quality-model --train)",
+        "trained": datetime.date.today().isoformat(),
+        "pages": dict(Counter(page.source for page in table.pages)),
+        "settings": TREES,
+        **model_record(model, table.names),
+    }
+    shipped = model_from_json(record)
     expected = [min(1.0, max(0.0, float(value))) for value in model.predict(table.features)]
     for row, value in zip(table.features, expected):
         got = shipped.predict(dict(zip(table.names, row)))
         if abs(got - value) > 1e-6:
             raise SystemExit(f"the data's estimate {got} differs from scikit-learn's {value}")
-    MODEL_PATH.parent.mkdir(exist_ok=True)
-    MODEL_PATH.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    write_record(record, MODEL_PATH)
     return record
 
 

@@ -1,7 +1,7 @@
 """What did not make the quality estimate better: a finished study (issue 41).
 
     python3 scripts/dev.py quality-model --cache ../qcache     # first: the held-out page types
-    .venv/bin/python training/quality_study.py --cache ../qcache [--seeds 20261201 1 2]
+    .venv/bin/python -m training.quality_study --cache ../qcache [--seeds 20261201 1 2]
 
 The estimate (``training/quality.py``) reads the extraction's own features. A probe before
 it found that the agreement of ``auto``'s text with two of its other candidates helps
@@ -34,9 +34,13 @@ from pathlib import Path
 from time import process_time
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import quality  # noqa: E402
+import scrapy_mainc._extract as extract_module
+from scrapy_mainc.algorithms import ALGORITHMS, auto
+from scrapy_mainc.algorithms._auto_params import AutoParams
+from scrapy_mainc.algorithms._blocks import block_regions
+from scrapy_mainc.algorithms._context import block_context
+from scrapy_mainc.algorithms._page_type_params import for_page_type
+from training import held_out, quality
 
 #: The candidates compared with ``auto``'s choice, by name: a function of the document.
 CANDIDATES = ("cectd-ds", "unpenalized", "as article", "nce", "econ")
@@ -44,9 +48,6 @@ _EXTRA: dict[str, float] = {}
 
 
 def _candidates(document: Any) -> dict[str, Callable[[], Any]]:
-    from scrapy_mainc.algorithms import ALGORITHMS, auto  # noqa: PLC0415
-    from scrapy_mainc.algorithms._auto_params import AutoParams  # noqa: PLC0415
-
     params = AutoParams()
     unpenalized = replace(params, unpunctuated_penalty=0.0, pinned=frozenset({"unpunctuated_penalty"}))
     return {
@@ -93,12 +94,6 @@ def _agreement(document: Any, selection: Any) -> None:
 
 
 def _auto_values(document: Any, selection: Any, mask: list[bool]) -> None:
-    from scrapy_mainc.algorithms import auto  # noqa: PLC0415
-    from scrapy_mainc.algorithms._auto_params import AutoParams  # noqa: PLC0415
-    from scrapy_mainc.algorithms._blocks import block_regions  # noqa: PLC0415
-    from scrapy_mainc.algorithms._context import block_context  # noqa: PLC0415
-    from scrapy_mainc.algorithms._page_type_params import for_page_type  # noqa: PLC0415
-
     stats = document.stats
     params = for_page_type(AutoParams(), document.page_type.name)
     regions = block_regions(stats)
@@ -124,8 +119,6 @@ def _auto_values(document: Any, selection: Any, mask: list[bool]) -> None:
 
 def _start_worker(types: dict[str, dict[str, Any]]) -> None:
     quality._start_worker(types)
-    import scrapy_mainc._extract as extract_module  # noqa: PLC0415
-
     features = extract_module.quality_features
 
     def observed(document: Any, selection: Any, text: str, article: bool) -> dict[str, float]:
@@ -136,23 +129,20 @@ def _start_worker(types: dict[str, dict[str, Any]]) -> None:
     extract_module.quality_features = observed  # type: ignore[attr-defined]
 
 
-def _measure(page: quality.Page) -> tuple[dict[str, float], dict[str, float], float, float]:
-    from scrapy_mainc import extract  # noqa: PLC0415
-
-    quality._CURRENT[0] = page.key
+def _measure(page: held_out.Page) -> tuple[dict[str, float], dict[str, float], float, float]:
     started = process_time()
-    text = extract(page.html(), url=page.url or None, metadata=False).text
+    text = held_out.extract_as_unseen(page)
     seconds = process_time() - started - sum(v for k, v in _EXTRA.items() if k.endswith("seconds"))
-    return dict(quality._FEATURES), dict(_EXTRA), quality.page_f1(page, text), seconds
+    return dict(quality._FEATURES), dict(_EXTRA), held_out.page_f1(page, text), seconds
 
 
 class SoftLogistic:
     """A logistic regression with the F1 as a soft label (each page twice, weighted)."""
 
     def fit(self, rows: Any, f1: Any) -> SoftLogistic:
-        import numpy as np  # noqa: PLC0415
-        from sklearn.linear_model import LogisticRegression  # noqa: PLC0415
-        from sklearn.preprocessing import StandardScaler  # noqa: PLC0415
+        import numpy as np
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.preprocessing import StandardScaler
 
         self.scaler = StandardScaler().fit(rows)
         scaled = self.scaler.transform(rows)
@@ -172,10 +162,10 @@ def main() -> int:
     )
     parser.add_argument("--cache", type=Path, required=True, help="where training/quality.py keeps its types")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[quality.SEED])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[held_out.SEED])
     args = parser.parse_args()
-    pages = quality.development_pages()
-    types = quality.held_out_types(quality.fold_of([page.site for page in pages]), args.cache, args.jobs)
+    pages = held_out.development_pages()
+    types = held_out.held_out_types(held_out.fold_of([page.site for page in pages]), args.cache, args.jobs)
     with ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(types,)) as pool:
         measured = list(pool.map(_measure, pages, chunksize=8))
     names = sorted(measured[0][0])
@@ -187,8 +177,8 @@ def main() -> int:
         rows = [[{**own, **extra}[name] for name in columns] for own, extra, _, _ in measured]
         return quality.Table(pages, columns, rows, f1)
 
-    print("| features | cost (share of the extraction) | " + " | ".join(quality.SETS) + " | all |")
-    print("|---|---:|" + "---:|" * (len(quality.SETS) + 1))
+    print("| features | cost (share of the extraction) | " + " | ".join(held_out.SETS) + " | all |")
+    print("|---|---:|" + "---:|" * (len(held_out.SETS) + 1))
 
     def line(label: str, columns: list[str], cost: str, fit: Callable[..., Any] = quality.fit) -> None:
         runs = [_cross_validated(table(columns), seed, fit) for seed in args.seeds]

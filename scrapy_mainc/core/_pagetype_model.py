@@ -6,14 +6,12 @@ fields and how the models are trained.
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ._linear import LinearModel
+from ._package_data import read_json
 
 #: The file beside this module that holds the models.
 MODEL_FILE = "pagetype_model.json.gz"
@@ -36,8 +34,7 @@ class PageTypeModels:
 @cache
 def page_type_models() -> PageTypeModels:
     """The shipped models, read from the package's data on the first call."""
-    packed = resources.files(__package__).joinpath(MODEL_FILE).read_bytes()
-    return models_from_json(json.loads(gzip.decompress(packed)))
+    return models_from_json(read_json(MODEL_FILE))
 
 
 def models_from_json(record: dict[str, Any]) -> PageTypeModels:

@@ -2,22 +2,25 @@
 
 The model is a small ensemble of regression trees (gradient boosting, squared error)
 over the features of :mod:`._quality`, trained by ``training/quality.py`` on every
-development set, each page scored by its own set's metric, and shipped as data
-(``core/data/quality.json``): it is read once, on first use, and evaluated here in plain
-Python. Its figures, measured on folds grouped by site, are in docs/quality.md.
+development set, each page scored by its own set's metric, and shipped as the package
+data file :data:`MODEL_FILE` (gzipped JSON): it is read once, on first use, and evaluated
+here in plain Python. Its figures, measured on folds grouped by site, are in
+docs/quality.md, its file's fields in training/README.md.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-#: The data file's format; a file of another version is refused.
-FORMAT = "scrapy_mainc quality trees 1"
+from ._package_data import read_json
+
+#: The file beside this module that holds the trees.
+MODEL_FILE = "quality_model.json.gz"
+#: The version of the file's layout this module reads (the file's ``format``).
+MODEL_FORMAT = 1
 
 
 class Tree(NamedTuple):
@@ -53,10 +56,10 @@ class TreeModel:
         return min(1.0, max(0.0, total))
 
 
-def read_model(record: Mapping[str, object]) -> TreeModel:
-    """The model a data file holds; ValueError when it is not one of :data:`FORMAT`."""
-    if record.get("format") != FORMAT:
-        raise ValueError(f"not a quality model of format {FORMAT!r}: {record.get('format')!r}")
+def model_from_json(record: Mapping[str, Any]) -> TreeModel:
+    """The model of a file's JSON object; ValueError when its format is not this module's."""
+    if record.get("format") != MODEL_FORMAT:
+        raise ValueError(f"quality model format {record.get('format')!r}; this version reads {MODEL_FORMAT}")
     features, base, trees = record["features"], record["base"], record["trees"]
     if not isinstance(features, list) or not isinstance(base, float | int) or not isinstance(trees, list):
         raise ValueError("a quality model needs a list of features, a base value and a list of trees")
@@ -78,9 +81,8 @@ def read_model(record: Mapping[str, object]) -> TreeModel:
 
 @cache
 def quality_model() -> TreeModel:
-    """The shipped model, read once."""
-    text = resources.files("scrapy_mainc.core").joinpath("data", "quality.json").read_text(encoding="utf-8")
-    return read_model(json.loads(text))
+    """The shipped model, read from the package's data on the first call."""
+    return model_from_json(read_json(MODEL_FILE))
 
 
 def estimate_quality(features: Mapping[str, float]) -> float:
