@@ -4,9 +4,8 @@ The estimate (:mod:`._quality_model`) reads three kinds of evidence, each from w
 extraction has already computed:
 
 * the **text's shape**: its words and lines, words a line, the shares of short lines
-  and of lines that end as sentences, digits and punctuation, the longest line's share,
-  repeated lines and words (a menu, a list of prices or a repeated credit line look
-  unlike a story);
+  and of lines that end as sentences, the longest line's share, repeated lines and words
+  (a menu, a list of prices or a repeated credit line look unlike a story);
 * the **choice's place in the page**, from the statistics (subtree totals, one pass for
   the page's paragraphs): the words it keeps and their share of the page's, its link
   words, its punctuation, its roots, the parts it leaves out, its depth, where the
@@ -28,9 +27,6 @@ from ._pagetype import PAGE_TYPES
 from ._stats import DomStats
 from ._types import Document, Selection
 
-_DIGITS = tuple("0123456789")
-#: Punctuation counted in the text: Latin and CJK (full-width) sentence marks and commas.
-_MARKS = tuple(".,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f")
 #: How a line that reads as a sentence (or a quotation, a list's lead-in) ends.
 _SENTENCE_ENDS = tuple(".!?:;\u2026\"'\u201d\u3002\uff01\uff1f")
 #: A line with fewer words is short: a label, a menu item, a price, a date.
@@ -69,8 +65,6 @@ def text_features(text: str) -> dict[str, float]:
         "words_per_line": math.log1p(count / line_count),
         "short_lines": sum(words < SHORT_LINE_WORDS for words in line_words) / line_count,
         "sentence_lines": sum(line.endswith(_SENTENCE_ENDS) for line in lines) / line_count,
-        "digits": sum(map(text.count, _DIGITS)) / max(1, len(text)),
-        "punct_per_word": sum(map(text.count, _MARKS)) / max(1, count),
         "longest_line": max(line_words, default=0) / max(1, count),
         "distinct_lines": len(set(lines)) / line_count,
         "distinct_words": len(set(sample)) / max(1, len(sample)),
