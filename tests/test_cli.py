@@ -189,9 +189,71 @@ def test_evaluate_scores_snippet_gold(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "0.667 1.000 0.500 story-copy  with: 1/2 found, without: 0/1 found" in printed
     [report] = json.loads(out.read_text())
     assert report["kind"] == "snippets" and report["f1"] == pytest.approx(8 / 9)
-    assert report["pages"]["story"] | {"ms": 0} == {
-        "precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 3, "fp": 0, "fn": 0, "tn": 3, "ms": 0,
+    assert 0 <= report["pages"]["story"]["quality"] <= 1  # the same page twice: one estimate
+    assert report["pages"]["story"]["quality"] == report["pages"]["story-copy"]["quality"]
+    assert report["pages"]["story"] | {"ms": 0, "quality": 0} == {
+        "precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 3, "fp": 0, "fn": 0, "tn": 3, "ms": 0, "quality": 0,
     }  # fmt: skip
+    # story lost nothing: no AUC; the two pages' F1 differ, their estimates do not
+    assert report["quality"] == {"pages": 2, "lost": 0, "auc_lost": None, "spearman": None}
+    assert "quality estimate: AUC for lost pages=- (needs lost and kept pages) (0 lost of 2)" in printed
+
+
+def test_evaluate_reports_the_quality_estimate_on_a_hand_made_gold_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Six pages, each with gold of its own: auto's golden text (F1 1), its first half (a
+    # lower precision), another page's text (lost), and half of its own with another's.
+    golden = {name: (DATA / f"{name}.txt").read_text(encoding="utf-8") for name in (
+        "news_en", "blog_comments", "opinion_comment_section", "feed_nested_articles",
+        "promoted_feature", "consent_modal",
+    )}  # fmt: skip
+
+    def half(text: str) -> str:
+        lines = text.splitlines()
+        return "\n".join(lines[: len(lines) // 2])
+
+    gold = {
+        "news_en": golden["news_en"],
+        "blog_comments": half(golden["blog_comments"]),
+        "opinion_comment_section": golden["news_en"],  # another page's story
+        "feed_nested_articles": half(golden["feed_nested_articles"]) + "\n" + half(golden["consent_modal"]),
+        "promoted_feature": half(golden["promoted_feature"]),
+        "consent_modal": half(golden["consent_modal"]) + "\n" + golden["opinion_comment_section"],
+    }
+    (tmp_path / "html").mkdir()
+    for name in gold:
+        (tmp_path / "html" / f"{name}.html").write_bytes((DATA / f"{name}.html").read_bytes())
+    (tmp_path / "gold.json").write_text(json.dumps({k: {"articleBody": v} for k, v in gold.items()}), "utf-8")
+    out = tmp_path / "report.json"
+    assert main(["evaluate", str(tmp_path), "--json", str(out), "--worst", "0"]) == 0
+    printed = capsys.readouterr().out
+    [report] = json.loads(out.read_text())
+    pages = report["pages"]
+    f1 = {name: page["f1"] for name, page in pages.items()}
+    quality = {name: page["quality"] for name, page in pages.items()}
+    assert f1["news_en"] == 1.0 and f1["opinion_comment_section"] < 0.5 and f1["consent_modal"] < 0.5
+    assert all(0 <= value <= 1 for value in quality.values())
+    assert len(set(quality.values())) == len(quality)  # six pages, six estimates
+    lost = [name for name in pages if f1[name] < 0.5]
+    kept = [name for name in pages if f1[name] >= 0.5]
+    assert lost and kept
+    # the AUC by its definition: of the (lost, kept) pairs, the share where the lost page is
+    # estimated lower (no ties here); the Spearman correlation of tie-free ranks
+    below = sum(quality[one] < quality[other] for one in lost for other in kept)
+    auc = below / (len(lost) * len(kept))
+    assert len(set(f1.values())) == len(f1)
+    rank_q = {name: sorted(quality.values()).index(value) for name, value in quality.items()}
+    rank_f = {name: sorted(f1.values()).index(value) for name, value in f1.items()}
+    n = len(pages)
+    rho = 1 - 6 * sum((rank_q[name] - rank_f[name]) ** 2 for name in pages) / (n * (n * n - 1))
+    assert report["quality"] == {
+        "pages": 6, "lost": len(lost), "auc_lost": pytest.approx(auc), "spearman": pytest.approx(rho),
+    }  # fmt: skip
+    assert (
+        f"quality estimate: AUC for lost pages={auc:.3f} ({len(lost)} lost of 6)  "
+        f"Spearman with page F1={rho:.3f}"
+    ) in printed
 
 
 def test_evaluate_of_a_dataset_mixing_kinds_of_gold_is_one_line(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import math
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -11,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from scrapy_mainc.evaluation._evaluate import (
+    Estimated,
     Extractor,
     Page,
     PageResult,
+    QualityFigures,
     Report,
     evaluate,
     evaluate_together,
@@ -30,6 +34,7 @@ from scrapy_mainc.evaluation._oracle import (
     oracle,
     split_lost,
 )
+from scrapy_mainc.evaluation._ranking import ranks, roc_auc, spearman
 from scrapy_mainc.evaluation._snippets import SnippetScore
 
 
@@ -159,6 +164,81 @@ def test_a_report_read_back_from_json_is_the_same(kind: str) -> None:
     assert Report.from_json(record) == report
     with pytest.raises(ValueError, match="integer 'tp'"):
         Report.from_json({**record, "pages": {"a": {"f1": 1.0}}})
+
+
+def test_ranks_roc_auc_and_spearman_by_hand() -> None:
+    assert ranks([0.5, 0.1, 0.5, 0.9]) == [2.5, 1.0, 2.5, 4.0]  # the tie shares ranks 2 and 3
+    # positives at 0.9 and 0.4; negatives 0.8, 0.4, 0.1: 0.9 above all three, 0.4 above 0.1
+    # and tied with 0.4 (half): 4.5 of 6 pairs
+    assert roc_auc([0.9, 0.8, 0.4, 0.4, 0.1], [True, False, True, False, False]) == 4.5 / 6
+    assert roc_auc([0.1, 0.2], [True, True]) is None and roc_auc([0.1], [False]) is None
+    assert spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3], [3, 1, 2]) == pytest.approx(-0.5)  # d = -2, 1, 1: 1 - 6 * 6 / 24
+    # ranks 1.5 1.5 3 against 1 2 3: covariance 1.5, spreads 1.5 and 2
+    assert spearman([0.5, 0.5, 0.9], [0.2, 0.8, 0.9]) == pytest.approx(1.5 / math.sqrt(3))
+    assert spearman([0.3, 0.3], [0.1, 0.9]) is None and spearman([0.3], [0.1]) is None
+    with pytest.raises(ValueError):
+        spearman([1, 2], [1])
+
+
+def test_roc_auc_and_spearman_agree_with_scikit_learn_and_scipy() -> None:
+    stats = pytest.importorskip("scipy.stats", reason="scipy comes with the train extra")
+    metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn comes with the train extra")
+    draw = random.Random(7)
+    for _ in range(20):
+        scores = [round(draw.random(), 1) for _ in range(30)]  # rounded: many ties
+        f1 = [round(draw.random(), 1) for _ in range(30)]
+        lost = [value < 0.5 for value in f1]
+        assert roc_auc(scores, lost) == pytest.approx(metrics.roc_auc_score(lost, scores))
+        assert spearman(scores, f1) == pytest.approx(stats.spearmanr(scores, f1).statistic)
+
+
+#: A hand-made set: each page's snippets, the fake extractor's text and quality estimate.
+#: Page F1 = 2tp / (2tp + fp + fn): p1 1; p2 (tp 1, fp 1, fn 1) 0.5, not lost; p3 (tp 1,
+#: fn 3) 0.4 and p4 (nothing found) 0, lost; p5 (tp 2, fn 1) 0.8.
+ESTIMATED = {
+    "p1": (SnippetGold(("alpha", "beta"), ("menu",)), "alpha beta", 0.95),
+    "p2": (SnippetGold(("alpha", "beta"), ("menu",)), "alpha menu", 0.6),
+    "p3": (SnippetGold(("alpha", "beta", "gamma", "delta"), ()), "alpha", 0.7),
+    "p4": (SnippetGold(("alpha",), ("menu",)), "", 0.2),
+    "p5": (SnippetGold(("alpha", "beta", "gamma"), ()), "alpha beta", 0.6),
+}
+
+
+def test_evaluate_reports_how_well_the_quality_estimate_finds_lost_pages() -> None:
+    pages = [Page(page_id, page_id.encode(), gold, "") for page_id, (gold, _, _) in ESTIMATED.items()]
+
+    def extractor(html: bytes, url: str) -> Estimated:
+        _, text, quality = ESTIMATED[html.decode()]
+        return Estimated(text, quality)
+
+    report = evaluate("fake", extractor, pages)
+    assert [page.score.f1 for page in report.pages] == pytest.approx([1.0, 0.5, 0.4, 0.0, 0.8])
+    assert [page.quality for page in report.pages] == [0.95, 0.6, 0.7, 0.2, 0.6]
+    # lost p3 (0.7) and p4 (0.2) against kept 0.95, 0.6, 0.6: p3 is below one of three, p4
+    # below all three: 4 of 6 pairs.
+    # Ranks of the estimate 5 2.5 4 1 2.5, of the F1 5 3 2 1 4: deviations from 3 are
+    # (2 -0.5 1 -2 -0.5) and (2 0 -1 -2 1), covariance 6.5, spreads 9.5 and 10.
+    auc, rho = pytest.approx(4 / 6), pytest.approx(6.5 / math.sqrt(95))
+    assert report.quality == QualityFigures(5, 2, auc, rho)
+    printed = format_report(report, worst=0)
+    assert "quality estimate: AUC for lost pages=0.667 (2 lost of 5)  Spearman with page F1=0.667" in printed
+    record = json.loads(json.dumps(report.to_json()))
+    assert record["quality"] == {"pages": 5, "lost": 2, "auc_lost": auc, "spearman": rho}
+    assert record["pages"]["p3"]["quality"] == 0.7
+    assert Report.from_json(record) == report
+
+
+def test_quality_figures_say_what_is_undefined() -> None:
+    figures = QualityFigures.of([0.9, 0.8], [1.0, 0.9])  # none lost
+    assert figures == QualityFigures(2, 0, None, pytest.approx(1.0))
+    assert "AUC for lost pages=- (needs lost and kept pages) (0 lost of 2)" in figures.describe()
+    assert "Spearman with page F1=- (a constant)" in QualityFigures.of([0.5, 0.5], [0.1, 0.9]).describe()
+    pages = _snippet_pages()
+    outputs = iter(["", *(OUTPUTS[page.page_id] for page in pages)])
+    plain = evaluate("fake", lambda html, url: next(outputs), pages)  # text only: no estimate
+    assert plain.quality is None and "quality" not in plain.to_json()
+    assert "quality estimate" not in format_report(plain)
 
 
 def test_retimed_keeps_the_scores_and_takes_the_times() -> None:

@@ -47,6 +47,7 @@ from typing import Any
 import scrapy_mainc._extract as extract_module
 from scrapy_mainc.core._quality_model import MODEL_FILE, MODEL_FORMAT, model_from_json
 from scrapy_mainc.evaluation._evaluate import LOST_F1
+from scrapy_mainc.evaluation._ranking import roc_auc, spearman
 from training.held_out import (
     FOLDS,
     SEED,
@@ -168,21 +169,16 @@ class SetFigures:
 
 
 def figures(name: str, predicted: Sequence[float], f1: Sequence[float]) -> SetFigures:
-    from scipy.stats import spearmanr
-    from sklearn.metrics import roc_auc_score
-
+    """The figures ``mainc evaluate`` gives (:class:`~scrapy_mainc.evaluation._evaluate.QualityFigures`)."""
     lost = [value < LOST_F1 for value in f1]
-    auc = None
-    if 0 < sum(lost) < len(lost):
-        auc = float(roc_auc_score(lost, [-value for value in predicted]))
     return SetFigures(
         name,
         len(f1),
         sum(lost),
         statistics.fmean(f1),
         statistics.fmean(predicted),
-        auc,
-        float(spearmanr(predicted, f1).statistic),
+        roc_auc([-value for value in predicted], lost),
+        spearman(predicted, f1) or 0.0,
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._extract import extract
 from ..algorithms import ALGORITHMS
-from ..evaluation._evaluate import Extractor, Report, evaluate, format_report, load_dataset
+from ..evaluation._evaluate import Estimated, Extractor, Report, evaluate, format_report, load_dataset
 from ._errors import CommandError, cannot_read
 from ._values import whole_number
 
@@ -35,7 +35,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score algorithms on a dataset",
         description="Score algorithms on a dataset of pages with gold: precision, recall and F1\n"
         "(of 4-gram shingles averaged over pages, or of with/without snippets), the mean of\n"
-        "the pages' own F1, the pages lost (own F1 under 0.5), and milliseconds per page.",
+        "the pages' own F1, the pages lost (own F1 under 0.5), milliseconds per page, and how\n"
+        "well the quality estimate finds the lost pages (ROC AUC) and orders the pages by\n"
+        "their F1 (Spearman rank correlation).",
         epilog=DATASET_LAYOUT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -76,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _extractor(name: str) -> Extractor:
-    def run(html: bytes, url: str) -> str:
-        return extract(html, url=url or None, algorithm=name).text
+    def run(html: bytes, url: str) -> Estimated:
+        extraction = extract(html, url=url or None, algorithm=name)
+        return Estimated(extraction.text, extraction.quality)
 
     return run

@@ -16,13 +16,24 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from time import perf_counter
+from typing import NamedTuple
 
 from ._gold import Gold, GoldKind, Score, dataset_kind, read_gold, summarize_scores
 from ._metric import PageScore, Summary
+from ._ranking import roc_auc, spearman
 from ._snippets import SnippetScore
 
-#: A function from page bytes (and URL) to extracted text.
-Extractor = Callable[[bytes, str], str]
+
+class Estimated(NamedTuple):
+    """An extractor's text with its own estimate of the text's quality (its expected page
+    F1, as ``Extraction.quality``)."""
+
+    text: str
+    quality: float
+
+
+#: A function from page bytes (and URL) to extracted text, or to the text and its quality.
+Extractor = Callable[[bytes, str], "str | Estimated"]
 #: A clock in seconds (``time.perf_counter``, ``time.process_time``).
 Clock = Callable[[], float]
 #: A page whose own F1 is under this is lost: most of its text is wrong or missing (the
@@ -48,6 +59,8 @@ class PageResult:
     score: Score
     milliseconds: float
     error: str = ""
+    #: The extractor's estimate of the text's quality, when it gives one.
+    quality: float | None = None
 
     def to_json(self) -> dict[str, object]:
         score = self.score
@@ -61,6 +74,7 @@ class PageResult:
             **counts,
             "ms": self.milliseconds,
             **({"error": self.error} if self.error else {}),
+            **({"quality": self.quality} if self.quality is not None else {}),
         }
 
     @classmethod
@@ -75,7 +89,40 @@ class PageResult:
         milliseconds = record.get("ms", 0.0)
         if not isinstance(milliseconds, float | int):
             raise ValueError(f"page {page_id!r}: 'ms' must be a number")
-        return cls(page_id, score, float(milliseconds), str(record.get("error", "")))
+        quality = record.get("quality")
+        if quality is not None and not isinstance(quality, float | int):
+            raise ValueError(f"page {page_id!r}: 'quality' must be a number")
+        error = str(record.get("error", ""))
+        return cls(page_id, score, float(milliseconds), error, None if quality is None else float(quality))
+
+
+@dataclass(frozen=True, slots=True)
+class QualityFigures:
+    """How well an extractor's quality estimate tells its pages apart: the ROC AUC of the
+    estimate for the lost pages (the lower the estimate, the likelier lost; None when no
+    page or every page is lost) and its Spearman rank correlation with the page F1 (None
+    when either is constant), over the pages that have an estimate."""
+
+    pages: int
+    lost: int
+    auc: float | None
+    spearman: float | None
+
+    @classmethod
+    def of(cls, quality: list[float], f1: list[float]) -> QualityFigures:
+        lost = [value < LOST_F1 for value in f1]
+        return cls(len(f1), sum(lost), roc_auc([-value for value in quality], lost), spearman(quality, f1))
+
+    def describe(self) -> str:
+        auc = f"{self.auc:.3f}" if self.auc is not None else "- (needs lost and kept pages)"
+        rank = f"{self.spearman:.3f}" if self.spearman is not None else "- (a constant)"
+        return (
+            f"quality estimate: AUC for lost pages={auc} ({self.lost} lost of {self.pages})  "
+            f"Spearman with page F1={rank}"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {"pages": self.pages, "lost": self.lost, "auc_lost": self.auc, "spearman": self.spearman}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +150,14 @@ class Report:
         """The mean of the pages' own F1 (every page counts, an empty output as 0)."""
         return statistics.fmean(page.score.f1 for page in self.pages) if self.pages else 0.0
 
+    @property
+    def quality(self) -> QualityFigures | None:
+        """The quality estimate's figures, over the pages with one (None when none has)."""
+        pairs = [(page.quality, page.score.f1) for page in self.pages if page.quality is not None]
+        if not pairs:
+            return None
+        return QualityFigures.of([quality for quality, _ in pairs], [f1 for _, f1 in pairs])
+
     def worst(self, count: int = 10) -> list[PageResult]:
         """The ``count`` pages with the lowest F1."""
         return sorted(self.pages, key=lambda page: (page.score.f1, page.page_id))[:count]
@@ -125,6 +180,7 @@ class Report:
             "lost_pages": len(self.lost),
             "median_ms": self.median_ms,
             "mean_ms": self.mean_ms,
+            **({"quality": figures.to_json()} if (figures := self.quality) else {}),
             "pages": {page.page_id: page.to_json() for page in self.pages},
         }
 
@@ -212,9 +268,10 @@ def evaluate_together(
         gc.collect()
         for index, page in enumerate(pages):
             for name, extractor in extractors.items():
-                text, milliseconds, error = run_page(extractor, page, clock)
+                text, milliseconds, error, quality = run_page(extractor, page, clock)
                 if attempt == 0:
-                    results[name].append(PageResult(page.page_id, page.gold.score(text), milliseconds, error))
+                    score = page.gold.score(text)
+                    results[name].append(PageResult(page.page_id, score, milliseconds, error, quality))
                 elif milliseconds < results[name][index].milliseconds:
                     results[name][index] = replace(results[name][index], milliseconds=milliseconds)
     reports = []
@@ -225,16 +282,22 @@ def evaluate_together(
     return reports
 
 
-def run_page(extractor: Extractor, page: Page, clock: Clock = perf_counter) -> tuple[str, float, str]:
-    """``extractor``'s text of ``page``, the milliseconds it took by ``clock``, and the error
-    it raised ("" when none; the text is then empty)."""
+def run_page(
+    extractor: Extractor, page: Page, clock: Clock = perf_counter
+) -> tuple[str, float, str, float | None]:
+    """``extractor``'s text of ``page``, the milliseconds it took by ``clock``, the error it
+    raised ("" when none; the text is then empty) and its quality estimate (None when it
+    gives none, or raised)."""
     started = clock()
     try:
-        text = extractor(page.html, page.url)
+        result = extractor(page.html, page.url)
     except Exception:  # an extractor's crash is a finding to report, not to hide
         error = traceback.format_exc(limit=-3).strip().splitlines()[-1]
-        return "", (clock() - started) * 1000, error
-    return text or "", (clock() - started) * 1000, ""
+        return "", (clock() - started) * 1000, error, None
+    milliseconds = (clock() - started) * 1000
+    if isinstance(result, Estimated):
+        return result.text or "", milliseconds, "", result.quality
+    return result or "", milliseconds, "", None
 
 
 def format_report(report: Report, worst: int = 10) -> str:
@@ -247,6 +310,8 @@ def format_report(report: Report, worst: int = 10) -> str:
         f"lost={len(report.lost)} (page F1 < {LOST_F1})  median={report.median_ms:.2f} ms  "
         f"mean={report.mean_ms:.2f} ms  pages={len(report.pages)}  errors={len(report.errors)}"
     ]
+    if figures := report.quality:
+        lines.append(f"    {figures.describe()}")
     for page in report.errors:
         lines.append(f"    ERROR {page.page_id}: {page.error}")
     if worst:
