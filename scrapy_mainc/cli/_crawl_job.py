@@ -284,6 +284,7 @@ _DROPS = {
     "mainc/dropped/language": "language",
     "mainc/dropped/not_article": "not an article",
     "mainc/dropped/page_type": "page type",
+    "mainc/dropped/quality": "quality",
     "mainc/dropped": "no text",
     "mainc/dedup/dropped": "duplicate",
 }

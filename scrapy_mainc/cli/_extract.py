@@ -12,6 +12,10 @@ when the page gives them; the JSON is the whole :class:`~scrapy_mainc.Extraction
 ``metadata`` object (``published``, ``authors``, ``site_name``...; ``""`` or ``[]`` for what
 the page does not say). ``--no-metadata`` skips the metadata stage: plain text only, and
 no ``metadata`` object in the JSON.
+
+``--min-quality Q`` leaves out the pages whose quality estimate (``Extraction.quality``) is
+under ``Q``: nothing is printed or written for them, and standard error says so, one line
+a page (the exit status stays 0).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._types import Extraction, Metadata
 from ._errors import CommandError
 from ._inputs import InputError, Source, sources
+from ._options import add_min_quality
 
 #: Output formats and the suffix of their files in an output directory.
 FORMATS = {"text": ".txt", "html": ".html", "markdown": ".md", "json": ".json"}
@@ -74,6 +79,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         )
         command.add_argument(f"--no-{switch}", dest=switch, action="store_false", help=f"leave out {what}")
     command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced", help="how auto leans")
+    add_min_quality(command, "leave out pages")
     command.set_defaults(run=run)
 
 
@@ -95,6 +101,8 @@ def _print_one(source: Source, args: argparse.Namespace) -> int:
         result = _extract(source, args)
     except InputError as exc:
         raise CommandError(str(exc)) from None
+    if _left_out(result, args.min_quality, ""):
+        return 0
     output = render(result, args.format, args.metadata)
     if output:
         sys.stdout.write(output + "\n")
@@ -114,6 +122,8 @@ def _extract_many(found: list[Source], args: argparse.Namespace) -> int:
             print(f"mainc extract: error: {exc}", file=sys.stderr)
             failed = True
             continue
+        if _left_out(result, args.min_quality, f"{source.location}: "):
+            continue
         if target is None:
             record = {"source": source.location, **_record(result, args.metadata)}
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -127,6 +137,17 @@ def _extract_many(found: list[Source], args: argparse.Namespace) -> int:
         if result.reason:
             print(f"mainc: {source.location}: {result.reason}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _left_out(result: Extraction, min_quality: float | None, where: str) -> bool:
+    """Whether ``result`` is under ``--min-quality`` (said on standard error)."""
+    if min_quality is None or result.quality >= min_quality:
+        return False
+    print(
+        f"mainc: {where}quality {result.quality:.3f} under --min-quality {min_quality:g}: left out",
+        file=sys.stderr,
+    )
+    return True
 
 
 def _targets(found: list[Source], output_dir: Path | None, suffix: str) -> list[Path | None]:

@@ -11,7 +11,7 @@ from typing import Any
 from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._pagetype import PAGE_TYPES
 from ._errors import CommandError
-from ._values import positive_seconds, whole_number
+from ._values import positive_seconds, quality_share, whole_number
 
 #: Where the items go without ``-o``.
 DEFAULT_OUTPUT = "items.jsonl"
@@ -19,7 +19,8 @@ DEFAULT_OUTPUT = "items.jsonl"
 
 def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> None:
     """``-o``, ``--limit``, ``--languages``, ``--page-types`` or ``--articles-only``,
-    ``--dedup``, ``--redis``, ``--markdown``, ``--favor``, ``--progress`` and ``-s``."""
+    ``--min-quality``, ``--dedup``, ``--redis``, ``--markdown``, ``--favor``, ``--progress``
+    and ``-s``."""
     command.add_argument(  # None when not given: mainc warc refuses it with --parts
         "-o", "--output", help=f"JSON Lines file, or - for standard output (default: {DEFAULT_OUTPUT})"
     )
@@ -40,6 +41,7 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
     kinds.add_argument(
         "--articles-only", action="store_true", help="keep article pages only (--page-types article)"
     )
+    add_min_quality(command, "drop items")
     command.add_argument(
         "--dedup", action="store_true", help="cluster near-duplicates (cluster_id, duplicate_of)"
     )
@@ -60,6 +62,17 @@ def add_item_options(command: argparse.ArgumentParser, setting_help: str) -> Non
     )
 
 
+def add_min_quality(command: argparse.ArgumentParser, what: str) -> None:
+    """``--min-quality``: ``what`` (items, pages) whose quality estimate is under it are left out."""
+    command.add_argument(
+        "--min-quality",
+        type=quality_share,
+        default=None,
+        metavar="Q",
+        help=f"{what} whose quality estimate (0 to 1, the expected word F1) is under Q",
+    )
+
+
 def item_options(args: argparse.Namespace) -> dict[str, Any]:
     """The shared options of ``args`` as keyword arguments of ``CrawlJob`` and ``ArchiveJob``."""
     return {
@@ -69,6 +82,7 @@ def item_options(args: argparse.Namespace) -> dict[str, Any]:
         "languages": tuple(code.strip() for code in (args.languages or "").split(",") if code.strip()),
         "page_types": tuple(args.page_types),
         "articles_only": args.articles_only,
+        "min_quality": args.min_quality,
         "dedup": args.dedup,
         "redis_url": args.redis or "",
         "markdown": args.markdown,

@@ -24,6 +24,17 @@ def whole_number(minimum: int, refusal: str) -> Callable[[str], int]:
     return parse
 
 
+def quality_share(text: str) -> float:
+    """An argparse type: a quality estimate's threshold, a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"not a number from 0 to 1: {text!r}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a positive, finite number of seconds."""
     try:

@@ -29,6 +29,8 @@ class ItemOptions:
     page_types: tuple[str, ...] = ()
     #: ``MAINC_ARTICLES_ONLY``.
     articles_only: bool = False
+    #: ``MAINC_MIN_QUALITY``: drop items whose quality estimate is under it; None: none.
+    min_quality: float | None = None
     #: Cluster near-duplicates (``MAINC_DEDUP_ENABLED``), in memory or...
     dedup: bool = False
     #: ...in the index at this Redis URL (``MAINC_DEDUP_REDIS_URL``; implies ``dedup``).
@@ -50,6 +52,8 @@ def option_settings(options: ItemOptions) -> dict[str, Any]:
         settings["MAINC_PAGE_TYPES"] = list(options.page_types)
     if options.articles_only:
         settings["MAINC_ARTICLES_ONLY"] = True
+    if options.min_quality is not None:
+        settings["MAINC_MIN_QUALITY"] = options.min_quality
     if options.dedup or options.redis_url:
         settings["MAINC_DEDUP_ENABLED"] = True
     if options.redis_url:

@@ -1,7 +1,7 @@
 """The output and filter settings: the part of :class:`~._mainc_config.MaincConfig` that says
 what the outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``)
-and which items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``;
-the drops themselves are ``items._drops``), read from the settings.
+and which items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``,
+``MAINC_MIN_QUALITY``; the drops themselves are ``items._drops``), read from the settings.
 
 ``MAINC_ARTICLES_ONLY = True`` is ``MAINC_PAGE_TYPES = ["article"]`` under its older name
 (its drops keep their stat, ``mainc/dropped/not_article``). A crawl that sets both is
@@ -10,6 +10,7 @@ refused: which of the two was meant cannot be told.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,8 @@ class ContentConfig:
     page_types: tuple[str, ...] = ()
     #: ``MAINC_ARTICLES_ONLY``: the page type ``article`` alone, under its older name.
     articles_only: bool = False
+    #: ``MAINC_MIN_QUALITY``: items whose quality estimate is under it are dropped; None: none.
+    min_quality: float | None = None
 
     @property
     def kept_types(self) -> tuple[str, ...]:
@@ -65,7 +68,28 @@ class ContentConfig:
                 'MAINC_ARTICLES_ONLY is MAINC_PAGE_TYPES = ["article"] under its older name: set '
                 f"one of them, not both (MAINC_PAGE_TYPES = {list(page_types)!r})"
             )
-        return cls(output, str(favor), languages, page_types, articles_only)
+        min_quality = get("MAINC_MIN_QUALITY")
+        return cls(
+            output,
+            str(favor),
+            languages,
+            page_types,
+            articles_only,
+            None if min_quality in (None, "") else share(min_quality, "MAINC_MIN_QUALITY"),
+        )
+
+
+def share(value: object, name: str) -> float:
+    """``value`` as a number from 0 to 1 (a quality estimate's range); ValueError otherwise."""
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = math.nan
+    if not 0 <= number <= 1:
+        raise ValueError(f"{name} must be a number from 0 to 1; got {value!r}")
+    return number
 
 
 def listed(value: object, name: str, example: str) -> list[object]:

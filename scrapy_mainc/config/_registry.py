@@ -129,6 +129,15 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         "counted in ``mainc/dropped/not_article``. Setting both is an error",
         "filters",
     ),
+    Setting(
+        "MAINC_MIN_QUALITY",
+        None,
+        "float or None",
+        "``0.5``: drop items whose quality estimate (``mainc['quality']``, the expected word F1 "
+        "of the text) is under it (``DropItem``), counted in ``mainc/dropped/quality``; an item "
+        "whose extraction failed is kept. ``None``, the default: none dropped",
+        "filters",
+    ),
 )
 
 #: Every setting, grouped as in the documentation.

@@ -5,7 +5,9 @@
 - ``MAINC_LANGUAGES``: an item whose text is in another language, ``mainc/dropped/language``
   (the first item of each language dropped is said at INFO, with the setting that drops it);
 - ``MAINC_PAGE_TYPES``: an item whose page is of another type, ``mainc/dropped/page_type``;
-  ``MAINC_ARTICLES_ONLY``, its older name for ``["article"]``, ``mainc/dropped/not_article``.
+  ``MAINC_ARTICLES_ONLY``, its older name for ``["article"]``, ``mainc/dropped/not_article``;
+- ``MAINC_MIN_QUALITY``: an item whose quality estimate is under it,
+  ``mainc/dropped/quality`` (the first said at INFO).
 
 The filters judge only an extraction that ran: an item whose extraction failed (a
 time-out, a page too large) goes through, its reason recorded, since nothing is known of
@@ -42,6 +44,7 @@ class ItemDrops:
         self.languages = frozenset(content.languages)
         self.page_types = frozenset(content.kept_types)
         self.articles_only = content.articles_only
+        self.min_quality = content.min_quality
         self.stats = stats
         self.told: set[str] = set()
         #: The rules, in order: the first that drops the item gives the reason.
@@ -49,6 +52,7 @@ class ItemDrops:
             self._empty,
             self._language,
             self._page_type,
+            self._quality,
         )
 
     def reason(self, outcome: ExtractionOutcome) -> str:
@@ -101,3 +105,17 @@ class ItemDrops:
         if kind == "article" and not extraction.article:
             kind += ", whose text does not read as one (mainc['article'] false)"
         return f"mainc: page type {kind}, not in MAINC_PAGE_TYPES"
+
+    def _quality(self, outcome: ExtractionOutcome) -> str:
+        quality = outcome.extraction.quality
+        if outcome.failure or self.min_quality is None or quality >= self.min_quality:
+            return ""
+        self.stats.inc("mainc/dropped/quality")
+        if "quality" not in self.told:
+            self.told.add("quality")
+            logger.info(
+                "mainc: dropping items whose quality estimate is under MAINC_MIN_QUALITY (%g); "
+                "said once, counted in mainc/dropped/quality",
+                self.min_quality,
+            )
+        return f"mainc: quality {quality:.3f}, under MAINC_MIN_QUALITY ({self.min_quality:g})"

@@ -300,6 +300,7 @@ def item_info(extraction: Extraction, annotations: dict[str, Any] | None) -> dic
         "reason": extraction.reason,
         "article": extraction.article,
         "page_type": extraction.page_type,
+        "quality": round(extraction.quality, 3),
     }
     if annotations:
         info["page"] = annotations
