@@ -1,6 +1,7 @@
-"""The quality estimate on items (issue 41): ``mainc["quality"]`` and ``MAINC_MIN_QUALITY``
-(``--min-quality``), through the pipeline, a real ``mainc crawl`` of the bundled site, the
-archive mode and ``mainc extract``."""
+"""The quality estimate on items (issue 41): ``mainc["quality"]``, ``MAINC_MIN_QUALITY``
+(``--min-quality``) and the fallback for doubtful pages (``MAINC_FALLBACK``,
+``MAINC_FALLBACK_BELOW``), through the pipeline, a real ``mainc crawl`` of the bundled
+site, the archive mode and ``mainc extract``."""
 
 from __future__ import annotations
 
@@ -18,8 +19,15 @@ from test_scrapy_content import KINDS, SITE, run_pipeline
 from warcs import write_warc
 
 from scrapy_mainc import extract
-from scrapy_mainc.archive import FileSummary, JobSummary, items_from_files
+from scrapy_mainc.archive import FileSummary, JobSummary, OfflineConfig, items_from_files
+from scrapy_mainc.config._fallback_path import load_fallback
 from scrapy_mainc.config._mainc_config import MaincConfig
+from scrapy_mainc.core._decode import decode_html
+from scrapy_mainc.core._types import Extraction, OutputOptions
+from scrapy_mainc.dedup._params import FingerprintParams
+from scrapy_mainc.items import _workers
+from scrapy_mainc.items._fallback import FallbackResult
+from scrapy_mainc.items._workers import ExtractionTask, run_extraction
 
 PATHS = sorted(KINDS)
 #: The site's pages a sitemap crawl fetches (robots.txt forbids the print view).
@@ -57,6 +65,7 @@ def test_every_item_carries_its_quality_and_none_is_dropped_by_default(qualities
         path: round(value, 3) for path, value in qualities.items()
     }
     assert "mainc/dropped/quality" not in stats
+    assert all("fallback" not in item["mainc"] for item in kept.values())  # no fallback set
 
 
 def test_min_quality_drops_the_items_under_it_counts_them_and_says_so_once(
@@ -93,6 +102,17 @@ def test_an_item_whose_extraction_failed_is_not_judged_by_its_quality() -> None:
     [
         ({"MAINC_MIN_QUALITY": "high"}, "MAINC_MIN_QUALITY must be a number from 0 to 1; got 'high'"),
         ({"MAINC_MIN_QUALITY": 1.5}, "MAINC_MIN_QUALITY must be a number from 0 to 1; got 1.5"),
+        ({"MAINC_FALLBACK_BELOW": -0.1}, "MAINC_FALLBACK_BELOW must be a number from 0 to 1; got -0.1"),
+        ({"MAINC_FALLBACK": "no_such_module_here.extract"},
+         "MAINC_FALLBACK = 'no_such_module_here.extract': cannot import 'no_such_module_here': "
+         "ModuleNotFoundError: No module named 'no_such_module_here'"),
+        ({"MAINC_FALLBACK": "json.no_such_function"},
+         "MAINC_FALLBACK = 'json.no_such_function': 'json' has no 'no_such_function'"),
+        ({"MAINC_FALLBACK": "json.decoder.NaN"},
+         "MAINC_FALLBACK = 'json.decoder.NaN' is not callable (a float); it must take the page's HTML "
+         "and URL and return its text or None"),
+        ({"MAINC_FALLBACK": "extract"}, "MAINC_FALLBACK must be the dotted path of a callable"),
+        ({"MAINC_FALLBACK": 3}, "MAINC_FALLBACK must be the dotted path of a callable; got 3"),
     ],
 )  # fmt: skip
 def test_bad_values_are_refused(settings: dict[str, Any], message: str) -> None:
@@ -101,7 +121,135 @@ def test_bad_values_are_refused(settings: dict[str, Any], message: str) -> None:
     assert str(raised.value).startswith(message)
 
 
+def test_a_fallback_path_takes_a_colon_or_dots() -> None:
+    assert load_fallback("json:dumps") is json.dumps is load_fallback("json.dumps")
+    assert load_fallback("json.decoder:JSONDecoder.decode") is json.decoder.JSONDecoder.decode
+
+
+# --- The fallback, where the worker runs it ------------------------------------------------
+
+#: A page whose extraction is replaced by a chosen one, so that the estimate is what the test says.
+PAGE = "<html><body><p>A page.</p></body></html>"
+
+
+def _extraction(quality: float) -> Extraction:
+    return Extraction(text="The doubtful text", html="<p>The doubtful text</p>", markdown="The doubtful text",
+                      algorithm="auto", page_type="listing", quality=quality)  # fmt: skip
+
+
+def answer(html: str, url: str) -> str | None:
+    """A fallback for the tests: its answer depends on the URL it is given."""
+    if url.endswith("/raises"):
+        raise ValueError(f"no luck with {len(html)} characters")
+    if url.endswith("/none"):
+        return None
+    if url.endswith("/number"):
+        return 42  # type: ignore[return-value]
+    return f"  The fallback's text of {url}, from {len(html)} characters  "
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, quality: float, url: str, **task: Any) -> Any:
+    monkeypatch.setattr(_workers, "extract", lambda page, **kwargs: _extraction(quality))
+    options = {"fallback": f"{__name__}.answer", "fallback_below": 0.5, **task}
+    return run_extraction(ExtractionTask(PAGE, url=url, output=OutputOptions(), **options))
+
+
+def test_the_fallback_replaces_a_doubtful_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    outcome = _run(monkeypatch, 0.4, "http://x.test/page")
+    assert outcome.fallback == FallbackResult(
+        f"The fallback's text of http://x.test/page, from {len(PAGE)} characters"
+    )
+    assert outcome.fallback.outcome == "used"
+    extraction = outcome.extraction
+    assert extraction.text == outcome.fallback.text  # stripped
+    assert (extraction.html, extraction.markdown) == ("", "")  # they were the replaced choice's
+    assert (extraction.quality, extraction.page_type) == (0.4, "listing")  # the estimate that led to it
+
+
+def test_the_fallback_runs_only_under_the_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    outcome = _run(monkeypatch, 0.5, "http://x.test/page")  # not under 0.5
+    assert outcome.fallback is None and outcome.extraction.text == "The doubtful text"
+    outcome = _run(monkeypatch, 0.1, "http://x.test/page", fallback="")  # no fallback set
+    assert outcome.fallback is None and outcome.extraction.text == "The doubtful text"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://x.test/none", FallbackResult()),
+        ("http://x.test/raises", FallbackResult(error=f"ValueError: no luck with {len(PAGE)} characters")),
+        ("http://x.test/number", FallbackResult(error="returned a int, not text or None")),
+    ],
+)
+def test_a_fallback_without_text_leaves_the_extraction(
+    monkeypatch: pytest.MonkeyPatch, url: str, expected: FallbackResult
+) -> None:
+    outcome = _run(monkeypatch, 0.2, url)
+    assert outcome.fallback == expected and outcome.failure == ""
+    assert outcome.extraction == _extraction(0.2)
+
+
+def test_the_fingerprint_is_the_fallbacks_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    params = FingerprintParams()
+    outcome = _run(monkeypatch, 0.2, "http://x.test/" + "long/" * 40, fingerprint=params)
+    assert outcome.fingerprint == _workers.fingerprint_of(outcome.extraction.text, params)
+    assert outcome.fingerprint is not None
+
+
+def test_the_fallback_gets_the_page_as_text() -> None:
+    page = (SITE / "zh/index.html").read_bytes()
+    task = ExtractionTask(page, url=None, fallback=f"{__name__}.record", fallback_below=1.0)
+    RECORDED.clear()
+    run_extraction(task)
+    assert RECORDED == [(decode_html(page).text, "")]  # decoded as the extraction decodes it; no URL: ""
+
+
+RECORDED: list[tuple[str, str]] = []
+
+
+def record(html: str, url: str) -> None:
+    RECORDED.append((html, url))
+
+
+# --- With trafilatura as the fallback -------------------------------------------------------
+
+
+def test_trafilatura_as_the_fallback(qualities: dict[str, float]) -> None:
+    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura comes with the peers extra")
+    doubtful = sorted(path for path, value in qualities.items() if value < 0.5)
+    settings = {"MAINC_FALLBACK": "trafilatura.extract", "MAINC_FALLBACK_BELOW": 0.5}
+    kept, dropped, stats = run_pipeline(PATHS, **settings)
+    assert not dropped and sorted(kept) == PATHS
+    used = 0
+    for path, item in kept.items():
+        page = (SITE / path.lstrip("/")).read_bytes()
+        if path not in doubtful:
+            assert item["mainc"]["fallback"] is False
+            assert item["main_text"] == extract(page, url=ORIGIN + path).text
+            continue
+        text = (trafilatura.extract(decode_html(page).text, ORIGIN + path) or "").strip()
+        if text:
+            used += 1
+            assert item["mainc"]["fallback"] == "trafilatura.extract"
+            assert item["main_text"] == text and item["main_html"] == ""
+        else:
+            assert item["mainc"]["fallback"] is False
+    assert used and stats["mainc/fallback/used"] == used
+    assert stats.get("mainc/fallback/empty", 0) == len(doubtful) - used
+
+
 # --- A real crawl ---------------------------------------------------------------------------
+
+#: A fallback module the crawl imports from its working directory (``python -m`` puts it
+#: first on ``sys.path``; worker processes get the same path).
+FALLBACK_MODULE = """
+def text_of(html, url):
+    if "/news/" in url:
+        raise RuntimeError("cannot read " + url.rsplit("/", 1)[1])
+    if "/zh/" in url:
+        return None
+    return "Fallback text of " + url.rsplit("/", 1)[1]
+"""
 
 
 def test_min_quality_in_a_crawl(site_server: Any, tmp_path: Path) -> None:
@@ -119,10 +267,59 @@ def test_min_quality_in_a_crawl(site_server: Any, tmp_path: Path) -> None:
     assert f"items dropped: {others} (quality: {others})" in summary
 
 
+def test_the_fallback_in_a_crawl_with_worker_processes(site_server: Any, tmp_path: Path) -> None:
+    (tmp_path / "my_fallback.py").write_text(FALLBACK_MODULE, encoding="utf-8")
+    args = [
+        "-s",
+        "MAINC_FALLBACK=my_fallback.text_of",
+        "-s",
+        "MAINC_FALLBACK_BELOW=0.5",
+        "--min-quality",
+        "0.5",
+    ]
+    done, items = crawl(
+        f"{site_server.url}/sitemap.xml", "-s", "AUTOTHROTTLE_START_DELAY=0", *args, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    estimates = {path: quality_of(path, site_server.url) for path in FETCHED}
+    doubtful = {path for path, value in estimates.items() if value < 0.5}
+    raising = {path for path in doubtful if "/news/" in path}
+    nothing = {path for path in doubtful if "/zh/" in path}
+    rescued = doubtful - raising - nothing
+    assert len(raising) >= 2 and nothing and rescued  # every way, the failure twice
+    by_path = {item["url"].removeprefix(site_server.url): item for item in items}
+    # the doubtful items without the fallback's text are dropped by --min-quality; those
+    # with it are kept, whatever their estimate
+    assert sorted(by_path) == sorted(set(FETCHED) - raising - nothing)
+    for path in rescued:
+        item = by_path[path]
+        assert item["main_text"] == "Fallback text of " + path.rsplit("/", 1)[1]
+        assert item["mainc"]["fallback"] == "my_fallback.text_of" and item["main_html"] == ""
+        assert item["mainc"]["quality"] == round(estimates[path], 3) < 0.5
+    assert all(by_path[path]["mainc"]["fallback"] is False for path in set(by_path) - rescued)
+    summary = done.stderr[done.stderr.index("mainc crawl: finished") :]
+    assert f"  fallback: {len(rescued)} texts used, {len(nothing)} none, {len(raising)} failed\n" in summary
+    dropped = len(raising) + len(nothing)
+    assert f"items dropped: {dropped} (quality: {dropped})" in summary
+    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line and "MAINC_FALLBACK" in line]
+    assert len(warnings) == 1 and "my_fallback.text_of failed again, on " in warnings[0]
+    assert "RuntimeError: cannot read" in warnings[0] and "not said again" in warnings[0]
+
+
+def test_a_fallback_that_does_not_import_stops_the_crawl(tmp_path: Path) -> None:
+    from test_cli_crawl import stopped_before_it_started
+
+    line = stopped_before_it_started("-s", "MAINC_FALLBACK=my_missing_module.text_of", cwd=tmp_path)
+    assert line.endswith(
+        "ERROR: mainc: MAINC_FALLBACK = 'my_missing_module.text_of': cannot import "
+        "'my_missing_module': ModuleNotFoundError: No module named 'my_missing_module'"
+    ), line
+
+
 # --- The archive mode and mainc extract -----------------------------------------------------
 
 
-def test_min_quality_in_the_archive_mode(tmp_path: Path) -> None:
+def test_min_quality_and_the_fallback_in_the_archive_mode(tmp_path: Path) -> None:
     bodies = {f"http://site.test{path}": (SITE / path.lstrip("/")).read_bytes() for path in PATHS}
     warc = write_warc(
         tmp_path / "site.warc.gz", [("response", url, body, {}) for url, body in bodies.items()]
@@ -137,6 +334,21 @@ def test_min_quality_in_the_archive_mode(tmp_path: Path) -> None:
     assert f"  items dropped: {under} (mainc/dropped/quality: {under})" in JobSummary.of([summary]).lines(
         "w", "o"
     )
+    settings = {
+        "MAINC_WORKER_MODE": "inline",
+        "MAINC_FALLBACK": f"{__name__}.answer",
+        "MAINC_FALLBACK_BELOW": 0.5,
+    }
+    summary = FileSummary(str(warc))
+    items = {item["url"]: item for item in items_from_files([warc], settings, summary)}
+    rescued = [url for url, value in estimates.items() if value < 0.5]
+    assert rescued and all(items[url]["mainc"]["fallback"] == f"{__name__}.answer" for url in rescued)
+    assert summary.stats["mainc/fallback/used"] == len(rescued)
+    assert f"  fallback: {len(rescued)} texts used, 0 none, 0 failed" in JobSummary.of([summary]).lines(
+        "w", "o"
+    )
+    with pytest.raises(ValueError, match="MAINC_FALLBACK = 'json.nothing'"):
+        OfflineConfig.from_settings({"MAINC_FALLBACK": "json.nothing"})
 
 
 def test_mainc_warc_takes_min_quality(tmp_path: Path) -> None:

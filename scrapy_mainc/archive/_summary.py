@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..items._mainc_stats import MILLISECONDS, near_duplicate_counts, page_type_counts
+from ..items._mainc_stats import MILLISECONDS, fallback_counts, near_duplicate_counts, page_type_counts
 
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
@@ -173,6 +173,7 @@ class JobSummary(Counts):
         stats = self.stats
         dropped = {name: count for name, count in stats.items() if name.startswith(_DROPS)}
         clustered = near_duplicate_counts(stats)  # "" without clustering: no line
+        fallback = fallback_counts(stats)  # "" when it never ran: no line
         lines = [
             f"{command}: {self.files} files in {self.seconds:.1f} s"
             + (f" ({self.resumed} done by an earlier run, skipped)" if self.resumed else ""),
@@ -184,6 +185,7 @@ class JobSummary(Counts):
             f"  extraction: {stats['mainc/extracted']} with text, {stats['mainc/empty']} empty, "
             f"{stats['mainc/failed']} failed",
             f"  page types: {page_type_counts(stats) or 'none'}",
+            *([f"  fallback: {fallback}"] if fallback else []),
             *([f"  near-duplicates: {clustered}"] if clustered else []),
             f"  problems: {sum(self.errors.values())}"
             + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(self.errors.items()))})" if self.errors else ""),

@@ -1,7 +1,9 @@
 """The output and filter settings: the part of :class:`~._mainc_config.MaincConfig` that says
-what the outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``)
-and which items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``,
-``MAINC_MIN_QUALITY``; the drops themselves are ``items._drops``), read from the settings.
+what the outputs keep (``MAINC_INCLUDE_*``, Markdown), how ``auto`` leans (``MAINC_FAVOR``),
+which items are kept (``MAINC_LANGUAGES``, ``MAINC_PAGE_TYPES``, ``MAINC_ARTICLES_ONLY``,
+``MAINC_MIN_QUALITY``; the drops themselves are ``items._drops``) and the fallback for
+doubtful pages (``MAINC_FALLBACK``, ``MAINC_FALLBACK_BELOW``: ``items._fallback``), read
+from the settings.
 
 ``MAINC_ARTICLES_ONLY = True`` is ``MAINC_PAGE_TYPES = ["article"]`` under its older name
 (its drops keep their stat, ``mainc/dropped/not_article``). A crawl that sets both is
@@ -19,6 +21,7 @@ from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._langid import identifier_available, missing_identifier_message
 from ..core._pagetype import PAGE_TYPES
 from ..core._types import OutputOptions
+from ._fallback_path import load_fallback
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,10 @@ class ContentConfig:
     articles_only: bool = False
     #: ``MAINC_MIN_QUALITY``: items whose quality estimate is under it are dropped; None: none.
     min_quality: float | None = None
+    #: ``MAINC_FALLBACK``: the dotted path of the fallback callable; "": none.
+    fallback: str = ""
+    #: ``MAINC_FALLBACK_BELOW``: the estimate under which the fallback runs.
+    fallback_below: float = 0.3
 
     @property
     def kept_types(self) -> tuple[str, ...]:
@@ -69,6 +76,11 @@ class ContentConfig:
                 f"one of them, not both (MAINC_PAGE_TYPES = {list(page_types)!r})"
             )
         min_quality = get("MAINC_MIN_QUALITY")
+        fallback = get("MAINC_FALLBACK")
+        if fallback not in (None, ""):
+            if not isinstance(fallback, str):
+                raise ValueError(f"MAINC_FALLBACK must be the dotted path of a callable; got {fallback!r}")
+            load_fallback(fallback)  # a path that cannot be used stops the crawl here
         return cls(
             output,
             str(favor),
@@ -76,6 +88,8 @@ class ContentConfig:
             page_types,
             articles_only,
             None if min_quality in (None, "") else share(min_quality, "MAINC_MIN_QUALITY"),
+            fallback or "",
+            share(get("MAINC_FALLBACK_BELOW"), "MAINC_FALLBACK_BELOW"),
         )
 
 

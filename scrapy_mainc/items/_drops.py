@@ -7,7 +7,8 @@
 - ``MAINC_PAGE_TYPES``: an item whose page is of another type, ``mainc/dropped/page_type``;
   ``MAINC_ARTICLES_ONLY``, its older name for ``["article"]``, ``mainc/dropped/not_article``;
 - ``MAINC_MIN_QUALITY``: an item whose quality estimate is under it,
-  ``mainc/dropped/quality`` (the first said at INFO).
+  ``mainc/dropped/quality`` (the first said at INFO); not an item whose text the fallback
+  gave (``MAINC_FALLBACK``): the estimate was of the text it replaced.
 
 The filters judge only an extraction that ran: an item whose extraction failed (a
 time-out, a page too large) goes through, its reason recorded, since nothing is known of
@@ -109,6 +110,8 @@ class ItemDrops:
     def _quality(self, outcome: ExtractionOutcome) -> str:
         quality = outcome.extraction.quality
         if outcome.failure or self.min_quality is None or quality >= self.min_quality:
+            return ""
+        if outcome.fallback is not None and outcome.fallback.outcome == "used":
             return ""
         self.stats.inc("mainc/dropped/quality")
         if "quality" not in self.told:

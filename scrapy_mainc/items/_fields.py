@@ -59,6 +59,7 @@ from itemadapter import ItemAdapter
 
 from ..config._mainc_config import FieldNames, MaincConfig
 from ..core._types import Extraction, Metadata
+from ._fallback import FallbackResult
 from ._field_messages import (
     missing_cluster_fields_message,
     missing_fields_message,
@@ -289,8 +290,16 @@ class ItemFields:
             adapter[field] = None  # dataclass and attrs items keep every declared field
 
 
-def item_info(extraction: Extraction, annotations: dict[str, Any] | None) -> dict[str, Any]:
-    """The item's ``mainc`` field: how the page was extracted, and the page's annotations."""
+def item_info(
+    extraction: Extraction,
+    annotations: dict[str, Any] | None,
+    fallback: str = "",
+    result: FallbackResult | None = None,
+) -> dict[str, Any]:
+    """The item's ``mainc`` field: how the page was extracted, and the page's annotations.
+    With a fallback set (``fallback``, its path; ``result``, its answer when it ran):
+    ``fallback``, the path when its text is the item's, else False, and ``fallback_error``
+    when it failed."""
     info: dict[str, Any] = {
         "algorithm": extraction.algorithm,
         "xpath": extraction.xpath,
@@ -302,6 +311,10 @@ def item_info(extraction: Extraction, annotations: dict[str, Any] | None) -> dic
         "page_type": extraction.page_type,
         "quality": round(extraction.quality, 3),
     }
+    if fallback:
+        info["fallback"] = fallback if result is not None and result.outcome == "used" else False
+        if result is not None and result.error:
+            info["fallback_error"] = result.error
     if annotations:
         info["page"] = annotations
     return info

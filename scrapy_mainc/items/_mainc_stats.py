@@ -23,7 +23,11 @@ Per page, counted by the runner (``_runner``):
   ``mainc/metadata/undeclared``: items of a typed class that does not declare some of the
   metadata fields (:func:`metadata_stats`);
 - ``mainc/dropped`` (``MAINC_DROP_EMPTY``), ``mainc/dropped/language``,
-  ``mainc/dropped/page_type``, ``mainc/dropped/not_article``: the drops (``_drops``).
+  ``mainc/dropped/page_type``, ``mainc/dropped/not_article``, ``mainc/dropped/quality``:
+  the drops (``_drops``);
+- ``mainc/fallback/used``, ``mainc/fallback/empty``, ``mainc/fallback/failed``: the pages
+  the fallback ran on (``MAINC_FALLBACK``), by what it gave (:func:`fallback_stats`);
+  :func:`fallback_counts` words them.
 
 By the page's decoding: ``mainc/redecoded`` (the downloader middleware in a crawl, the
 archive reader in archive mode). By the clustering (``_clusters``): ``mainc/dedup/*``,
@@ -52,6 +56,8 @@ METADATA_STATS = "mainc/metadata/"
 UNDECLARED_STAT = METADATA_STATS + "undeclared"
 #: Prefix of the near-duplicate clustering's stats.
 DEDUP_STATS = "mainc/dedup/"
+#: Prefix of the fallback's stats (``MAINC_FALLBACK``): ``used``, ``empty``, ``failed``.
+FALLBACK_STATS = "mainc/fallback/"
 
 
 class Stats(Protocol):
@@ -109,6 +115,21 @@ def outcome_stats(failure: str, extraction: Extraction) -> list[str]:
         keys.append(PAGE_TYPE_STATS + extraction.page_type)
     keys.append(ALGORITHM_STATS + extraction.algorithm)
     return keys
+
+
+def fallback_stats(outcome: str) -> list[str]:
+    """The stat of a page the fallback ran on: its outcome (``_fallback.FALLBACK_OUTCOMES``)."""
+    return [FALLBACK_STATS + outcome]
+
+
+def fallback_counts(stats: Mapping[str, int]) -> str:
+    """What the fallback did among ``stats`` (``3 texts used, 1 none, 0 failed``); "" when
+    it never ran."""
+    counts = [stats.get(FALLBACK_STATS + key, 0) for key in ("used", "empty", "failed")]
+    if not any(counts):
+        return ""
+    used, empty, failed = counts
+    return f"{used} texts used, {empty} none, {failed} failed"
 
 
 def metadata_stats(found: tuple[str, ...], skipped: bool) -> list[str]:

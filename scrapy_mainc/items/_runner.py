@@ -34,8 +34,16 @@ from itemadapter import ItemAdapter
 
 from ._drops import ItemDrops
 from ._failure_warnings import OutcomeTally
+from ._fallback import FallbackFailures
 from ._fields import CLUSTER_FIELDS, ItemFields, MissingFieldError, item_info, set_if_declared
-from ._mainc_stats import MILLISECONDS, Stats, failure_stats, metadata_stats, outcome_stats
+from ._mainc_stats import (
+    MILLISECONDS,
+    Stats,
+    failure_stats,
+    fallback_stats,
+    metadata_stats,
+    outcome_stats,
+)
 from ._page import Page
 from ._workers import ExtractionOutcome, ExtractionTask, failed
 
@@ -100,6 +108,7 @@ class PageRunner:
         self.drops = ItemDrops(config, stats)
         self.tally = OutcomeTally(config.worker_mode)
         self.clusters = clusters
+        self.fallback_failures = FallbackFailures(config.content.fallback)
         self._spider_algorithm = spider_algorithm
         #: Item classes already told (at INFO) of the optional fields they lack, if any.
         self._told_undeclared: set[type] = set()
@@ -137,15 +146,17 @@ class PageRunner:
             fetched=page.fetched or None,
             output=config.content.output,
             favor=config.content.favor,
+            fallback=config.content.fallback,
+            fallback_below=config.content.fallback_below,
         )
 
     def finish(self, run: PageRun, outcome: ExtractionOutcome) -> PageResult:
         """Fill ``run``'s item with ``outcome``, hand off its fingerprint, count every stat,
         decide its drop and, in archive mode, its cluster."""
         adapter, url = ItemAdapter(run.item), run.page.url
-        found = self.fields.attach(
-            adapter, outcome.extraction, item_info(outcome.extraction, run.page.annotations)
-        )
+        fallback = self.config.content.fallback
+        info = item_info(outcome.extraction, run.page.annotations, fallback, outcome.fallback)
+        found = self.fields.attach(adapter, outcome.extraction, info)
         self.fields.settle_page(adapter, run.page.html)
         beside = self._hand_off(adapter, outcome, url) if self.dedup.enabled else None
         self._count(run.item, outcome, found, url)
@@ -193,6 +204,11 @@ class PageRunner:
         self.tally.add(outcome.failure, extraction.reason)
         for key in outcome_stats(outcome.failure, extraction):
             stats.inc(key)
+        if outcome.fallback is not None:
+            for key in fallback_stats(outcome.fallback.outcome):
+                stats.inc(key)
+            if outcome.fallback.error:
+                self.fallback_failures.add(outcome.fallback, url or "")
         if not outcome.failure:
             stats.add_milliseconds(MILLISECONDS, extraction.milliseconds)
         elif outcome.failure == "timeout":

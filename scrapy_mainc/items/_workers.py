@@ -3,9 +3,11 @@
 
 The unit of work is :func:`run_extraction`, a pure top-level function from an
 :class:`ExtractionTask` to an :class:`ExtractionOutcome`; it is what a worker process runs,
-so anything added to it runs in the worker too: when the task asks for one, the outcome
-also carries the :class:`~scrapy_mainc.dedup.Fingerprint` of the main text, so that
-near-duplicate clustering does not hash the text again on the crawler's side.
+so anything added to it runs in the worker too: the fallback extractor for a page whose
+quality estimate is low (``MAINC_FALLBACK``, :mod:`._fallback`), and, when the task asks
+for one, the :class:`~scrapy_mainc.dedup.Fingerprint` of the main text (of the fallback's,
+when it gave one), so that near-duplicate clustering does not hash the text again on the
+crawler's side.
 
 A worker process (:func:`start_worker`) starts from a fresh interpreter (``forkserver``, or
 ``spawn`` where there is no forkserver), never by forking the crawler, whose reactor and
@@ -27,13 +29,15 @@ import signal
 import socket
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import import_module
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from .._extract import extract
+from ..core._decode import decode_html
 from ..core._types import Extraction, OutputOptions
+from ._fallback import FallbackResult, cached_fallback, call_fallback
 
 if TYPE_CHECKING:
     from ..dedup._fingerprint import Fingerprint
@@ -81,6 +85,10 @@ class ExtractionTask:
     #: What the outputs keep (``extract(markdown=..., tables=...)``) and ``auto``'s ``favor``.
     output: OutputOptions = OutputOptions()
     favor: str = "balanced"
+    #: ``MAINC_FALLBACK``: the dotted path of the callable run when the quality estimate is
+    #: under ``fallback_below``; "": none.
+    fallback: str = ""
+    fallback_below: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +97,15 @@ class ExtractionOutcome:
 
     ``failure`` is one of :data:`FAILURE_KINDS`, or ``""`` when the extraction ran (its
     text may still be empty, with ``extraction.reason`` saying why). ``fingerprint`` is set
-    when the task asked for one and the main text is long enough to have one.
+    when the task asked for one and the main text is long enough to have one. ``fallback``
+    is the fallback's answer when it ran (its text, when it gave some, is the extraction's
+    text now).
     """
 
     extraction: Extraction
     failure: str = ""
     fingerprint: Fingerprint | None = None
+    fallback: FallbackResult | None = None
 
 
 def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
@@ -114,13 +125,36 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
+    fallback = None
+    if task.fallback and extraction.quality < task.fallback_below:
+        fallback = fall_back(task, extraction)
+        if fallback.text:
+            extraction = with_fallback_text(extraction, fallback.text)
     if task.fingerprint is None or not extraction.text:
-        return ExtractionOutcome(extraction)
+        return ExtractionOutcome(extraction, fallback=fallback)
     try:
         fingerprint = fingerprint_of(extraction.text, task.fingerprint)
     except Exception:  # noqa: BLE001 - keep the text; NearDuplicatePipeline retries and reports
         fingerprint = None
-    return ExtractionOutcome(extraction, fingerprint=fingerprint)
+    return ExtractionOutcome(extraction, fingerprint=fingerprint, fallback=fallback)
+
+
+def fall_back(task: ExtractionTask, extraction: Extraction) -> FallbackResult:
+    """The fallback's answer for ``task``'s page: the page as text (bytes decoded as the
+    extraction decodes them) and its URL; a callable that cannot be loaded here fails."""
+    page = task.page if isinstance(task.page, str) else decode_html(task.page).text
+    try:
+        function = cached_fallback(task.fallback)
+    except ValueError as exc:  # checked at start-up; a worker may still lack the module
+        return FallbackResult(error=str(exc))
+    return call_fallback(function, page, task.url or "")
+
+
+def with_fallback_text(extraction: Extraction, text: str) -> Extraction:
+    """``extraction`` with the fallback's ``text``: the HTML and Markdown, which were the
+    replaced choice's, are emptied; the rest (the estimate of the replaced text, the page
+    type, the metadata) stays."""
+    return replace(extraction, text=text, html="", markdown="", reason="")
 
 
 def fingerprint_of(text: str, params: FingerprintParams) -> Fingerprint | None:

@@ -1,0 +1,38 @@
+"""``MAINC_FALLBACK``'s value: the dotted path of a callable, checked when the settings are
+read (:func:`load_fallback`), so that a path that cannot be used stops the crawl before it
+starts. The fallback itself runs in the worker (``items._fallback``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+
+def load_fallback(path: str) -> Callable[..., Any]:
+    """The callable named by ``path``; a ValueError saying why when it cannot be imported
+    or is not callable."""
+    module_name, sep, attribute = path.partition(":")
+    if not sep:
+        module_name, _, attribute = path.rpartition(".")
+    if not module_name or not attribute:
+        raise ValueError(
+            f"MAINC_FALLBACK must be the dotted path of a callable, such as "
+            f"'trafilatura.extract' or 'package.module:function'; got {path!r}"
+        )
+    try:
+        target: Any = import_module(module_name)
+    except Exception as exc:  # noqa: BLE001 - any import failure is the same user error
+        raise ValueError(
+            f"MAINC_FALLBACK = {path!r}: cannot import {module_name!r}: {type(exc).__name__}: {exc}"
+        ) from exc
+    for name in attribute.split("."):
+        if not hasattr(target, name):
+            raise ValueError(f"MAINC_FALLBACK = {path!r}: {module_name!r} has no {attribute!r}")
+        target = getattr(target, name)
+    if not callable(target):
+        raise ValueError(
+            f"MAINC_FALLBACK = {path!r} is not callable (a {type(target).__name__}); it must take "
+            "the page's HTML and URL and return its text or None"
+        )
+    return target  # type: ignore[no-any-return]
