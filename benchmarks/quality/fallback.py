@@ -105,9 +105,10 @@ def main() -> int:
                 after.append(f1)
             lost_before = sum(value < LOST_F1 for value in before)
             lost_after = sum(value < LOST_F1 for value in after)
+            means = f"{statistics.fmean(before):.4f} | {statistics.fmean(after):.4f}"
             print(
                 f"| {below:g} | {name} | {len(chosen):,} | {under} | {replaced} | {up} / {down} | "
-                f"{statistics.fmean(before):.4f} | {statistics.fmean(after):.4f} | {lost_before} | {lost_after} |"
+                f"{means} | {lost_before} | {lost_after} |"
             )
     return 0
 
