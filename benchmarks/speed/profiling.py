@@ -5,6 +5,7 @@
     .venv/bin/python -m benchmarks.speed.profiling cprofile --sort tottime --top 40
     .venv/bin/python -m benchmarks.speed.profiling instructions           # callgrind: instructions per page
     .venv/bin/python -m benchmarks.speed.profiling instructions --parse-only  # the same for the bare parse
+    .venv/bin/python -m benchmarks.speed.profiling instructions --sets wcxb --stride 15 --limit 100  # mixed
     .venv/bin/python -m benchmarks.speed.profiling floor --sets scrapinghub --limit 120  # to trafilatura fast
 
 ``stages`` runs ``extract`` (bytes in, ``url=`` as a crawl passes it) on the first
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gzip
 import json
 import os
 import pstats
@@ -112,13 +114,18 @@ STAGES: tuple[tuple[str, Any, str], ...] = (
 REST = "rest of extract"
 
 
-def load_pages(sets: list[str], limit: int) -> list[Page]:
-    """The first ``limit`` pages (by id) of each set, as bytes, with their gold URLs."""
+def load_pages(sets: list[str], limit: int, stride: int = 1) -> list[Page]:
+    """The first ``limit`` pages (by id; with ``stride``, of every ``stride``-th page) of
+    each set, as bytes, with their gold URLs (WCXB's gzipped pages too)."""
     pages: list[Page] = []
     for name in sets:
         gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
-        for page_id, entry in sorted(gold.items())[:limit]:
-            html = (DATASETS_DIR / name / "html" / f"{page_id}.html").read_bytes()
+        for page_id, entry in sorted(gold.items())[::stride][:limit]:
+            path = DATASETS_DIR / name / "html" / f"{page_id}.html"
+            if path.exists():
+                html = path.read_bytes()
+            else:  # WCXB keeps its pages gzipped
+                html = gzip.decompress(path.with_suffix(".html.gz").read_bytes())
             pages.append((html, entry.get("url") or None))
     return pages
 
@@ -322,10 +329,13 @@ def count_instructions(
 
 def run_instructions(args: argparse.Namespace, pages: int) -> None:
     flags = (["--no-metadata"] if args.no_metadata else []) + (["--parse-only"] if args.parse_only else [])
+    flags += ["--stride", str(args.stride)] if args.stride != 1 else []
     keep = Path(args.callgrind_out) if args.callgrind_out else None
     full, empty = count_instructions(args.sets, args.limit, flags, keep)
     print(
-        f"{pages} pages ({', '.join(args.sets)}, first {args.limit} of each): "
+        f"{pages} pages ({', '.join(args.sets)}, first {args.limit} of each"
+        + (f", every {args.stride}th" if args.stride != 1 else "")
+        + "): "
         f"{(full - empty) / pages / 1e6:.2f} M instructions per page "
         f"({full - empty:,} in all; {empty:,} for imports, loading and warm-up)"
     )
@@ -338,6 +348,9 @@ def main() -> int:
     parser.add_argument("mode", choices=("stages", "cprofile", "instructions", "plain", "floor"))
     parser.add_argument("--sets", nargs="+", default=["scrapinghub", "zh_news"])
     parser.add_argument("--limit", type=int, default=60, help="pages of each set (first by id)")
+    parser.add_argument(
+        "--stride", type=int, default=1, help="every N-th page by id (a set's kinds of page mixed)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="stages, floor: passes (fastest counts)")
     parser.add_argument("--no-metadata", action="store_true", help="metadata=False")
     parser.add_argument("--parse-only", action="store_true", help="instructions: the bare lxml parse")
@@ -345,7 +358,7 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=50, help="cprofile: rows")
     parser.add_argument("--callgrind-out", help="instructions: keep the full run's profile here")
     args = parser.parse_args()
-    pages = load_pages(args.sets, args.limit)
+    pages = load_pages(args.sets, args.limit, args.stride)
     metadata = not args.no_metadata
     if args.mode == "stages":
         print(stage_table(run_stages(pages, metadata, args.repeat)))
