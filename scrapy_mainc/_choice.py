@@ -6,9 +6,11 @@ The page's type is decided once, before the choice (:mod:`.core._pagetype`), fro
 the page shows. What the choice keeps is the second piece of evidence, the article
 verdict (:mod:`.core._article`): a few words, or teasers one after another, are no
 article. When the verdict contradicts the type ``article``, the page is what the
-page-type model finds likeliest after it (a home page of three teasers is a listing) and
-the algorithm chooses again with that type's parameters. Pages the type and the verdict
-agree on are chosen once.
+page-type model decides among the other types (a home page of three teasers is a listing)
+and the algorithm chooses again with that type's parameters, unless the model is too sure
+of ``article`` for the verdict to overrule it, or the page is too bare to be anything else
+(:func:`.core._pagetype.other_than_article`). Pages the type and the verdict agree on are
+chosen once.
 """
 
 from __future__ import annotations
@@ -54,8 +56,10 @@ def choose(document: Document, options: ChoiceOptions) -> Choice:
     choice = _choice(document, options)
     if choice.article or options.type_given or document.page_type.name != "article":
         return choice
-    other = replace(document, page_type=other_than_article(document))
-    return _choice(other, options)
+    other_type = other_than_article(document)
+    if other_type is None:  # the model is too sure of an article for the verdict to overrule it
+        return choice
+    return _choice(replace(document, page_type=other_type), options)
 
 
 def _choice(document: Document, options: ChoiceOptions) -> Choice:

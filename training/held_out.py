@@ -4,10 +4,10 @@ site, and each page's type as the page-type models trained on the other folds de
 The page-type models ship trained on the development pages, so an extraction of one of
 them reads a type the models have seen (right for 0.995 of WCXB's pages, against 0.85 on
 sites they have not). A trainer that learns from extractions (``training/quality.py``)
-extracts each page with the type the cascade of :mod:`training.page_types` fitted on the
-other folds gives it (quick and full model, the margin of a page marked twice as an
-article, and the article verdict's second look as ``extract`` applies it): the text and
-the features are those a crawl of an unseen site gets.
+extracts each page with the type the page-type model of :mod:`training.page_types` fitted
+on the other folds gives it (its nested folds, over these folds: the decision, and the
+article verdict's second look as ``extract`` applies it): the text and the features are
+those a crawl of an unseen site gets.
 
 Folds group the pages by the registered domain of their URL (the last two labels of the
 host, three under a country's second level such as ``co.uk`` or ``com.cn``; a page
@@ -20,22 +20,23 @@ import gzip
 import json
 import random
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import numpy as np
+
 import scrapy_mainc._choice as choice_module
 import scrapy_mainc._extract as extract_module
+from benchmarks.devsets import DATASETS_DIR
 from scrapy_mainc import extract
-from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN
+from scrapy_mainc.core._pagetype import PAGE_TYPES
 from scrapy_mainc.core._types import Document, PageType
 from scrapy_mainc.evaluation._gold import read_gold
 from scrapy_mainc.evaluation._words import score_words, word_tokens
 from training import page_types
-from training.page_types import DATASETS_DIR
 
 #: The development sets with gold content, each scored by its own metric (:func:`page_f1`).
 SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval", "wcxb")
@@ -105,32 +106,34 @@ def development_pages() -> list[Page]:
 # -- the page types a site never seen gets --------------------------------------------------
 
 
+#: The layout of the kept types (the file of an older layout is made again).
+HELD_OUT_FORMAT = 2
+
+
 def held_out_types(folds: dict[str, int], cache: Path | None, jobs: int) -> dict[str, dict[str, Any]]:
-    """For every page (``set/id``), what the page-type cascade trained on the other folds
-    says of it: the quick model's probability of ``article``, the full model's
-    probabilities, and whether the page's markup calls it an article twice."""
+    """For every page (``set/id``), its type as the page-type model trained on the other
+    folds decides it (:func:`training.page_types.cross_validated` over these folds, on the
+    page-type trainer's cached samples): ``type`` and ``confidence``, and ``other``, the
+    second look's type when the page's extraction is no article (``other_confidence``)."""
     path = cache / "held_out_types.json" if cache else None
     if path is not None and path.exists():
-        return json.loads(path.read_text(encoding="utf-8"))
-    signals = cache / "page_type_signals.json" if cache else None
-    samples = page_types.split_quick(page_types._cached(signals, jobs))
-    urls = {(source, page_id): url for source, page_id, _, url, _ in page_types._pages()}
-    keys = [f"{sample.source}/{sample.page_id}" for sample in samples]
-    sites = [registered_domain(urls[(s.source, s.page_id)], key) for s, key in zip(samples, keys)]
-    types: dict[str, dict[str, Any]] = {}
-    for fold in range(FOLDS):
-        train = [sample for sample, site in zip(samples, sites) if folds.get(site, -1) != fold]
-        tested = [(key, s) for key, s, site in zip(keys, samples, sites) if folds.get(site, -1) == fold]
-        test = [sample for _, sample in tested]
-        quick, full = page_types.Model(train, page_types.QUICK_NAMES), page_types.Model(train)
-        for (key, sample), article, probabilities in zip(
-            tested, quick.article_probability(test), full.probabilities(test)
-        ):
-            marked = bool(sample.signals.get("ld_article") and sample.signals.get("og_article"))
-            types[key] = {"quick": article, "full": probabilities, "marked": marked}
-        print(f"quality: page types of fold {fold + 1} of {FOLDS}", file=sys.stderr, flush=True)
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if saved.get("format") == HELD_OUT_FORMAT:
+            return dict(saved["types"])
+    pages = page_types.load(page_types.CACHE, jobs)
+    order = np.array([folds.get(registered_domain(s.url, s.key), -1) for s in pages.samples])
+    held = page_types.cross_validated(pages, folds=order)
+    types = {
+        sample.key: {
+            "type": PAGE_TYPES[held.alone[index]],
+            "confidence": float(held.alone_confidence[index]),
+            "other": PAGE_TYPES[held.vetoed[index]],
+            "other_confidence": float(held.vetoed_confidence[index]),
+        }
+        for index, sample in enumerate(pages.samples)
+    }
     if path is not None:
-        path.write_text(json.dumps(types), encoding="utf-8")
+        path.write_text(json.dumps({"format": HELD_OUT_FORMAT, "types": types}), encoding="utf-8")
     return types
 
 
@@ -140,23 +143,18 @@ _CURRENT = [""]
 
 
 def _held_out_type(document: Document) -> PageType:
-    """:func:`scrapy_mainc.core._pagetype.page_type` as the held-out cascade decides."""
+    """:func:`scrapy_mainc.core._pagetype.page_type` as the held-out model decides."""
     entry = _TYPES[_CURRENT[0]]
-    if entry["quick"] >= page_types.QUICK_ARTICLE:
-        return PageType("article", entry["quick"])
-    full = entry["full"]
-    best = max(full, key=full.__getitem__)
-    if best != "article" and entry["marked"] and full[best] < MARKED_ARTICLE_MARGIN * full["article"]:
-        return PageType("article", full["article"])
-    return PageType(best, full[best])
+    return PageType(entry["type"], entry["confidence"])
 
 
-def _held_out_other(document: Document) -> PageType:
-    """:func:`scrapy_mainc.core._pagetype.other_than_article`, held out."""
-
-    full = _TYPES[_CURRENT[0]]["full"]
-    best = max((name for name in full if name != "article"), key=full.__getitem__)
-    return PageType(best, full[best])
+def _held_out_other(document: Document) -> PageType | None:
+    """:func:`scrapy_mainc.core._pagetype.other_than_article`, held out: None when the
+    held-out second look kept the type (a page of few words)."""
+    entry = _TYPES[_CURRENT[0]]
+    if entry["other"] == "article":
+        return None
+    return PageType(entry["other"], entry["other_confidence"])
 
 
 def start_worker(types: dict[str, dict[str, Any]]) -> None:

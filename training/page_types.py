@@ -1,15 +1,33 @@
 """The page-type model: its accuracy on sites it was not trained on, and its training.
 
-    python3 scripts/dev.py page-types                # 5-fold accuracy, folds grouped by site
-    python3 scripts/dev.py page-types --train        # and write the model file
-    .venv/bin/python -m training.page_types --help   # the same, from the top of the repository
+    python3 scripts/dev.py page-types               # nested 5-fold figures, folds grouped by site
+    python3 scripts/dev.py page-types --train       # and write scrapy_mainc/core/pagetype_model.json.gz
+    python3 scripts/dev.py page-types --costs       # the cost table by type pair
+    .venv/bin/python -m training.page_types --help  # the same, from the top of the repository
 
-Pages: the WCXB development split and the four article sets (``../shared/datasets``).
-The model (two multinomial logistic regressions, scikit-learn: the ``train`` extra) and
-its inputs, the accuracy measure and the file it writes
-(``scrapy_mainc/core/pagetype_model.json.gz``, read by
-:mod:`scrapy_mainc.core._pagetype_model` with no learning library) are described in
-training/README.md.
+The pages and their signals: ``_samples.py``; the fits and their export: ``_fits.py``; what
+each signal measures, the model file's fields: training/README.md. Both read, under ``--cache`` (made on the
+first run), every page's signals and what each type's parameters give on it
+(``page_type_costs.py``: the word F1 of the page extracted as each type, and its article
+verdict).
+
+**The model** (:mod:`scrapy_mainc.core._pagetype`): a quick logistic regression settles
+the pages it finds articles with probability ``QUICK_ARTICLE``; for the others the full
+logistic regression and boosted trees over the signals and the full model's
+log-probabilities are blended (the trees' share ``TREE_SHARE``), and the type taken is the
+one of least expected cost: each reading ``t`` of a page of type ``y`` costs the F1 lost by
+extracting a ``y`` with ``t``'s parameters (the mean over the training pages of type
+``y``), and being right is worth ``right_weight``. A page typed ``article`` whose
+extraction is no article (the article verdict) takes its other type.
+
+**Figures** are nested: 5 outer folds, every site's pages in one fold (the article sets'
+pages grouped the same way). For each outer fold, the models are fitted on the other four;
+``right_weight`` and the trees' class ``balance`` are chosen by 5 inner
+folds (grouped by site) of those four alone, for the highest accuracy plus twice the word F1 on
+their WCXB pages, with the article sets' pages typed ``article`` 0.99 of the time by the
+models (the second look may type otherwise a page whose extraction is no article); then the
+fold's pages are typed. Nothing of a fold's own pages goes into its choices. ``--train``
+makes the same choices by 5 folds of every page and fits on every page.
 """
 
 from __future__ import annotations
@@ -17,333 +35,424 @@ from __future__ import annotations
 import argparse
 import datetime
 import gzip
+import hashlib
+import itertools
 import json
+import random
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from scrapy_mainc import extract
-from scrapy_mainc._extract import build_document
-from scrapy_mainc.core._decode import decode_html
-from scrapy_mainc.core._dom import parse_html
-from scrapy_mainc.core._page_signals import more_signals, quick_signals
-from scrapy_mainc.core._pagetype import MARKED_ARTICLE_MARGIN, PAGE_TYPES, possible_types
-from scrapy_mainc.core._pagetype_model import MODEL_FILE, MODEL_FORMAT
+import numpy as np
+
+from scrapy_mainc.core._page_signals import page_words
+from scrapy_mainc.core._pagetype import BARE_PAGE_WORDS, PAGE_TYPES, decide, few_words_type
+from scrapy_mainc.core._pagetype_model import ADDRESS_PREFIX, MODEL_FILE, MODEL_FORMAT, models_from_json
+from training._fits import MIN_SITES, TREE_PARAMS, C, LinearFit, TreeFit, stacked
+from training._samples import Sample, collect, page_refs
+from training.page_type_costs import page_costs
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_PATH = ROOT / "scrapy_mainc" / "core" / MODEL_FILE
-#: ``shared/datasets`` beside the checkout, or beside the folder of worktrees that holds it.
-DATASETS_DIR = next(
-    (path / "shared" / "datasets" for path in ROOT.parents if (path / "shared" / "datasets").is_dir()),
-    ROOT.parent / "shared" / "datasets",
-)
-#: The article sets, every page of which is an article.
-DEVELOPMENT_SETS = ("scrapinghub", "zh_news", "newspaper4k", "trafilatura_eval")
-#: A label word counts when pages of this many sites show it.
-MIN_SITES = 5
-#: The most widespread label words kept.
-VOCABULARY = 3000
-#: Inverse regularisation strength of the logistic regression (chosen over 0.05, 0.1,
-#: 0.2 and 0.5 by the grouped folds: 0.2 scored highest).
-C = 0.2
+#: The samples, costs and held-out types, made on the first run (not in git).
+CACHE = ROOT / "training" / ".cache"
 FOLDS = 5
-#: The quick model's probability of ``article`` that settles a page (swept, see docs/page-types.md).
+#: The outer folds' shuffle of the sites.
+SEED = 20261128
+#: The quick model's probability of ``article`` that settles a page (issue 33's sweep).
 QUICK_ARTICLE = 0.9
+#: The trees' share of the blended probabilities.
+TREE_SHARE = 0.5
+#: A page marked twice as an article (JSON-LD and ``og:type``) is read as another type only
+#: when that type is this many times as likely (issue 33's rule).
+MARKED_ARTICLE_MARGIN = 2.0
+#: The choices the inner folds make among: what being right is worth beside the F1 the
+#: costs count (10: the most probable type), the trees' class balance.
+RIGHT_WEIGHTS = (0.02, 0.05, 0.1, 0.2, 0.5, 10.0)
+BALANCES = (0.0, 0.5)
+#: What the choices weigh the WCXB word F1 by, beside the accuracy: a type's F1 moves about
+#: half as much as its accuracy (the cost table is mostly small), so twice the weight.
+F1_WEIGHT = 2.0
+#: Signals no model reads: whether the page's URL is known (the pages without one are a
+#: set's accident, not a kind of page).
+NOT_INPUTS = ("u_known",)
+#: The share of the article sets' pages the choices keep typed ``article``.
+ARTICLE_SETS_FLOOR = 0.99
 
 
 @dataclass(frozen=True, slots=True)
-class Sample:
-    """One page's signals, label words, type and site."""
+class Pages:
+    """The samples with what the folds and the decision read."""
 
-    source: str
-    page_id: str
-    page_type: str
-    site: str
-    signals: dict[str, float]
-    words: frozenset[str]
+    samples: list[Sample]
+    quick_names: list[str]
+    full_names: list[str]
+    #: F1 of each page extracted as each type (rows: pages; columns: PAGE_TYPES).
+    f1: np.ndarray
+    verdicts: np.ndarray
+    kinds: np.ndarray
+    wcxb: np.ndarray
+    marked: np.ndarray
+    #: Pages of fewer than BARE_PAGE_WORDS words, which the quick model types alone.
+    bare: np.ndarray
 
-
-#: The signals the quick model reads (those :func:`quick_signals` gives), set by ``collect``.
-QUICK_NAMES: list[str] = []
-
-
-def site_of(url: str, fallback: str) -> str:
-    """The host of ``url`` without a first label such as ``www``, ``m`` or ``amp``."""
-    host = (urlsplit(url).hostname or "").lower()
-    first, _, rest = host.partition(".")
-    if first in {"www", "m", "amp", "mobile", "en"} and "." in rest:
-        host = rest
-    return host or fallback
+    def subset(self, index: Sequence[int]) -> list[Sample]:
+        return [self.samples[position] for position in index]
 
 
-def _pages() -> list[tuple[str, str, str, str, Path]]:
-    """(set, id, type, url, file) of every page: WCXB's, then the article sets'."""
-    pages = []
-    wcxb = json.loads((DATASETS_DIR / "wcxb" / "gold.json").read_text(encoding="utf-8"))
-    for page_id, entry in sorted(wcxb.items()):
-        path = DATASETS_DIR / "wcxb" / "html" / f"{page_id}.html.gz"
-        pages.append(("wcxb", page_id, entry["page_type"], entry.get("url") or "", path))
-        URLS[("wcxb", page_id)] = entry.get("url") or ""
-    for name in DEVELOPMENT_SETS:
-        gold = json.loads((DATASETS_DIR / name / "gold.json").read_text(encoding="utf-8"))
-        for page_id, entry in sorted(gold.items()):
-            path = DATASETS_DIR / name / "html" / f"{page_id}.html"
-            if path.exists():
-                pages.append((name, page_id, "article", entry.get("url") or "", path))
-                URLS[(name, page_id)] = entry.get("url") or ""
-    return pages
+def load(cache: Path, jobs: int, without: tuple[str, ...] = ()) -> Pages:
+    """The samples and costs under ``cache`` (collected and saved there on the first run),
+    without the signals whose names start with ``without``."""
+    samples, quick = collect(cache / "samples.json", jobs)
+    costs_path = cache / "costs.json"
+    if not costs_path.exists():
+        found: dict[str, dict[str, dict[str, float]]] = {}
+        with ProcessPoolExecutor(jobs) as pool:
+            for source, page_id, scores in pool.map(page_costs, _cost_refs(), chunksize=8):
+                found.setdefault(source, {})[page_id] = scores
+        costs_path.write_text(json.dumps(found), encoding="utf-8")
+    costs = json.loads(costs_path.read_text(encoding="utf-8"))
+    samples = _known_addresses(samples)
+    unused = (*without, *NOT_INPUTS)
+    names = sorted(name for name in samples[0].signals if not name.startswith(unused))
+    return Pages(
+        samples,
+        [name for name in quick if name in names],
+        names,
+        np.array([[costs[s.source][s.page_id][kind] for kind in PAGE_TYPES] for s in samples]),
+        np.array([bool(costs[s.source][s.page_id]["verdict"]) for s in samples]),
+        np.array([PAGE_TYPES.index(s.page_type) for s in samples]),
+        np.array([s.source == "wcxb" for s in samples]),
+        np.array([bool(s.signals["ld_article"] and s.signals["og_article"]) for s in samples]),
+        np.array([page_words(s.signals) < BARE_PAGE_WORDS for s in samples]),
+    )
 
 
-def _sample(page: tuple[str, str, str, str, Path]) -> Sample:
-    source, page_id, page_type, url, path = page
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    document = build_document(parse_html(decode_html(raw).text), url or None)
-    signals, by_source = quick_signals(document)
-    signals = {**{f"quick:{name}": 0.0 for name in signals}, **signals, **more_signals(document)}
-    words = frozenset(f"{source}:{word}" for source, found in by_source.items() for word in found)
-    return Sample(source, page_id, page_type, site_of(url, f"{source}/{page_id}"), signals, words)
-
-
-def collect(jobs: int) -> list[Sample]:
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(_sample, _pages(), chunksize=16))
-
-
-def split_quick(samples: list[Sample]) -> list[Sample]:
-    """The samples without the markers of the quick signals' names (``quick:NAME``), which
-    set :data:`QUICK_NAMES`."""
-    QUICK_NAMES[:] = sorted(name[6:] for name in samples[0].signals if name.startswith("quick:"))
+def _known_addresses(samples: list[Sample]) -> list[Sample]:
+    """The samples, those of no URL given the mean address shape of the others (as the
+    package does with the model's means: a missing address weighs for no type)."""
+    known = [sample for sample in samples if sample.signals["u_known"]]
+    names = [name for name in samples[0].signals if name.startswith(ADDRESS_PREFIX)]
+    means = {name: float(np.mean([sample.signals[name] for sample in known])) for name in names}
     return [
-        Sample(
-            *astuple_head(sample),
-            {k: v for k, v in sample.signals.items() if not k.startswith("quick:")},
-            sample.words,
-        )
+        sample if sample.signals["u_known"] else replace(sample, signals={**sample.signals, **means})
         for sample in samples
     ]
 
 
-def astuple_head(sample: Sample) -> tuple[str, str, str, str]:
-    return sample.source, sample.page_id, sample.page_type, sample.site
+def _cost_refs() -> list[tuple[str, str, str, str]]:
+    return [(source, page_id, url, path) for source, page_id, _, url, path in page_refs()]
 
 
-def _cached(path: Path | None, jobs: int) -> list[Sample]:
-    """The samples, from ``path`` when it holds them, else collected (and saved there)."""
-    if path is not None and path.exists():
-        records = json.loads(path.read_text(encoding="utf-8"))
-        return [Sample(*record[:5], frozenset(record[5])) for record in records]
-    samples = collect(jobs)
-    if path is not None:
-        records = [[s.source, s.page_id, s.page_type, s.site, s.signals, sorted(s.words)] for s in samples]
-        path.write_text(json.dumps(records), encoding="utf-8")
-    return samples
-
-
-def _without(sample: Sample, prefixes: tuple[str, ...]) -> Sample:
-    """``sample`` without the signals named by ``prefixes`` (``words``: its label words)."""
-    signals = {name: value for name, value in sample.signals.items() if not name.startswith(prefixes)}
-    words = frozenset() if "words" in prefixes else sample.words
-    return Sample(sample.source, sample.page_id, sample.page_type, sample.site, signals, words)
-
-
-def vocabulary(samples: Sequence[Sample]) -> list[str]:
-    """Label words shown on pages of at least ``MIN_SITES`` sites, the ``VOCABULARY`` most
-    widespread, in a stable order."""
-    sites: dict[str, set[str]] = {}
-    for sample in samples:
-        for word in sample.words:
-            sites.setdefault(word, set()).add(sample.site)
-    common = [(len(found), word) for word, found in sites.items() if len(found) >= MIN_SITES]
-    return sorted(word for _, word in sorted(common, reverse=True)[:VOCABULARY])
-
-
-class Model:
-    """The scaler, vocabulary and logistic regression fitted on some samples."""
-
-    def __init__(self, samples: Sequence[Sample], names: Sequence[str] | None = None) -> None:
-        import numpy as np
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.preprocessing import StandardScaler
-
-        self.names = sorted(names if names is not None else samples[0].signals)
-        self.words = vocabulary(samples)
-        dense = np.array([[sample.signals[name] for name in self.names] for sample in samples])
-        self.scaler = StandardScaler().fit(dense)
-        labels = [PAGE_TYPES.index(sample.page_type) for sample in samples]
-        self.regression = LogisticRegression(C=C, max_iter=5000).fit(self._inputs(samples), labels)
-
-    def _inputs(self, samples: Sequence[Sample]):  # type: ignore[no-untyped-def]
-        import numpy as np
-
-        dense = np.array([[sample.signals[name] for name in self.names] for sample in samples])
-        index = {word: column for column, word in enumerate(self.words)}
-        words = np.zeros((len(samples), len(self.words)))
-        for row, sample in enumerate(samples):
-            for word in sample.words & index.keys():
-                words[row, index[word]] = 1.0
-        return np.hstack([self.scaler.transform(dense), words])
-
-    def predict(self, samples: Sequence[Sample]) -> list[str]:
-        return [PAGE_TYPES[label] for label in self.regression.predict(self._inputs(samples))]
-
-    def probabilities(self, samples: Sequence[Sample]) -> list[dict[str, float]]:
-        classes = [PAGE_TYPES[label] for label in self.regression.classes_]
-        rows = self.regression.predict_proba(self._inputs(samples))
-        return [dict(zip(classes, map(float, row))) for row in rows]
-
-    def likeliest_but_article(self, samples: Sequence[Sample]) -> list[str]:
-        """As ``other_than_article``: among the other types the page may be."""
-        return [
-            max(possible_types(sample.signals, PAGE_TYPES[1:]), key=row.__getitem__)
-            for sample, row in zip(samples, self.probabilities(samples))
-        ]
-
-    def article_probability(self, samples: Sequence[Sample]) -> list[float]:
-        column = list(self.regression.classes_).index(PAGE_TYPES.index("article"))
-        return [float(row[column]) for row in self.regression.predict_proba(self._inputs(samples))]
+def grouped_folds(samples: Sequence[Sample], seed: int) -> np.ndarray:
+    """Each sample's fold: every site's pages in one, sites dealt in a fixed shuffled order."""
+    sites = sorted({sample.site for sample in samples})
+    random.Random(seed).shuffle(sites)
+    fold_of = {site: position % FOLDS for position, site in enumerate(sites)}
+    return np.array([fold_of[sample.site] for sample in samples])
 
 
 @dataclass(frozen=True, slots=True)
-class Prediction:
-    """A sample's type as the cascade predicts it, and the full model's likeliest other
-    than ``article`` (what the article verdict's veto turns to)."""
+class Fitted:
+    """The quick and full linear models and the trees (one per balance) on some pages."""
 
-    page_type: str
-    other: str
+    quick: LinearFit
+    full: LinearFit
+    trees: dict[float, TreeFit]
 
 
-def cross_validated(samples: list[Sample], threshold: float) -> list[Prediction]:
-    """Each sample's type as the cascade trained on the other folds (grouped by site)
-    predicts it, as :func:`scrapy_mainc.core._pagetype.page_type` decides: the quick
-    model's ``article`` when its probability is at least ``threshold``, else the full
-    model's type (``article`` still when the page's markup says so twice and the other type
-    is not ``MARKED_ARTICLE_MARGIN`` times as likely)."""
-    sites = sorted({sample.site for sample in samples})
-    fold_of = {site: position % FOLDS for position, site in enumerate(_shuffled(sites))}
-    predicted = [Prediction("", "")] * len(samples)
+def fit(pages: Pages, train: np.ndarray, balances: Sequence[float]) -> tuple[Fitted, np.ndarray]:
+    """The models fitted on ``train``, and the full model's probabilities of the ``train``
+    pages by 5 inner folds (the trees' inputs, and what the choices are made on)."""
+    samples = pages.subset(train)
+    inner = grouped_folds(samples, seed=7)
+    out_of_fold = np.zeros((len(train), len(PAGE_TYPES)))
     for fold in range(FOLDS):
-        train = [sample for sample in samples if fold_of[sample.site] != fold]
-        test = [index for index, sample in enumerate(samples) if fold_of[sample.site] == fold]
-        tested = [samples[index] for index in test]
-        quick, full = Model(train, QUICK_NAMES), Model(train)
-        others = full.likeliest_but_article(tested)
-        types = [_decided(sample, row) for sample, row in zip(tested, full.probabilities(tested))]
-        for index, article, page_type, other in zip(test, quick.article_probability(tested), types, others):
-            predicted[index] = Prediction("article" if article >= threshold else page_type, other)
-            QUICK_EXITS[index] = article >= threshold
-    return predicted
+        part = [samples[i] for i in np.where(inner != fold)[0]]
+        held = [samples[i] for i in np.where(inner == fold)[0]]
+        out_of_fold[inner == fold] = LinearFit(part, pages.full_names, _FULL_SOURCES).probabilities(held)
+    inputs = stacked(samples, out_of_fold)
+    kinds = pages.kinds[train]
+    trees = {balance: TreeFit(inputs, pages.full_names, kinds, balance) for balance in balances}
+    quick = LinearFit(samples, pages.quick_names, _QUICK_SOURCES)
+    full = LinearFit(samples, pages.full_names, _FULL_SOURCES)
+    return Fitted(quick, full, trees), out_of_fold
 
 
-def _decided(sample: Sample, probabilities: dict[str, float]) -> str:
-    """The full model's type among those the page may be, with the margin a page marked
-    twice as an article gets."""
-    best = max(possible_types(sample.signals, PAGE_TYPES), key=probabilities.__getitem__)
-    marked = sample.signals.get("ld_article") and sample.signals.get("og_article")
-    if (
-        best != "article"
-        and marked
-        and probabilities[best] < MARKED_ARTICLE_MARGIN * probabilities["article"]
-    ):
-        return "article"
-    return best
+_QUICK_SOURCES = (("label", "button", "prose"),)
+_FULL_SOURCES = (("label", "button", "prose"), ("class",))
 
 
-def vetoed(samples: list[Sample], predicted: list[Prediction], jobs: int) -> list[str]:
-    """The predicted types after the article verdict's veto, as ``extract`` applies it: a
-    page predicted ``article`` whose extraction (with that type) is no article takes its
-    other type."""
-    paths = {(source, page_id): path for source, page_id, _, _, path in _pages()}
-    asked = [
-        (index, paths[(sample.source, sample.page_id)], _url(sample))
-        for index, (sample, prediction) in enumerate(zip(samples, predicted))
-        if prediction.page_type == "article"
-    ]
-    with ProcessPoolExecutor(jobs) as pool:
-        articles = dict(pool.map(_is_article, asked, chunksize=16))
-    return [
-        prediction.other if articles.get(index, True) is False else prediction.page_type
-        for index, prediction in enumerate(predicted)
-    ]
+@dataclass(frozen=True, slots=True)
+class Predicted:
+    """Probabilities of some pages: the quick model's ``article``, the blend by balance."""
+
+    quick: np.ndarray
+    blends: dict[float, np.ndarray]
+
+    @property
+    def quick_article(self) -> np.ndarray:
+        return self.quick[:, 0]
 
 
-def _url(sample: Sample) -> str:
-    return URLS.get((sample.source, sample.page_id), "")
+def predict(fitted: Fitted, samples: list[Sample]) -> Predicted:
+    full = fitted.full.probabilities(samples)
+    inputs = stacked(samples, full)
+    blends = {
+        balance: (1 - TREE_SHARE) * full + TREE_SHARE * trees.probabilities(inputs)
+        for balance, trees in fitted.trees.items()
+    }
+    return Predicted(fitted.quick.probabilities(samples), blends)
 
 
-#: Each page's URL, by (set, id), filled by ``_pages``.
-URLS: dict[tuple[str, str], str] = {}
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What the inner folds choose: the decision's weight of being right, the trees' balance."""
+
+    right_weight: float
+    balance: float
 
 
-def _is_article(task: tuple[int, Path, str]) -> tuple[int, bool]:
-    index, path, url = task
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    return index, extract(raw, url=url or None, metadata=False, page_type="article").article
+def decided(
+    pages: Pages,
+    index: np.ndarray,
+    predicted: Predicted,
+    choice: Choice,
+    costs: np.ndarray,
+    veto: bool = True,
+) -> np.ndarray:
+    """The types of the pages ``index`` as the package decides them (its own
+    :func:`decide`), the article verdict's second look included when ``veto``."""
+    model = models_from_json(_decision_data(costs, choice))
+    probabilities = predicted.blends[choice.balance]
+    found = []
+    for row, position in enumerate(index):
+        p = list(probabilities[row])
+        if predicted.quick[row, 0] >= QUICK_ARTICLE:
+            kind = 0
+        elif pages.bare[position]:
+            kind = few_words_type(list(predicted.quick[row]), pages.samples[position].signals)
+        else:
+            kind = decide(model, p, range(len(PAGE_TYPES)), bool(pages.marked[position]))
+        if veto and kind == 0 and not pages.verdicts[position] and not pages.bare[position]:
+            kind = decide(model, p, range(1, len(PAGE_TYPES)), False)
+        found.append(kind)
+    return np.array(found)
 
 
-#: Whether each sample's type was settled by the quick model (set by ``cross_validated``).
-QUICK_EXITS: dict[int, bool] = {}
+def cost_table(pages: Pages, index: np.ndarray) -> np.ndarray:
+    """``costs[y][t]``: the mean F1 the pages ``index`` of type ``y`` lose extracted as ``t``."""
+    table = np.zeros((len(PAGE_TYPES), len(PAGE_TYPES)))
+    for kind in range(len(PAGE_TYPES)):
+        rows = index[pages.kinds[index] == kind]
+        if len(rows):
+            table[kind] = pages.f1[rows, kind].mean() - pages.f1[rows].mean(axis=0)
+    return table
 
 
-def _shuffled(items: list[str]) -> list[str]:
-    """``items`` in a fixed pseudo-random order (the folds do not follow the alphabet)."""
-    import random
+def choose(pages: Pages, train: np.ndarray, out_of_fold: np.ndarray, costs: np.ndarray) -> Choice:
+    """The choice of the grid scoring best on 5 inner folds of ``train`` (their trees
+    fitted on the other inner folds, over the full model's out-of-fold probabilities)."""
+    samples = pages.subset(train)
+    inner = grouped_folds(samples, seed=7)
+    inputs = stacked(samples, out_of_fold)
+    blends = {balance: np.zeros_like(out_of_fold) for balance in BALANCES}
+    quick = np.zeros_like(out_of_fold)
+    for fold in range(FOLDS):
+        part, held = np.where(inner != fold)[0], np.where(inner == fold)[0]
+        kinds = pages.kinds[train[part]]
+        for balance in BALANCES:
+            trees = TreeFit([inputs[i] for i in part], pages.full_names, kinds, balance)
+            tree_p = trees.probabilities([inputs[i] for i in held])
+            blends[balance][held] = (1 - TREE_SHARE) * out_of_fold[held] + TREE_SHARE * tree_p
+        part_samples = [samples[i] for i in part]
+        quick[held] = LinearFit(part_samples, pages.quick_names, _QUICK_SOURCES).probabilities(
+            [samples[i] for i in held]
+        )
+    predicted = Predicted(quick, blends)
+    scored = []
+    for weight, balance in itertools.product(RIGHT_WEIGHTS, BALANCES):
+        choice = Choice(weight, balance)
+        kinds = decided(pages, train, predicted, choice, costs)
+        alone = decided(pages, train, predicted, choice, costs, veto=False)
+        scored.append((_objective(pages, train, kinds, alone), choice))
+    return max(scored, key=lambda pair: pair[0])[1]
 
-    order = list(items)
-    random.Random(20261128).shuffle(order)
-    return order
+
+def _objective(pages: Pages, index: np.ndarray, kinds: np.ndarray, alone: np.ndarray) -> float:
+    """Accuracy plus ``F1_WEIGHT`` times the word F1 on the WCXB pages (the types ``kinds``,
+    with the second look), less what the article sets' pages the models alone type
+    ``article`` (``alone``) fall short of the floor, ten times over."""
+    wcxb = pages.wcxb[index]
+    accuracy = float((kinds[wcxb] == pages.kinds[index][wcxb]).mean())
+    f1 = float(pages.f1[index[wcxb], kinds[wcxb]].mean())
+    articles = float((alone[~wcxb] == 0).mean()) if (~wcxb).any() else 1.0
+    return accuracy + F1_WEIGHT * f1 - 10 * max(0.0, ARTICLE_SETS_FLOOR - articles)
 
 
-def held_out_types(cache: Path | None = None, jobs: int = 2) -> dict[str, str]:
-    """Each WCXB page's type as the cascade trained on the other folds predicts it (the
-    types a crawl of sites the model never saw would get), by page id."""
-    samples = split_quick(_cached(cache, jobs))
-    predicted = vetoed(samples, cross_validated(samples, QUICK_ARTICLE), jobs)
-    return {sample.page_id: guess for sample, guess in zip(samples, predicted) if sample.source == "wcxb"}
+def decision_record(costs: np.ndarray, choice: Choice) -> dict[str, Any]:
+    """The decision's numbers, as :func:`~scrapy_mainc.core._pagetype_model.models_from_json`
+    reads them (``decision``)."""
+    return {
+        "tree_share": TREE_SHARE,
+        "costs": [[round(float(value), 4) for value in row] for row in costs],
+        "right_weight": choice.right_weight,
+        "marked_article_margin": MARKED_ARTICLE_MARGIN,
+    }
 
 
-def report(samples: list[Sample], predicted: list[str]) -> str:
-    wcxb = [(sample.page_type, guess) for sample, guess in zip(samples, predicted) if sample.source == "wcxb"]
-    others = [
-        (sample.page_type, guess) for sample, guess in zip(samples, predicted) if sample.source != "wcxb"
-    ]
-    right = sum(truth == guess for truth, guess in wcxb)
-    settled = Counter(samples[index].source for index, exit in QUICK_EXITS.items() if exit)
-    total = Counter(sample.source for sample in samples)
-    quick = ", ".join(f"{name} {settled[name] / total[name]:.2f}" for name in total)
+def _decision_data(costs: np.ndarray, choice: Choice) -> dict[str, Any]:
+    """A model record holding only the decision's numbers (the models left empty)."""
+    empty = {"classes": list(PAGE_TYPES), "signals": [], "means": [], "scales": [],
+             "intercepts": [0.0] * len(PAGE_TYPES), "signal_weights": [[] for _ in PAGE_TYPES],
+             "word_weights": {}}  # fmt: skip
+    return {
+        "format": MODEL_FORMAT,
+        "quick_article": QUICK_ARTICLE,
+        "quick": empty,
+        "full": empty,
+        "trees": {
+            "classes": list(PAGE_TYPES),
+            "inputs": [],
+            "baseline": [0.0] * len(PAGE_TYPES),
+            "trees": [],
+        },
+        "decision": decision_record(costs, choice),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """Every page's type by the nested folds: the models alone and with the verdict."""
+
+    alone: np.ndarray
+    vetoed: np.ndarray
+    quick_settled: np.ndarray
+    choices: list[Choice]
+    #: The probability each type of ``alone`` and ``vetoed`` is given (``PageType.confidence``).
+    alone_confidence: np.ndarray
+    vetoed_confidence: np.ndarray
+
+
+#: Each outer fold's pages, costs, probabilities and choice (for a study of other choices).
+SAVED: list[tuple[np.ndarray, np.ndarray, Predicted, Choice]] = []
+
+
+def cross_validated(pages: Pages, seed: int = SEED, folds: np.ndarray | None = None) -> HeldOut:
+    """Every page's type by the nested folds (see the module docstring); ``folds``, each
+    page's outer fold, when given (``training/held_out.py`` groups by registered domain)."""
+    folds = grouped_folds(pages.samples, seed) if folds is None else folds
+    alone = np.zeros(len(pages.samples), dtype=int)
+    vetoed = np.zeros(len(pages.samples), dtype=int)
+    settled = np.zeros(len(pages.samples), dtype=bool)
+    alone_confidence = np.zeros(len(pages.samples))
+    vetoed_confidence = np.zeros(len(pages.samples))
+    choices = []
+    for fold in range(FOLDS):
+        train, test = np.where(folds != fold)[0], np.where(folds == fold)[0]
+        costs = cost_table(pages, train)
+        fitted, out_of_fold = fit(pages, train, BALANCES)
+        choice = choose(pages, train, out_of_fold, costs)
+        choices.append(choice)
+        predicted = predict(fitted, pages.subset(test))
+        SAVED.append((test, costs, predicted, choice))
+        alone[test] = decided(pages, test, predicted, choice, costs, veto=False)
+        vetoed[test] = decided(pages, test, predicted, choice, costs)
+        settled[test] = predicted.quick_article >= QUICK_ARTICLE
+        alone_confidence[test] = _confidences(pages, test, predicted, choice, alone[test])
+        vetoed_confidence[test] = _confidences(pages, test, predicted, choice, vetoed[test])
+        print(f"fold {fold}: {choice}", flush=True)
+    return HeldOut(alone, vetoed, settled, choices, alone_confidence, vetoed_confidence)
+
+
+def _confidences(
+    pages: Pages, index: np.ndarray, predicted: Predicted, choice: Choice, kinds: np.ndarray
+) -> np.ndarray:
+    """The probability the package gives each page's type ``kinds``: the quick model's on a
+    page it settles as an article or of few words, the blend's on the others (and on a
+    settled page the second look types otherwise: :func:`page_type`, ``other_than_article``)."""
+    blend = predicted.blends[choice.balance]
+    rows = np.arange(len(index))
+    quick = ((predicted.quick_article >= QUICK_ARTICLE) & (kinds == 0)) | pages.bare[index]
+    return np.where(quick, predicted.quick[rows, kinds], blend[rows, kinds])
+
+
+def report(pages: Pages, kinds: np.ndarray, settled: np.ndarray) -> str:
+    wcxb = pages.wcxb
+    truth, given = pages.kinds[wcxb], kinds[wcxb]
+    right = int((truth == given).sum())
+    articles = float((kinds[~wcxb] == 0).mean())
+    f1 = float(pages.f1[wcxb, :][np.arange(int(wcxb.sum())), given].mean())
+    sets_f1 = float(pages.f1[~wcxb, :][np.arange(int((~wcxb).sum())), kinds[~wcxb]].mean())
+    by_set = Counter(s.source for s, quick in zip(pages.samples, settled) if quick)
+    totals = Counter(s.source for s in pages.samples)
+    quick = ", ".join(f"{name} {by_set[name] / totals[name]:.2f}" for name in totals)
     lines = [
-        f"WCXB dev, {FOLDS} folds grouped by site: accuracy {right / len(wcxb):.3f} ({right}/{len(wcxb)})",
-        f"article sets (all articles): {sum(g == 'article' for _, g in others) / max(len(others), 1):.3f}",
+        f"WCXB dev, {FOLDS} folds grouped by site: accuracy {right / len(truth):.3f} ({right}/{len(truth)})",
+        f"word F1 with these types {f1:.4f} (WCXB), article sets' page F1 {sets_f1:.4f}",
+        f"article sets (all articles) typed article: {articles:.3f}",
         f"settled by the quick model: {quick}",
         "",
-        "| label \\ predicted | " + " | ".join(PAGE_TYPES) + " | recall |",
+        "| label \\ given | " + " | ".join(PAGE_TYPES) + " | recall |",
         "|---|" + "---:|" * (len(PAGE_TYPES) + 1),
     ]
-    counts = Counter(wcxb)
-    for truth in PAGE_TYPES:
-        row = [counts[(truth, guess)] for guess in PAGE_TYPES]
-        recall = counts[(truth, truth)] / max(sum(row), 1)
-        lines.append(f"| {truth} | " + " | ".join(map(str, row)) + f" | {recall:.2f} |")
+    counts = Counter(zip(truth.tolist(), given.tolist()))
+    for kind, name in enumerate(PAGE_TYPES):
+        row = [counts[(kind, other)] for other in range(len(PAGE_TYPES))]
+        lines.append(f"| {name} | " + " | ".join(map(str, row)) + f" | {row[kind] / max(sum(row), 1):.2f} |")
     return "\n".join(lines)
 
 
-def write_model(quick: Model, full: Model, threshold: float, samples: Sequence[Sample]) -> None:
-    """The fitted models as the package's data file (:data:`MODEL_PATH`, gzipped JSON;
-    training/README.md describes its fields), each weight to four significant digits."""
+def costs_report(pages: Pages) -> str:
+    """The cost table of every WCXB page (and the article sets' row): the word F1 a page of
+    each type gains (+) or loses (-) extracted as each type, beside its F1 as itself."""
+    table = cost_table(pages, np.where(pages.wcxb)[0])
+    sets = cost_table(pages, np.where(~pages.wcxb)[0])
+    lines = [
+        "| true type \\ extracted as | " + " | ".join(PAGE_TYPES) + " | F1 as itself |",
+        "|---|" + "---:|" * (len(PAGE_TYPES) + 1),
+    ]
+    rows = []
+    for kind, name in enumerate(PAGE_TYPES):
+        which = pages.wcxb & (pages.kinds == kind)
+        rows.append((f"{name} ({int(which.sum())})", table[kind], which, kind))
+    rows.append((f"article sets ({int((~pages.wcxb).sum())})", sets[0], ~pages.wcxb, 0))
+    for label, costs, which, kind in rows:
+        itself = float(pages.f1[which, kind].mean())
+        lines.append(f"| {label} | " + " | ".join(f"{-value:+.3f}" for value in costs) + f" | {itself:.3f} |")
+    return "\n".join(lines)
+
+
+def train_and_write(pages: Pages, path: Path = MODEL_PATH) -> Choice:
+    """Fit on every page, with the choices of 5 grouped folds of every page; write the model."""
+    every = np.arange(len(pages.samples))
+    costs = cost_table(pages, every)
+    fitted, out_of_fold = fit(pages, every, BALANCES)
+    choice = choose(pages, every, out_of_fold, costs)
     record = {
         "format": MODEL_FORMAT,
         "trainer": "training/page_types.py (python3 scripts/dev.py page-types --train)",
         "trained": datetime.date.today().isoformat(),
-        "pages": dict(Counter(sample.source for sample in samples)),
-        "settings": {"min_sites": MIN_SITES, "vocabulary": VOCABULARY, "C": C},
-        "quick_article": threshold,
-        "quick": model_record(quick),
-        "full": model_record(full),
+        "pages": dict(Counter(sample.source for sample in pages.samples)),
+        "settings": {
+            "min_sites": MIN_SITES,
+            "C": C,
+            "trees": TREE_PARAMS,
+            "balance": choice.balance,
+            "choices": "5 folds grouped by site of every page",
+        },  # fmt: skip
+        "quick_article": QUICK_ARTICLE,
+        "quick": fitted.quick.data(),
+        "full": fitted.full.data(),
+        "trees": fitted.trees[choice.balance].data(),
+        "decision": decision_record(costs, choice),
     }
-    write_record(record, MODEL_PATH)
+    write_record(record, path)
+    _check_export(fitted, choice, pages, path)
+    return choice
 
 
 def write_record(record: dict[str, Any], path: Path) -> None:
@@ -353,32 +462,55 @@ def write_record(record: dict[str, Any], path: Path) -> None:
     path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
 
 
-def model_record(model: Model) -> dict[str, Any]:
-    """One model's fields, as :meth:`scrapy_mainc.core._linear.LinearModel.from_json` reads them."""
-    coefficients = model.regression.coef_
-    dense = len(model.names)
-
-    def row(values: Sequence[float]) -> list[float]:
-        return [float(f"{value:.4g}") for value in values]
-
-    return {
-        "classes": list(PAGE_TYPES),
-        "signals": list(model.names),
-        "means": row(model.scaler.mean_),
-        "scales": row(model.scaler.scale_),
-        "intercepts": row(model.regression.intercept_),
-        "signal_weights": [row(coefficients[kind, :dense]) for kind in range(len(PAGE_TYPES))],
-        "word_weights": _word_weights(model, coefficients, dense, row),
-    }
+def _check_export(fitted: Fitted, choice: Choice, pages: Pages, path: Path) -> None:
+    """The package's evaluation of the written trees agrees with scikit-learn's."""
+    model = models_from_json(json.loads(gzip.decompress(path.read_bytes())))
+    samples = pages.samples[:: max(1, len(pages.samples) // 200)]
+    inputs = stacked(samples, fitted.full.probabilities(samples))
+    expected = fitted.trees[choice.balance].probabilities(inputs)
+    found = np.array([model.trees.probabilities(row) for row in inputs])
+    if np.abs(found - expected).max() > 1e-5:
+        raise SystemExit(f"the exported trees disagree with scikit-learn: {np.abs(found - expected).max()}")
 
 
-def _word_weights(model: Model, coefficients, dense: int, row) -> dict[str, dict[str, list[float]]]:  # type: ignore[no-untyped-def]
-    """The word weights by where the words stand (``label:buy`` -> ``{"label": {"buy": ...}}``)."""
-    weights: dict[str, dict[str, list[float]]] = {}
-    for column, word in enumerate(model.words):
-        source, _, name = word.partition(":")
-        weights.setdefault(source, {})[name] = row(coefficients[:, dense + column])
-    return {source: weights[source] for source in sorted(weights)}
+#: Where the nested folds' types are kept, under ``--cache``: with the fingerprint of what
+#: made them (:func:`_fingerprint`), so that a bench run reuses them only while it holds.
+HELD_OUT_FILE = "held_out_types.json"
+
+
+def _fingerprint(cache: Path, seed: int) -> str:
+    """What the nested folds' types depend on: the cached samples and costs, the trainer's
+    code, the package's decision (:func:`decide`) and the folds' seed."""
+    digest = hashlib.sha256(str(seed).encode())
+    here = Path(__file__).parent
+    files = (cache / "samples.json", cache / "costs.json", here / "page_types.py", here / "_fits.py",
+             ROOT / "scrapy_mainc" / "core" / "_pagetype.py")  # fmt: skip
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def save_held_out(pages: Pages, held: HeldOut, cache: Path, seed: int) -> None:
+    """Every page's type by the nested folds (with the second look), by ``set/id``, under
+    ``cache`` (:data:`HELD_OUT_FILE`)."""
+    types = {sample.key: PAGE_TYPES[kind] for sample, kind in zip(pages.samples, held.vetoed)}
+    record = {"fingerprint": _fingerprint(cache, seed), "types": types}
+    (cache / HELD_OUT_FILE).write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+
+
+def held_out_types(cache: Path = CACHE, jobs: int = 2, seed: int = SEED) -> dict[str, str]:
+    """Each WCXB page's type as the nested folds give it (what ``extract`` would give on
+    sites the model never saw), by page id: the column ``auto, held-out types`` of
+    ``benchmarks/quality/wcxb.py``. Read from the last run's :data:`HELD_OUT_FILE` while
+    its fingerprint holds, else the folds are run (about 20 minutes) and saved."""
+    pages = load(cache, jobs)
+    path = cache / HELD_OUT_FILE
+    saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if saved.get("fingerprint") != _fingerprint(cache, seed):
+        save_held_out(pages, cross_validated(pages, seed), cache, seed)
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    prefix = "wcxb/"
+    return {key[len(prefix) :]: kind for key, kind in saved["types"].items() if key.startswith(prefix)}
 
 
 def main() -> int:
@@ -386,32 +518,38 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--train", action="store_true", help="fit on every page and write the model")
-    parser.add_argument(
-        "--threshold",
-        type=float,
-        default=QUICK_ARTICLE,
-        help="the quick model's article probability that settles",
-    )
+    parser.add_argument("--skip-figures", action="store_true", help="with --train: no cross-validation")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument(
-        "--cache", type=Path, help="read the pages' signals here if it exists, else save them"
-    )
+    parser.add_argument("--cache", type=Path, default=CACHE, help="samples and costs")
     parser.add_argument(
         "--without", default="", help="leave out signals starting with these (comma-separated)"
     )
+    parser.add_argument("--seed", type=int, default=SEED, help="the folds' shuffle")
+    parser.add_argument("--costs", action="store_true", help="print the cost table by type pair")
+    parser.add_argument("--save", type=Path, help="save the outer folds' probabilities here (pickle)")
     args = parser.parse_args()
-    samples = split_quick(_cached(args.cache, args.jobs))
-    if args.without:
-        prefixes = tuple(args.without.split(","))
-        samples = [_without(sample, prefixes) for sample in samples]
-    predicted = cross_validated(samples, args.threshold)
-    print("the models alone:")
-    print(report(samples, [prediction.page_type for prediction in predicted]))
-    print("\nwith the article verdict's veto (as extract decides):")
-    print(report(samples, vetoed(samples, predicted, args.jobs)))
+    pages = load(args.cache, args.jobs, tuple(filter(None, args.without.split(","))))
+    if args.costs:
+        print(costs_report(pages))
+        return 0
+    if args.train and args.skip_figures:
+        choice = train_and_write(pages)
+        print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size:,} bytes), {choice}")
+        return 0
+    held = cross_validated(pages, args.seed)
+    if not args.without:  # the types bench-wcxb --held-out reads
+        save_held_out(pages, held, args.cache, args.seed)
+    if args.save:
+        import pickle
+
+        args.save.write_bytes(pickle.dumps(SAVED))
+    print("\nthe models alone:")
+    print(report(pages, held.alone, held.quick_settled))
+    print("\nwith the article verdict's second look (as extract decides):")
+    print(report(pages, held.vetoed, held.quick_settled))
     if args.train:
-        write_model(Model(samples, QUICK_NAMES), Model(samples), args.threshold, samples)
-        print(f"\nwrote {MODEL_PATH}")
+        choice = train_and_write(pages)
+        print(f"\nwrote {MODEL_PATH} ({MODEL_PATH.stat().st_size:,} bytes), {choice}")
     return 0
 
 

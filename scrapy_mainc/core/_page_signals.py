@@ -34,6 +34,7 @@ from typing import Any
 from lxml import etree
 
 from ._evidence import jsonld_types
+from ._page_shape import shape_signals
 from ._stats import DomStats
 from ._tags import HEADING_TAGS
 from ._types import Document
@@ -129,11 +130,14 @@ def quick_signals(document: Document) -> tuple[dict[str, float], PageWords]:
     return signals, {"label": labelled, "button": buttons, "prose": prose}
 
 
-def more_signals(document: Document) -> dict[str, float]:
-    """The signals that cost more (names, runs of alike siblings, posts)."""
-    signals = _names(document.root)
-    signals.update(_runs(document.stats))
-    return signals
+def more_signals(document: Document) -> tuple[dict[str, float], frozenset[str]]:
+    """The signals that cost more (names, runs of alike siblings, posts, the layout:
+    :mod:`._page_shape`), and the words of the page's ``class`` and ``id`` names."""
+    signals, names = _names(document.root)
+    runs = sibling_runs(document.stats)
+    signals.update(_runs(document.stats, runs))
+    signals.update(shape_signals(document, runs))
+    return signals, names
 
 
 def _markup(document: Document) -> dict[str, float]:
@@ -248,25 +252,34 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(word.strip(_LABEL_MARKS) for word in text.split()) - {""}
 
 
-def _names(root: etree._Element) -> dict[str, float]:
+def _names(root: etree._Element) -> tuple[dict[str, float], frozenset[str]]:
     """How often the page's ``class`` and ``id`` values use a word of each group of names
-    (split at spaces, hyphens and underscores, lower-cased: one pass over their joined text)."""
+    (split at spaces, hyphens and underscores, lower-cased: one pass over their joined
+    text), and the words they use (the full model weighs them one by one)."""
     joined = " ".join(_CLASSES(root) + _IDS(root)).lower().replace("-", " ").replace("_", " ")
     found = Counter(joined.split())
-    return {
+    signals = {
         f"c_{group}": _log(sum(found[name] for name in names)) / 5 for group, names in NAME_GROUPS.items()
     }
+    return signals, frozenset(found)
 
 
-def _runs(stats: DomStats) -> dict[str, float]:
-    """The largest run of alike siblings (same parent and tag, three words or more, not
-    a leaf), and the run of alike siblings holding the most prose (posts): how many, how
-    much text, links, punctuation, dates."""
-    tags, words, link_words, end, parent = stats.tags, stats.words, stats.link_words, stats.end, stats.parent
+def sibling_runs(stats: DomStats) -> dict[tuple[int, str], list[int]]:
+    """The page's runs of alike siblings: elements of three words or more, not leaves, by
+    their parent and tag (the layout's items are read from them too: :mod:`._page_shape`)."""
+    tags, words, end, parent = stats.tags, stats.words, stats.end, stats.parent
     runs: dict[tuple[int, str], list[int]] = {}
     for node in [node for node, count in enumerate(words) if count >= 3 and end[node] > node + 1]:
         runs.setdefault((parent[node], tags[node]), []).append(node)
     runs.pop((-1, tags[0]), None)  # the analysis root is no member of a run
+    return runs
+
+
+def _runs(stats: DomStats, runs: dict[tuple[int, str], list[int]]) -> dict[str, float]:
+    """The largest run of alike siblings (same parent and tag, three words or more, not
+    a leaf), and the run of alike siblings holding the most prose (posts): how many, how
+    much text, links, punctuation, dates."""
+    words, link_words = stats.words, stats.link_words
     signals = dict.fromkeys(
         ("rep_count", "rep_words", "rep_link", "rep_cover", "rep_punct"), 0.0
     ) | dict.fromkeys(("post_count", "post_cover", "post_dated", "post_first_share"), 0.0)

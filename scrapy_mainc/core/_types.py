@@ -138,6 +138,9 @@ class PageType:
 
     name: str = "article"
     confidence: float = 0.0
+    #: Each type's probability by the full model (in :data:`PAGE_TYPES` order), when the
+    #: page took it (not the pages the quick model settles): the second look reads them.
+    probabilities: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
