@@ -19,7 +19,7 @@ from scrapy_mainc.core import _pagetype
 from scrapy_mainc.core._dom import parse_html
 from scrapy_mainc.core._page_shape import shape_signals
 from scrapy_mainc.core._page_signals import more_signals, quick_signals, sibling_runs
-from scrapy_mainc.core._pagetype import PAGE_TYPES, decide
+from scrapy_mainc.core._pagetype import PAGE_TYPES, decide, few_words_type
 from scrapy_mainc.core._pagetype_model import MODEL_FILE, PageTypeModels, models_from_json, page_type_models
 from scrapy_mainc.core._trees import TreeEnsemble, tree_from_json
 from scrapy_mainc.core._types import Document, PageType
@@ -170,6 +170,15 @@ def test_the_verdict_overrules_the_type_article_but_not_on_a_bare_page(
     bare = f"<html><head><title>Example Domain</title></head><body>{BARE}</body></html>"
     assert not extract(bare).article  # a few words: the verdict refuses them
     assert extract(bare).page_type == "article"  # and the type stays
+
+
+def test_a_page_of_few_words_takes_the_quick_models_likeliest_type_it_may_be() -> None:
+    quick = probabilities(forum=0.5, service=0.3, article=0.2)
+    bare = {"words": math.log1p(30) / 10, "rep_count": math.log1p(1) / 3}
+    assert few_words_type(quick, bare) == PAGE_TYPES.index("service")  # a bare page is no forum
+    posts = {**bare, "rep_count": math.log1p(3) / 3}  # three alike parts: posts may make a thread
+    assert few_words_type(quick, posts) == FORUM
+    assert few_words_type(quick, {**bare, "ld_forum": 1.0}) == FORUM  # the markup says so
 
 
 # --- The layout signals --------------------------------------------------------------------
