@@ -1,6 +1,6 @@
 """The choice of an extraction: the algorithm's selection, without reader comments, its
 text, and whether the page is an article; a page its type called an article and whose
-text says otherwise is chosen again as its likeliest other type.
+text says otherwise is chosen again as the page-type decision's other type.
 
 The page's type is decided once, before the choice (:mod:`.core._pagetype`), from what
 the page shows. What the choice keeps is the second piece of evidence, the article
