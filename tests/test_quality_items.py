@@ -215,7 +215,7 @@ def record(html: str, url: str) -> None:
 
 
 def test_trafilatura_as_the_fallback(qualities: dict[str, float]) -> None:
-    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura comes with the test and peers extras")
+    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura is in the test extra")
     doubtful = sorted(path for path, value in qualities.items() if value < 0.5)
     settings = {"MAINC_FALLBACK": "trafilatura.extract", "MAINC_FALLBACK_BELOW": 0.5}
     kept, dropped, stats = run_pipeline(PATHS, **settings)
