@@ -16,7 +16,8 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.core._quality import quality_features, selection_features, text_features
-from scrapy_mainc.core._quality_model import MODEL_FORMAT, Tree, TreeModel, model_from_json, quality_model
+from scrapy_mainc.core._quality_model import MODEL_FORMAT, TreeModel, model_from_json, quality_model
+from scrapy_mainc.core._trees import Tree
 from scrapy_mainc.core._types import PageType, Selection
 from training import held_out
 from training import quality as trainer
@@ -106,13 +107,7 @@ def test_the_page_type_and_the_verdict_are_features() -> None:
 
 
 def _stump(threshold: float, low: float, high: float) -> Tree:
-    return Tree(
-        feature=(0, 0, 0),
-        threshold=(threshold, 0.0, 0.0),
-        left=(1, -1, -1),
-        right=(2, -1, -1),
-        value=(0.0, low, high),
-    )
+    return (0, threshold, low, high)
 
 
 def test_a_tree_ensemble_adds_its_leaves_to_the_base_and_stays_in_0_1() -> None:

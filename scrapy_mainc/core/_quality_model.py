@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from ._package_data import read_json
+from ._trees import Tree, leaf, tree_from_arrays
 
 #: The file beside this module that holds the trees.
 MODEL_FILE = "quality_model.json.gz"
@@ -23,22 +24,9 @@ MODEL_FILE = "quality_model.json.gz"
 MODEL_FORMAT = 1
 
 
-class Tree(NamedTuple):
-    """One regression tree, as parallel tuples by node (a leaf's ``left`` is -1). A tuple,
-    so that the ensemble unpacks each tree at once (an attribute read a tree and a call
-    cost a third of the estimate's time)."""
-
-    feature: tuple[int, ...]
-    threshold: tuple[float, ...]
-    left: tuple[int, ...]
-    right: tuple[int, ...]
-    #: A leaf's contribution (the learning rate applied); 0 for an inner node.
-    value: tuple[float, ...]
-
-
 @dataclass(frozen=True, slots=True)
 class TreeModel:
-    """A sum of trees over named features, clipped to [0, 1]."""
+    """A sum of regression trees (:mod:`._trees`' form) over named features, clipped to [0, 1]."""
 
     features: tuple[str, ...]
     base: float
@@ -48,11 +36,8 @@ class TreeModel:
         """The estimate for ``features`` (a value for every name of :attr:`features`)."""
         inputs = [features[name] for name in self.features]
         total = self.base
-        for feature, threshold, left, right, value in self.trees:
-            node = 0
-            while left[node] >= 0:
-                node = left[node] if inputs[feature[node]] <= threshold[node] else right[node]
-            total += value[node]
+        for tree in self.trees:
+            total += leaf(tree, inputs)
         return min(1.0, max(0.0, total))
 
 
@@ -67,13 +52,7 @@ def model_from_json(record: Mapping[str, Any]) -> TreeModel:
         tuple(str(name) for name in features),
         float(base),
         tuple(
-            Tree(
-                tuple(tree["feature"]),
-                tuple(map(float, tree["threshold"])),
-                tuple(tree["left"]),
-                tuple(tree["right"]),
-                tuple(map(float, tree["value"])),
-            )
+            tree_from_arrays(tree["feature"], tree["threshold"], tree["left"], tree["right"], tree["value"])
             for tree in trees
         ),
     )

@@ -46,11 +46,8 @@ class TreeEnsemble:
     def scores(self, values: Sequence[float]) -> list[float]:
         """Each class's raw score for ``values`` (in :attr:`inputs` order)."""
         scores = list(self.baseline)
-        for kind, node in self.trees:
-            while node.__class__ is tuple:
-                index, threshold, left, right = node
-                node = left if values[index] <= threshold else right
-            scores[kind] += node  # type: ignore[operator]
+        for kind, tree in self.trees:
+            scores[kind] += leaf(tree, values)
         return scores
 
     def probabilities(self, inputs: Mapping[str, float]) -> list[float]:
@@ -60,6 +57,36 @@ class TreeEnsemble:
         exponentials = [math.exp(score - top) for score in scores]
         total = sum(exponentials)
         return [value / total for value in exponentials]
+
+
+def leaf(tree: Tree, values: Sequence[float]) -> float:
+    """The value of the leaf that ``values`` (by input index) reach in ``tree``."""
+    node = tree
+    while node.__class__ is tuple:
+        index, threshold, left, right = node
+        node = left if values[index] <= threshold else right
+    return node  # type: ignore[return-value]
+
+
+def tree_from_arrays(
+    feature: Sequence[int],
+    threshold: Sequence[float],
+    left: Sequence[int],
+    right: Sequence[int],
+    value: Sequence[float],
+    node: int = 0,
+) -> Tree:
+    """A tree from parallel arrays by node, as scikit-learn's regression trees keep it (a
+    leaf's ``left`` is -1 and its ``value`` the leaf's; trees of a few levels: the
+    recursion is as deep as the tree)."""
+    if left[node] < 0:
+        return float(value[node])
+    return (
+        int(feature[node]),
+        float(threshold[node]),
+        tree_from_arrays(feature, threshold, left, right, value, left[node]),
+        tree_from_arrays(feature, threshold, left, right, value, right[node]),
+    )
 
 
 def tree_from_json(record: float | list[Any]) -> Tree:
