@@ -456,3 +456,21 @@ def test_client_options_reach_the_client(tmp_path: Any) -> None:
             assert index.assign(fingerprint(story(1)), "http://a").is_new
     finally:
         server.stop()
+
+
+def test_a_test_server_is_never_another_process_s_on_the_same_port(own_redis: Any, tmp_path: Any) -> None:
+    """Two test runs at once may both be given one free port: the server that loses the race
+    exits, and the other's answered for it (a freeze then stopped a dead process)."""
+    from newsdemo.localredis import find_redis_server, start_redis_server
+
+    binary = find_redis_server()
+    assert binary is not None  # own_redis skips without one
+    port = int(own_redis.url.rsplit(":", 1)[1].split("/")[0])
+    with pytest.raises(RuntimeError, match=rf"the port is another server's \(pid {own_redis.process.pid}\)"):
+        start_redis_server(binary, tmp_path / "second", attempts=1, port=port)
+    # With a port of its own to choose, it starts and answers for itself.
+    server = start_redis_server(binary, tmp_path / "third")
+    try:
+        assert redis.Redis.from_url(server.url).info("server")["process_id"] == server.process.pid
+    finally:
+        server.stop()

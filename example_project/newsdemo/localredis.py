@@ -17,7 +17,7 @@ from pathlib import Path
 
 #: Where to look for the server binary: the PATH first, then Debian's locations.
 SERVER_NAMES = ("redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server")
-#: How long a new server may take to answer PING.
+#: How long a new server may take to answer.
 START_TIMEOUT = 10.0
 
 
@@ -58,8 +58,10 @@ def start_redis_server(
     """Start ``binary`` on a free port (or ``port``: restarting a server there) with
     ``directory`` as its working directory and more command-line ``options``.
 
-    Returns once the server answers PING; RuntimeError with the end of its log when it does
-    not start (another process may take the port between probe and bind: that is retried).
+    Returns once this server answers (the one answering on the port says it is this
+    process: another process may take the port between probe and bind, and its server would
+    answer for ours; that is retried on another port); RuntimeError with the end of its log
+    when it does not start.
     """
     directory.mkdir(parents=True, exist_ok=True)
     log = directory / "redis.log"
@@ -81,7 +83,8 @@ def start_redis_server(
 
 
 def _wait_until_ready(server: LocalRedis, options: Sequence[str] = ()) -> str:
-    """An empty string once ``server`` answers PING, else what went wrong."""
+    """An empty string once ``server`` itself answers (INFO's ``process_id`` is its pid),
+    else what went wrong."""
     import redis  # the example's distributed profile needs redis-py anyway
 
     password = dict(zip(options[::2], options[1::2])).get("--requirepass")
@@ -92,10 +95,14 @@ def _wait_until_ready(server: LocalRedis, options: Sequence[str] = ()) -> str:
             if server.process.poll() is not None:
                 return f"exit code {server.process.returncode}"
             try:
-                if client.ping():
-                    return ""
+                answering = client.info("server")["process_id"]
             except redis.ConnectionError:
                 time.sleep(0.05)
-        return f"no answer to PING within {START_TIMEOUT:g} s"
+                continue
+            if answering == server.process.pid:
+                return ""
+            # Another process took the port between the probe and our bind: ours will exit.
+            return f"the port is another server's (pid {answering})"
+        return f"no answer within {START_TIMEOUT:g} s"
     finally:
         client.close()
