@@ -133,6 +133,11 @@ def test_near_duplicates(site_server: Any, tmp_path: Path) -> None:
     by_path = {item["url"].removeprefix(site_server.url): item for item in items}
     herald, wire = by_path["/en/harbour-bridge-reopens.html"], by_path["/en/wire/harbour-bridge-reopens.html"]
     assert herald["cluster_id"] and herald["cluster_id"] == wire["cluster_id"]
+    founders = sum(bool(item["cluster_id"]) and not item["duplicate_of"] for item in items)
+    copies = sum(bool(item["duplicate_of"]) for item in items)
+    short = sum(not item["cluster_id"] for item in items)
+    counts = f"{founders} new clusters, {copies} duplicates, 0 re-crawls, {short} too short to cluster"
+    assert f"  near-duplicates: {counts}\n" in done.stderr  # the summary says the clusters
 
 
 def test_a_server_that_is_not_there(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from scrapy.utils.sitemap import Sitemap
 from ..config._command_options import ItemOptions, option_settings
 from ..integration._startup import StartupError
 from ..integration.addon import Addon
-from ..items._mainc_stats import fallback_counts, page_type_counts
+from ..items._mainc_stats import fallback_counts, near_duplicate_counts, page_type_counts
 from ..items._runner import page_item
 
 if TYPE_CHECKING:
@@ -299,6 +299,8 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
     )
     drops = ", ".join(f"{name}: {stats[key]}" for key, name in _DROPS.items() if stats.get(key))
     where = "standard output" if output == "-" else output
+    fallback = fallback_counts(stats)  # "" when it never ran: no line
+    clustered = near_duplicate_counts(stats)  # "" without clustering: no line
     lines = [
         f"mainc crawl: {stats.get('finish_reason', 'finished')} after {seconds:.1f} s",
         f"  pages fetched: {stats.get('downloader/response_count', 0)}"
@@ -308,7 +310,8 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
         f"  extraction: {stats.get('mainc/extracted', 0)} with text, {stats.get('mainc/empty', 0)} empty, "
         f"{stats.get('mainc/failed', 0)} failed",
         f"  page types: {page_type_counts(stats) or 'none'}",
-        *([f"  fallback: {fallback_counts(stats)}"] if fallback_counts(stats) else []),
+        *([f"  fallback: {fallback}"] if fallback else []),
+        *([f"  near-duplicates: {clustered}"] if clustered else []),
         f"  forbidden by robots.txt: {stats.get('robotstxt/forbidden', 0)}, retried: "
         f"{stats.get('retry/count', 0)}, download errors: {_download_errors(stats)}, "
         f"errors logged: {stats.get('log_count/ERROR', 0)}",
