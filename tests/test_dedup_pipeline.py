@@ -353,6 +353,27 @@ def test_a_lost_first_item_takes_its_cluster_and_longer_copy_out_of_the_index() 
     assert dedup_stats(stats) == {"unique": 2, "duplicates": 1, "withdrawn": 1, "fingerprinted": 3}
 
 
+def test_a_first_item_a_later_pipeline_replaced_is_forgotten_once_scraped() -> None:
+    """Scrapy signals ``item_scraped`` with the object the last pipeline returned: a founder
+    a later pipeline copied is matched by its URL then, not kept until 10,000 newer ones."""
+    pipeline, stats = make_pipeline()
+    first = {"url": "http://a", "main_text": STORY}
+    other = {"url": "http://b", "main_text": OTHER}
+
+    async def process(*items: dict[str, Any]) -> None:
+        for item in items:
+            await pipeline.process_item(item)
+
+    asyncio.run(process(first, other))
+    assert len(pipeline._new_leaders) == 2
+    pipeline.item_scraped(dict(first))  # a copy, as a later pipeline may return
+    assert len(pipeline._new_leaders) == 1
+    pipeline.item_lost(other)  # the other one is still withdrawn when lost
+    wait(list(pipeline._in_flight), timeout=30)
+    pipeline.close_spider()
+    assert dedup_stats(stats)["withdrawn"] == 1
+
+
 class BrokenIndex:
     """Stands in for a Redis index whose server went away."""
 

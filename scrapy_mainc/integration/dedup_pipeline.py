@@ -154,7 +154,9 @@ class NearDuplicatePipeline:
 
     def item_scraped(self, item: Any, **kwargs: Any) -> None:
         if len(self._new_leaders):
-            self._new_leaders.take(item, self._url_of(item))
+            url = self._url_of(item)
+            if self._new_leaders.take(item, url) is None:  # a later pipeline replaced it
+                self._new_leaders.forget_url(url)
 
     def item_lost(self, item: Any, **kwargs: Any) -> None:
         """An item was dropped or failed after this pipeline: withdraw its cluster."""
