@@ -245,29 +245,25 @@ def report(table: Table, runs: list[list[float]]) -> tuple[str, list[SetFigures]
 
 
 def model_record(model: Any, names: Sequence[str]) -> dict[str, Any]:
-    """The fitted trees as the data :func:`scrapy_mainc.core._quality_model.model_from_json` reads."""
-    rate = model.learning_rate
-    trees = []
-    for (estimator,) in model.estimators_:
-        tree = estimator.tree_
-        inner = tree.children_left >= 0  # a leaf has no children (and no feature or threshold)
-        trees.append(
-            {
-                "feature": [int(value) if split else 0 for value, split in zip(tree.feature, inner)],
-                "threshold": [float(value) if split else 0.0 for value, split in zip(tree.threshold, inner)],
-                "left": [int(value) for value in tree.children_left],
-                "right": [int(value) for value in tree.children_right],
-                "value": [
-                    0.0 if split else float(rate * value) for value, split in zip(tree.value[:, 0, 0], inner)
-                ],
-            }
-        )
+    """The fitted trees as the data :func:`scrapy_mainc.core._quality_model.model_from_json`
+    reads: each tree in the form of the page-type model's (``core/_trees.tree_from_json``)."""
     return {
         "format": MODEL_FORMAT,
         "features": list(names),
         "base": float(model.init_.constant_[0][0]),
-        "trees": trees,
+        "trees": [_nested(estimator.tree_, model.learning_rate) for (estimator,) in model.estimators_],
     }
+
+
+def _nested(tree: Any, rate: float, node: int = 0) -> Any:
+    """A scikit-learn regression tree (parallel arrays by node; a leaf's left child is -1)
+    as ``[input, threshold, left, right]`` or a leaf's value, the learning rate applied."""
+    left = int(tree.children_left[node])
+    if left < 0:
+        return float(rate * tree.value[node, 0, 0])
+    right = int(tree.children_right[node])
+    split = [int(tree.feature[node]), float(tree.threshold[node])]
+    return [*split, _nested(tree, rate, left), _nested(tree, rate, right)]
 
 
 def write_model(table: Table) -> dict[str, Any]:

@@ -16,12 +16,13 @@ from functools import cache
 from typing import Any
 
 from ._package_data import read_json
-from ._trees import Tree, leaf, tree_from_arrays
+from ._trees import Tree, leaf, tree_from_json
 
 #: The file beside this module that holds the trees.
 MODEL_FILE = "quality_model.json.gz"
-#: The version of the file's layout this module reads (the file's ``format``).
-MODEL_FORMAT = 1
+#: The version of the file's layout this module reads (the file's ``format``; 1 had each
+#: tree as parallel lists by node).
+MODEL_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +52,7 @@ def model_from_json(record: Mapping[str, Any]) -> TreeModel:
     return TreeModel(
         tuple(str(name) for name in features),
         float(base),
-        tuple(
-            tree_from_arrays(tree["feature"], tree["threshold"], tree["left"], tree["right"], tree["value"])
-            for tree in trees
-        ),
+        tuple(tree_from_json(tree) for tree in trees),
     )
 
 

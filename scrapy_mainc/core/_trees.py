@@ -1,6 +1,6 @@
 """Gradient-boosted trees as numbers: the form in which a trained tree ensemble ships
-(:mod:`._pagetype_model` reads it from package data), evaluated in plain Python, without
-any learning library.
+(:mod:`._pagetype_model` and :mod:`._quality_model` read it from package data), evaluated
+in plain Python, without any learning library.
 
 A multiclass ensemble holds, for each round of boosting, one regression tree per class;
 a class's score is its baseline plus the leaf values its trees reach, and the scores go
@@ -66,27 +66,6 @@ def leaf(tree: Tree, values: Sequence[float]) -> float:
         index, threshold, left, right = node
         node = left if values[index] <= threshold else right
     return node  # type: ignore[return-value]
-
-
-def tree_from_arrays(
-    feature: Sequence[int],
-    threshold: Sequence[float],
-    left: Sequence[int],
-    right: Sequence[int],
-    value: Sequence[float],
-    node: int = 0,
-) -> Tree:
-    """A tree from parallel arrays by node, as scikit-learn's regression trees keep it (a
-    leaf's ``left`` is -1 and its ``value`` the leaf's; trees of a few levels: the
-    recursion is as deep as the tree)."""
-    if left[node] < 0:
-        return float(value[node])
-    return (
-        int(feature[node]),
-        float(threshold[node]),
-        tree_from_arrays(feature, threshold, left, right, value, left[node]),
-        tree_from_arrays(feature, threshold, left, right, value, right[node]),
-    )
 
 
 def tree_from_json(record: float | list[Any]) -> Tree:
