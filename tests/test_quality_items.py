@@ -5,10 +5,12 @@ site, the archive mode and ``mainc extract``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +25,12 @@ from scrapy_mainc.archive import FileSummary, JobSummary, OfflineConfig, items_f
 from scrapy_mainc.config._fallback_path import load_fallback
 from scrapy_mainc.config._mainc_config import MaincConfig
 from scrapy_mainc.core._decode import decode_html
-from scrapy_mainc.core._types import Extraction, OutputOptions
+from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.dedup._params import FingerprintParams
 from scrapy_mainc.items import _workers
 from scrapy_mainc.items._fallback import FallbackResult
-from scrapy_mainc.items._workers import ExtractionTask, run_extraction
+from scrapy_mainc.items._pool import WorkerPool
+from scrapy_mainc.items._workers import ExtractionTask, preload_for, run_extraction
 
 PATHS = sorted(KINDS)
 #: The site's pages a sitemap crawl fetches (robots.txt forbids the print view).
@@ -149,9 +152,25 @@ def answer(html: str, url: str) -> str | None:
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, quality: float, url: str, **task: Any) -> Any:
+    """The page's outcome from an inline pool: the extraction, then the fallback step."""
     monkeypatch.setattr(_workers, "extract", lambda page, **kwargs: _extraction(quality))
     options = {"fallback": f"{__name__}.answer", "fallback_below": 0.5, **task}
-    return run_extraction(ExtractionTask(PAGE, url=url, output=OutputOptions(), **options))
+    return WorkerPool("inline", 1, 10.0).submit(ExtractionTask(PAGE, url=url, **options)).result()
+
+
+def test_a_doubtful_page_is_two_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extraction says the fallback is due (no fingerprint yet); the step runs it alone."""
+    monkeypatch.setattr(_workers, "extract", lambda page, **kwargs: _extraction(0.2))
+    params = FingerprintParams()
+    task = ExtractionTask(PAGE, url="http://x.test/none", fallback=f"{__name__}.answer", fallback_below=0.5,
+                          fingerprint=params)  # fmt: skip
+    extracted = run_extraction(task)
+    assert (extracted.fallback_due, extracted.fallback, extracted.fingerprint) == (True, None, None)
+    assert extracted.extraction == _extraction(0.2)
+    step = run_extraction(dataclasses.replace(task, fallback_for=extracted.extraction.text))
+    assert step.fallback == FallbackResult() and step.failure == ""  # none: the extraction's text stays
+    assert step.fingerprint == _workers.fingerprint_of("The doubtful text", params)
+    assert run_extraction(dataclasses.replace(task, fallback_below=0.2)).fallback_due is False
 
 
 def test_the_fallback_replaces_a_doubtful_text(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,7 +219,7 @@ def test_the_fallback_gets_the_page_as_text() -> None:
     page = (SITE / "zh/index.html").read_bytes()
     task = ExtractionTask(page, url=None, fallback=f"{__name__}.record", fallback_below=1.0)
     RECORDED.clear()
-    run_extraction(task)
+    WorkerPool("inline", 1, 10.0).submit(task).result()
     assert RECORDED == [(decode_html(page).text, "")]  # decoded as the extraction decodes it; no URL: ""
 
 
@@ -209,6 +228,47 @@ RECORDED: list[tuple[str, str]] = []
 
 def record(html: str, url: str) -> None:
     RECORDED.append((html, url))
+
+
+def slow_answer(html: str, url: str) -> str:
+    """A fallback that takes ``?sleep=S`` seconds (a model or a service that is slow today)."""
+    time.sleep(float(url.rsplit("=", 1)[1]))
+    return "The slow fallback's text"
+
+
+@pytest.mark.parametrize(
+    ("budgets", "reason"),
+    [
+        (
+            {"budget": 3.0},
+            "timeout: the fallback took longer than 3 s (MAINC_FALLBACK_TIMEOUT)",
+        ),  # MAINC_TIMEOUT's
+        (
+            {"budget": 60.0, "fallback_budget": 2.5},
+            "timeout: the fallback took longer than 2.5 s (MAINC_FALLBACK_TIMEOUT)",
+        ),
+    ],
+)
+def test_a_fallback_over_its_budget_costs_the_fallback_not_the_extraction(
+    budgets: dict[str, float], reason: str
+) -> None:
+    page = (SITE / "en/library-robots.html").read_text(encoding="utf-8")
+    slow = ExtractionTask(page, url="http://x.test/page?sleep=30", fallback=f"{__name__}.slow_answer",
+                          fallback_below=1.0, fingerprint=FingerprintParams())  # fmt: skip
+    quick = dataclasses.replace(slow, url="http://x.test/page?sleep=0")
+    pool = WorkerPool("process", 1, preload=preload_for(True, slow.fallback), **budgets)
+    try:
+        late, rescued = pool.submit(slow).result(60), pool.submit(quick).result(60)
+    finally:
+        pool.kill_workers()
+        pool.close(5)
+    expected = extract(page, url=slow.url)
+    assert late.failure == "" and late.fallback == FallbackResult(error=reason)
+    assert late.extraction.text == expected.text and late.extraction.text  # the extraction's, whole
+    assert late.fingerprint is None  # NearDuplicatePipeline makes it
+    # The worker the slow fallback held was replaced; the next doubtful page gets its fallback.
+    assert rescued.fallback == FallbackResult("The slow fallback's text")
+    assert rescued.extraction.text == "The slow fallback's text" and rescued.fingerprint is None  # too short
 
 
 # --- With trafilatura as the fallback -------------------------------------------------------

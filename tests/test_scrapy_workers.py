@@ -374,6 +374,14 @@ def test_the_page_waiting_behind_one_over_budget_is_extracted(pools: list[Worker
     assert waiting.result(60).extraction.text == "sleep:0"  # by the replacement worker
 
 
+def test_a_module_to_preload_that_does_not_import_costs_no_worker(pools: list[WorkerPool]) -> None:
+    """A worker imports the fallback's module before its first page; one that does not import
+    there fails the page's fallback, which says why, not the worker."""
+    pool = make(pools, "process", 1, 60.0, preload=("scrapy_mainc_no_such_module",))
+    outcome = pool.submit(ExtractionTask(PAGES[2], url="http://x/")).result(60)
+    assert outcome.failure == "" and outcome.extraction.text
+
+
 def test_a_page_too_large_to_wait_in_the_pipe_waits_in_the_queue(tmp_path: Path) -> None:
     """Writing it to a busy worker would block the event loop until the worker reads it."""
 

@@ -33,7 +33,7 @@ from ..items._clusters import ClusterStep
 from ..items._page import Page
 from ..items._pool import WorkerPool
 from ..items._runner import PageRun, PageRunner, page_item
-from ..items._workers import FINGERPRINT_MODULES, ExtractionOutcome, leave_unguarded_script
+from ..items._workers import ExtractionOutcome, leave_unguarded_script, preload_for
 from ._reader import ArchiveRecord, Damage
 from ._summary import FileSummary
 
@@ -91,8 +91,9 @@ class ArchiveExtractor:
         mainc = config.mainc
         mode = worker_mode or mainc.worker_mode
         workers = 1 if mode != "process" else mainc.workers
-        preload = FINGERPRINT_MODULES if config.dedup.enabled else ()
-        self._pool = WorkerPool(mode, workers, mainc.timeout, preload=preload)
+        preload = preload_for(config.dedup.enabled, mainc.content.fallback)
+        budgets = {"budget": mainc.timeout, "fallback_budget": mainc.fallback_timeout}
+        self._pool = WorkerPool(mode, workers, **budgets, preload=preload)
         self._depth = workers * PAGES_IN_FLIGHT
 
     def begin(self, summary: FileSummary) -> None:

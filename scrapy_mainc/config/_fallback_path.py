@@ -9,9 +9,14 @@ from importlib import import_module
 from typing import Any
 
 
-def load_fallback(path: str) -> Callable[..., Any]:
-    """The callable named by ``path``; a ValueError saying why when it cannot be imported
-    or is not callable."""
+def fallback_module(path: str) -> str:
+    """The module that ``path`` names the callable in (``trafilatura`` of
+    ``trafilatura.extract``, ``package.module`` of ``package.module:function``); a ValueError
+    when ``path`` names none."""
+    return _split(path)[0]
+
+
+def _split(path: str) -> tuple[str, str]:
     module_name, sep, attribute = path.partition(":")
     if not sep:
         module_name, _, attribute = path.rpartition(".")
@@ -20,6 +25,13 @@ def load_fallback(path: str) -> Callable[..., Any]:
             f"MAINC_FALLBACK must be the dotted path of a callable, such as "
             f"'trafilatura.extract' or 'package.module:function'; got {path!r}"
         )
+    return module_name, attribute
+
+
+def load_fallback(path: str) -> Callable[..., Any]:
+    """The callable named by ``path``; a ValueError saying why when it cannot be imported
+    or is not callable."""
+    module_name, attribute = _split(path)
     try:
         target: Any = import_module(module_name)
     except Exception as exc:  # noqa: BLE001 - any import failure is the same user error

@@ -110,6 +110,8 @@ class MaincConfig:
     worker_mode: str = "process"
     workers: int = 1
     timeout: float = 10.0
+    #: ``MAINC_FALLBACK_TIMEOUT``: the fallback step's budget, apart from the extraction's.
+    fallback_timeout: float = 30.0
     max_page_size: int = MAX_PAGE_BYTES
     fields: FieldNames = FieldNames()
     keep_page: bool = False
@@ -164,6 +166,7 @@ class MaincConfig:
                 default_workers() if workers in (None, "") else _positive(int, workers, "MAINC_WORKERS")
             ),
             timeout=_positive(float, get("MAINC_TIMEOUT"), "MAINC_TIMEOUT"),
+            fallback_timeout=_positive(float, get("MAINC_FALLBACK_TIMEOUT"), "MAINC_FALLBACK_TIMEOUT"),
             max_page_size=_positive(int, get("MAINC_MAX_PAGE_SIZE"), "MAINC_MAX_PAGE_SIZE"),
             fields=fields,
             keep_page=flag("MAINC_KEEP_PAGE"),

@@ -158,6 +158,15 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         "pages, 14 of 2,436, and none of the article sets')",
         "extraction",
     ),
+    Setting(
+        "MAINC_FALLBACK_TIMEOUT",
+        30.0,
+        "float",
+        "the fallback's time budget on a page, seconds, apart from ``MAINC_TIMEOUT``'s for the "
+        "extraction; a fallback over it leaves the extraction's text, with ``fallback_error`` "
+        "``timeout: ...`` (stat ``mainc/fallback/failed``)",
+        "extraction",
+    ),
 )
 
 #: Every setting, grouped as in the documentation.

@@ -42,7 +42,7 @@ from ..items._mainc_stats import CollectorStats
 from ..items._page import Page
 from ..items._pool import WorkerPool
 from ..items._runner import PageRunner
-from ..items._workers import FINGERPRINT_MODULES, ExtractionOutcome, ExtractionTask
+from ..items._workers import ExtractionOutcome, ExtractionTask, preload_for
 from ._page_handoff import book_of
 from ._reactor import asyncio_available, await_future
 from ._startup import check_crawl, checked, enabled_before, enabled_order
@@ -96,7 +96,7 @@ class MaincPipeline:
         return cls(crawler)
 
     def open_spider(self, spider: Spider | None = None) -> None:
-        self.pool = make_pool(self.config, FINGERPRINT_MODULES if self.dedup.enabled else ())
+        self.pool = make_pool(self.config, preload_for(self.dedup.enabled, self.config.content.fallback))
         if self.config.worker_mode == "inline":
             logger.info(
                 "mainc: inline mode: extraction runs in the reactor thread, MAINC_TIMEOUT is not enforced"
@@ -137,7 +137,7 @@ class MaincPipeline:
 
     async def _extract(self, task: ExtractionTask) -> ExtractionOutcome:
         if self.pool is None:  # process_item before open_spider: not in a crawl
-            self.pool = WorkerPool("inline", 1, self.config.timeout)
+            self.pool = WorkerPool("inline", 1, self.config.timeout)  # inline: no budget
         submitted = self.pool.submit(task)
         if submitted.done():  # inline mode: no need to go round the event loop
             return submitted.result()
@@ -178,7 +178,14 @@ def make_pool(config: MaincConfig, preload: tuple[str, ...] = ()) -> WorkerPool:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # not called from the reactor: the pool runs its own loop
             loop = None
-    return WorkerPool(config.worker_mode, config.workers, config.timeout, preload=preload, loop=loop)
+    return WorkerPool(
+        config.worker_mode,
+        config.workers,
+        config.timeout,
+        fallback_budget=config.fallback_timeout,
+        preload=preload,
+        loop=loop,
+    )
 
 
 def _clustered(settings: BaseSettings) -> bool:

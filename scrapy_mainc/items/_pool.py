@@ -20,6 +20,11 @@ running page:
   and is abandoned (a thread cannot be stopped; its late answer is ignored).
 - ``inline``: the page runs at once in the caller's thread; no budget.
 
+A doubtful page (``MAINC_FALLBACK``) is two tasks, one after the other: the extraction, in
+``budget``, then the fallback step, in ``fallback_budget``; the page's future settles with
+both joined (``_workers.with_fallback``), so a fallback over its budget, or whose worker
+died, costs the page its fallback, not its extraction.
+
 :meth:`WorkerPool.submit` returns a :class:`concurrent.futures.Future` that always gets an
 outcome, never an exception (the pipeline awaits it with ``integration._reactor``'s
 ``await_future``, the archive mode waits for it); a caller may cancel a page not yet handed
@@ -36,7 +41,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -56,6 +61,7 @@ from ._workers import (
     start_worker,
     timeout_reason,
     widen_send_buffer,
+    with_fallback,
 )
 
 logger = logging.getLogger(__name__)
@@ -90,7 +96,8 @@ class _Slot:
 class WorkerPool:
     """Runs tasks in ``mode`` (``process``, ``thread`` or ``inline``) on ``size`` slots.
 
-    ``budget`` is the per-page time limit in seconds. ``function`` is the task function, a
+    ``budget`` is the per-page time limit in seconds (``MAINC_TIMEOUT``), ``fallback_budget``
+    the fallback step's (``MAINC_FALLBACK_TIMEOUT``; None: ``budget``). ``function`` is the task function, a
     top-level function so that worker processes can import it. ``preload`` names modules
     that each worker process imports before it takes its first task. ``loop`` is the
     running asyncio loop to drive the pool from (the pool is then created, and used, on
@@ -103,6 +110,7 @@ class WorkerPool:
         size: int,
         budget: float,
         function: TaskFunction = run_extraction,
+        fallback_budget: float | None = None,
         preload: tuple[str, ...] = (),
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
@@ -111,6 +119,7 @@ class WorkerPool:
         self.mode = mode
         self._size = size
         self._budget = budget
+        self._fallback_budget = budget if fallback_budget is None else fallback_budget
         self._function = function
         self._preload = preload
         self._context = process_context() if mode == "process" else None
@@ -131,7 +140,26 @@ class WorkerPool:
         self._on_loop(self._open)
 
     def submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
-        """Queue ``task``; the future always completes with an outcome, never an exception."""
+        """Queue ``task``; the future always completes with an outcome, never an exception.
+        When the extraction says the fallback is due, its step is queued in turn, and the
+        future settles once it has run."""
+        extracted = self._submit(task)
+        if not task.fallback:
+            return extracted
+        future: Future[ExtractionOutcome] = Future()
+
+        def then_fall_back(done: Future[ExtractionOutcome]) -> None:
+            outcome = done.result()
+            if not outcome.fallback_due:
+                _settle(future, outcome)
+                return
+            step = self._submit(replace(task, fallback_for=outcome.extraction.text))
+            step.add_done_callback(lambda ended: _settle(future, with_fallback(outcome, ended.result())))
+
+        extracted.add_done_callback(then_fall_back)
+        return future
+
+    def _submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
         future: Future[ExtractionOutcome] = Future()
         if self._loop is None:  # inline
             future.set_result(_closed(task) if self._closed else call(self._function, task))
@@ -214,23 +242,30 @@ class WorkerPool:
     def _start_timer(self, slot: _Slot) -> None:
         """The first page of ``slot`` runs from now (a worker starts its next page as soon
         as it has sent a result, so a page waiting in its pipe gets at least its budget)."""
-        slot.timer = self._loop_now().call_later(self._budget, self._overrun, slot)
+        slot.timer = self._loop_now().call_later(self._budget_of(slot.pages[0][0]), self._overrun, slot)
+
+    def _budget_of(self, task: ExtractionTask) -> float:
+        return self._budget if task.fallback_for is None else self._fallback_budget
 
     def _finish(self, slot: _Slot, outcome: ExtractionOutcome) -> None:
-        """The first page of ``slot`` ends with ``outcome``; the next one runs."""
+        """The first page of ``slot`` ends with ``outcome``; the next one runs. Its future is
+        settled last: a callback may queue a task at once (a doubtful page's fallback step),
+        and that task may come to this slot."""
         if slot.timer is not None:
             slot.timer.cancel()
             slot.timer = None
-        if slot.pages:
-            _settle(slot.pages.popleft()[1], outcome)
+        ended = slot.pages.popleft() if slot.pages else None
         if slot.pages:
             self._start_timer(slot)
+        if ended is not None:
+            _settle(ended[1], outcome)
 
     def _overrun(self, slot: _Slot) -> None:
         slot.timer = None
         if not slot.pages:
             return
-        self._finish(slot, failed(slot.pages[0][0], "timeout", timeout_reason(self._budget)))
+        task = slot.pages[0][0]
+        self._finish(slot, failed(task, "timeout", timeout_reason(task, self._budget_of(task))))
         if self.mode == "thread":
             self._dispatch()  # the thread runs on; its answer will be ignored
         else:

@@ -7,7 +7,10 @@ so anything added to it runs in the worker too: the fallback extractor for a pag
 quality estimate is low (``MAINC_FALLBACK``, :mod:`._fallback`), and, when the task asks
 for one, the :class:`~scrapy_mainc.dedup.Fingerprint` of the main text (of the fallback's,
 when it gave one), so that near-duplicate clustering does not hash the text again on the
-crawler's side.
+crawler's side. A doubtful page takes two tasks: the extraction, whose outcome says that
+the fallback is due, then the fallback alone (``fallback_for``: the extraction's text),
+each within its own time budget (the pool's), so that a slow fallback costs the page its
+fallback, not its extraction (:func:`with_fallback` joins the two outcomes).
 
 A worker process (:func:`start_worker`) starts from a fresh interpreter (``forkserver``, or
 ``spawn`` where there is no forkserver), never by forking the crawler, whose reactor and
@@ -35,6 +38,7 @@ from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from .._extract import extract
+from ..config._fallback_path import fallback_module
 from ..core._decode import decode_html
 from ..core._types import Extraction, OutputOptions
 from ._fallback import FallbackResult, cached_fallback, call_fallback
@@ -68,6 +72,16 @@ SEND_BUFFER = 4 * 1024 * 1024
 FINGERPRINT_MODULES = ("scrapy_mainc.dedup._fingerprint",)
 
 
+def preload_for(fingerprints: bool, fallback: str) -> tuple[str, ...]:
+    """The modules each worker process imports before its first page: the fingerprint code
+    when tasks ask for fingerprints, the fallback's module when one is set (``fallback``:
+    its path), so that neither import eats into a page's budget."""
+    return (
+        *(FINGERPRINT_MODULES if fingerprints else ()),
+        *([fallback_module(fallback)] if fallback else []),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractionTask:
     """One page to extract: its HTML (text, or bytes to decode) and how to extract it."""
@@ -89,6 +103,9 @@ class ExtractionTask:
     #: under ``fallback_below``; "": none.
     fallback: str = ""
     fallback_below: float = 0.0
+    #: The fallback step of a doubtful page: the extraction's text, kept when the fallback
+    #: gives none (and fingerprinted then); only the fallback runs. None: the extraction.
+    fallback_for: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,18 +116,23 @@ class ExtractionOutcome:
     text may still be empty, with ``extraction.reason`` saying why). ``fingerprint`` is set
     when the task asked for one and the main text is long enough to have one. ``fallback``
     is the fallback's answer when it ran (its text, when it gave some, is the extraction's
-    text now).
+    text now). ``fallback_due``: the estimate is under the task's ``fallback_below``, and
+    the fallback step is still to run (then there is no fingerprint yet).
     """
 
     extraction: Extraction
     failure: str = ""
     fingerprint: Fingerprint | None = None
     fallback: FallbackResult | None = None
+    fallback_due: bool = False
 
 
 def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
-    """Extract ``task``'s page, then fingerprint its main text if asked; never raises (an
+    """Extract ``task``'s page, then fingerprint its main text if asked, or say that the
+    fallback is due; the fallback step of a task with ``fallback_for``. Never raises (an
     exception becomes a failed outcome)."""
+    if task.fallback_for is not None:
+        return run_fallback(task)
     try:
         extraction = extract(
             task.page,
@@ -125,21 +147,44 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
-    fallback = None
     if task.fallback and extraction.quality < task.fallback_below:
-        fallback = fall_back(task, extraction)
-        if fallback.text:
-            extraction = with_fallback_text(extraction, fallback.text)
-    if task.fingerprint is None or not extraction.text:
-        return ExtractionOutcome(extraction, fallback=fallback)
+        return ExtractionOutcome(extraction, fallback_due=True)
+    return ExtractionOutcome(extraction, fingerprint=_fingerprint(extraction.text, task))
+
+
+def run_fallback(task: ExtractionTask) -> ExtractionOutcome:
+    """The fallback step: the fallback's answer for ``task``'s page, and the fingerprint of
+    the text the item will have (the fallback's, else the extraction's)."""
+    fallback = fall_back(task)
+    fingerprint = _fingerprint(fallback.text or task.fallback_for or "", task)
+    return ExtractionOutcome(Extraction(algorithm=task.algorithm), fingerprint=fingerprint, fallback=fallback)
+
+
+def with_fallback(extracted: ExtractionOutcome, step: ExtractionOutcome) -> ExtractionOutcome:
+    """A doubtful page's outcome from its two tasks: the extraction (``extracted``), with the
+    fallback's text when ``step`` gave some. A fallback step that failed (its time budget,
+    its worker died) is the fallback's failure; the extraction stays."""
+    fallback = step.fallback if not step.failure else FallbackResult(error=step.extraction.reason)
+    if fallback is None:  # not a fallback step's outcome
+        raise ValueError("with_fallback() needs the outcome of a task with fallback_for")
+    extraction = extracted.extraction
+    if fallback.text:
+        extraction = with_fallback_text(extraction, fallback.text)
+    return ExtractionOutcome(extraction, fingerprint=step.fingerprint, fallback=fallback)
+
+
+def _fingerprint(text: str, task: ExtractionTask) -> Fingerprint | None:
+    """The fingerprint of ``text`` when ``task`` asks for one; None without text, or when it
+    fails (NearDuplicatePipeline makes it again and reports)."""
+    if task.fingerprint is None or not text:
+        return None
     try:
-        fingerprint = fingerprint_of(extraction.text, task.fingerprint)
+        return fingerprint_of(text, task.fingerprint)
     except Exception:  # noqa: BLE001 - keep the text; NearDuplicatePipeline retries and reports
-        fingerprint = None
-    return ExtractionOutcome(extraction, fingerprint=fingerprint, fallback=fallback)
+        return None
 
 
-def fall_back(task: ExtractionTask, extraction: Extraction) -> FallbackResult:
+def fall_back(task: ExtractionTask) -> FallbackResult:
     """The fallback's answer for ``task``'s page: the page as text (bytes decoded as the
     extraction decodes them) and its URL; a callable that cannot be loaded here fails."""
     page = task.page if isinstance(task.page, str) else decode_html(task.page).text
@@ -283,7 +328,10 @@ def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[
     # handler, which would wait for a reactor that no longer runs: terminate as usual.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for module in preload:
-        import_module(module)
+        try:
+            import_module(module)
+        except Exception:  # noqa: BLE001, S112 - the page that needs it fails, and says why
+            continue
     connection.send("ready")
     while True:
         try:
@@ -301,5 +349,8 @@ def _worker_main(connection: Connection, function: TaskFunction, preload: tuple[
             )
 
 
-def timeout_reason(budget: float) -> str:
+def timeout_reason(task: ExtractionTask, budget: float) -> str:
+    """Why ``task`` failed at its ``budget``: the extraction's, or the fallback step's."""
+    if task.fallback_for is not None:
+        return f"timeout: the fallback took longer than {budget:g} s (MAINC_FALLBACK_TIMEOUT)"
     return f"timeout: extraction took longer than {budget:g} s (MAINC_TIMEOUT)"
