@@ -208,6 +208,15 @@ def test_a_fallback_without_text_leaves_the_extraction(
     assert outcome.extraction == _extraction(0.2)
 
 
+@pytest.mark.parametrize("page", [b"%PDF-1.7\n" + bytes(range(256)) * 8, b"", b"  \n", b'{"not": "a page"}'])
+def test_a_page_refused_before_parsing_goes_to_no_fallback(page: bytes) -> None:
+    """Its estimate is 0, under any threshold, but there is nothing for a fallback to read."""
+    task = ExtractionTask(page, url="http://x.test/page", fallback=f"{__name__}.answer", fallback_below=1.0)
+    outcome = WorkerPool("inline", 1, 10.0).submit(task).result()
+    assert outcome.extraction.reason and outcome.extraction.quality == 0.0
+    assert (outcome.fallback, outcome.extraction.text, outcome.failure) == (None, "", "")
+
+
 def test_the_fingerprint_is_the_fallbacks_text(monkeypatch: pytest.MonkeyPatch) -> None:
     params = FingerprintParams()
     outcome = _run(monkeypatch, 0.2, "http://x.test/" + "long/" * 40, fingerprint=params)
