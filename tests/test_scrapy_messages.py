@@ -14,6 +14,7 @@ from conftest import CrawlResult, run_crawls
 from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
+from scrapy_mainc.items._cluster_index import describe_error
 from scrapy_mainc.items._failure_warnings import OutcomeTally
 from scrapy_mainc.items._pool import WorkerPool
 from scrapy_mainc.items._workers import WORKER_PROCESS_NAME, ExtractionTask
@@ -93,6 +94,27 @@ def test_the_warning_when_every_item_failed_says_what_became_of_them(
     assert tally.all_failed_warning(info_field=info).startswith(
         f"mainc: all {total} items failed extraction ({counts}); {became}. Likely cause: "
     )
+
+
+def test_a_long_first_reason_is_cut_between_words() -> None:
+    tally = OutcomeTally("process")
+    words = " ".join(f"word{index}" for index in range(100))  # 689 characters
+    tally.add("missing_field", f"declare it  (e.g. main_html = scrapy.Field(), or ...) {words}")
+    warning = tally.all_failed_warning()
+    quoted = warning.split("(first: ", 1)[1].removesuffix(").")
+    assert quoted.endswith(" ...") and len(quoted) <= 240
+    assert set(quoted.removesuffix(" ...").split()) <= {
+        *words.split(),
+        *"declare it (e.g. main_html = scrapy.Field(), or ...)".split(),
+    }
+
+
+def test_an_error_is_described_on_one_line_without_its_closing_period() -> None:
+    error = ConnectionError("Error 111 connecting to 127.0.0.1:6391. Connection refused.")
+    assert (
+        describe_error(error) == "ConnectionError: Error 111 connecting to 127.0.0.1:6391. Connection refused"
+    )
+    assert describe_error(TimeoutError()) == "TimeoutError"
 
 
 def test_a_good_crawl_warns_of_nothing(crawls: dict[str, CrawlResult]) -> None:

@@ -129,5 +129,7 @@ class IndexHealth:
 
 
 def describe_error(error: BaseException) -> str:
-    """``Type: message`` of ``error``, for one-line log messages."""
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    """``Type: message`` of ``error``, for one-line log messages (without the message's
+    closing period: the line goes on after it)."""
+    message = str(error).strip().removesuffix(".")
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__

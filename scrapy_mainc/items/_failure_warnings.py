@@ -15,6 +15,7 @@ once per crawl:
 from __future__ import annotations
 
 from collections import Counter
+from textwrap import shorten
 
 #: At most this much of a failure's reason is quoted in a warning.
 REASON_CHARS = 240
@@ -51,7 +52,7 @@ class OutcomeTally:
     def add(self, failure: str, reason: str) -> None:
         self.counts[failure] += 1
         if failure and failure not in self.first_reasons:
-            self.first_reasons[failure] = " ".join(reason.split())[:REASON_CHARS]
+            self.first_reasons[failure] = shorten(reason, REASON_CHARS, placeholder=" ...")
 
     def thread_timeout_warning(self, url: str | None, budget: float) -> str:
         """The warning for a page abandoned in thread mode, the first time only ("" after)."""
