@@ -102,7 +102,7 @@ def test_archive_items_carry_the_page_type_and_keep_the_chosen_kinds(tmp_path: P
     assert summary.stats["mainc/page_type/listing"] == len(listings)
     assert summary.stats["mainc/dropped/page_type"] == articles
     lines = JobSummary.of([summary]).lines("mainc warc", "items.jsonl")
-    assert f"  items dropped: {articles} (mainc/dropped/page_type: {articles})" in lines
+    assert f"  items dropped: {articles} (page type: {articles})" in lines
     assert f"  page types: article: {articles}, listing: {len(listings)}" in lines
 
 

@@ -400,9 +400,7 @@ def test_min_quality_and_the_fallback_in_the_archive_mode(tmp_path: Path) -> Non
     assert kept == [url for url, value in estimates.items() if value >= THRESHOLD]
     under = len(bodies) - len(kept)
     assert summary.stats["mainc/dropped/quality"] == under
-    assert f"  items dropped: {under} (mainc/dropped/quality: {under})" in JobSummary.of([summary]).lines(
-        "w", "o"
-    )
+    assert f"  items dropped: {under} (quality: {under})" in JobSummary.of([summary]).lines("w", "o")
     settings = {
         "MAINC_WORKER_MODE": "inline",
         "MAINC_FALLBACK": f"{__name__}.answer",

@@ -10,7 +10,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..items._mainc_stats import MILLISECONDS, fallback_counts, near_duplicate_counts, page_type_counts
+from ..items._mainc_stats import (
+    DROP_NAMES,
+    MILLISECONDS,
+    drop_counts,
+    fallback_counts,
+    near_duplicate_counts,
+    page_type_counts,
+)
 
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
@@ -171,7 +178,7 @@ class JobSummary(Counts):
         kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(self.records.items()))
         skipped = ", ".join(f"{why}: {count}" for why, count in sorted(self.skipped.items()))
         stats = self.stats
-        dropped = {name: count for name, count in stats.items() if name.startswith(_DROPS)}
+        dropped, drops = sum(stats.get(key, 0) for key in DROP_NAMES), drop_counts(stats)
         clustered = near_duplicate_counts(stats)  # "" without clustering: no line
         fallback = fallback_counts(stats)  # "" when it never ran: no line
         lines = [
@@ -180,8 +187,7 @@ class JobSummary(Counts):
             f"  records: {sum(self.records.values())}" + (f" ({kinds})" if kinds else ""),
             f"  not pages: {sum(self.skipped.values())}" + (f" ({skipped})" if skipped else ""),
             f"  items written: {self.items} to {where}",
-            f"  items dropped: {sum(dropped.values())}"
-            + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(dropped.items()))})" if dropped else ""),
+            f"  items dropped: {dropped}" + (f" ({drops})" if drops else ""),
             f"  extraction: {stats['mainc/extracted']} with text, {stats['mainc/empty']} empty, "
             f"{stats['mainc/failed']} failed",
             f"  page types: {page_type_counts(stats) or 'none'}",
@@ -195,6 +201,3 @@ class JobSummary(Counts):
             lines.append(f"  truncated pages (extracted as they are): {cut}")
         lines.extend(f"  {p.file} at {p.offset}: {p.kind}: {p.reason}" for p in self.problems[:10])
         return lines
-
-
-_DROPS = ("mainc/dropped", "mainc/dedup/dropped")

@@ -35,7 +35,7 @@ from scrapy.utils.sitemap import Sitemap
 from ..config._command_options import ItemOptions, option_settings
 from ..integration._startup import StartupError
 from ..integration.addon import Addon
-from ..items._mainc_stats import fallback_counts, near_duplicate_counts, page_type_counts
+from ..items._mainc_stats import drop_counts, fallback_counts, near_duplicate_counts, page_type_counts
 from ..items._runner import page_item
 
 if TYPE_CHECKING:
@@ -279,17 +279,6 @@ class Progress:
         )
 
 
-#: Drop stats and what the summary calls them.
-_DROPS = {
-    "mainc/dropped/language": "language",
-    "mainc/dropped/not_article": "not an article",
-    "mainc/dropped/page_type": "page type",
-    "mainc/dropped/quality": "quality",
-    "mainc/dropped": "no text",
-    "mainc/dedup/dropped": "duplicate",
-}
-
-
 def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
     """The closing lines: what was fetched, written, dropped, and what went wrong."""
     statuses = sorted(
@@ -297,7 +286,7 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
         for key, count in stats.items()
         if key.startswith("downloader/response_status_count/")
     )
-    drops = ", ".join(f"{name}: {stats[key]}" for key, name in _DROPS.items() if stats.get(key))
+    drops = drop_counts(stats)
     where = "standard output" if output == "-" else output
     fallback = fallback_counts(stats)  # "" when it never ran: no line
     clustered = near_duplicate_counts(stats)  # "" without clustering: no line

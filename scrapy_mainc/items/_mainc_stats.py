@@ -141,6 +141,23 @@ def metadata_stats(found: tuple[str, ...], skipped: bool) -> list[str]:
     return keys
 
 
+#: The drop stats, and what the summaries of ``mainc crawl`` and ``mainc warc`` call them.
+DROP_NAMES = {
+    "mainc/dropped/language": "language",
+    "mainc/dropped/not_article": "not an article",
+    "mainc/dropped/page_type": "page type",
+    "mainc/dropped/quality": "quality",
+    "mainc/dropped": "no text",
+    "mainc/dedup/dropped": "duplicate",
+}
+
+
+def drop_counts(stats: Mapping[str, int]) -> str:
+    """The items dropped among ``stats``, by why (``language: 4, not an article: 18``); ""
+    when none was."""
+    return ", ".join(f"{name}: {stats[key]}" for key, name in DROP_NAMES.items() if stats.get(key))
+
+
 def page_type_counts(stats: Mapping[str, int]) -> str:
     """The extractions by page type among ``stats``, in :data:`PAGE_TYPES` order
     (``article: 12, listing: 4``); "" when none was counted."""
