@@ -5,6 +5,7 @@ site, the archive mode and ``mainc extract``."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -16,11 +17,12 @@ from typing import Any
 
 import pytest
 from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
 from test_cli_crawl import ARTICLES, FAST, LISTINGS, PRINT_VIEW, crawl, paths
 from test_scrapy_content import KINDS, SITE, run_pipeline
 from warcs import write_warc
 
-from scrapy_mainc import extract
+from scrapy_mainc import MaincPipeline, extract
 from scrapy_mainc.archive import FileSummary, JobSummary, OfflineConfig, items_from_files
 from scrapy_mainc.config._fallback_path import load_fallback
 from scrapy_mainc.config._mainc_config import MaincConfig
@@ -98,6 +100,18 @@ def test_an_item_whose_extraction_failed_is_not_judged_by_its_quality() -> None:
         not dropped and item["mainc"]["quality"] == 0 and item["mainc"]["reason"].startswith("page too large")
     )
     assert stats["mainc/failed/too_large"] == 1
+
+
+@pytest.mark.parametrize("page", [b"%PDF-1.7\n" + bytes(range(256)) * 8, b"", b'{"not": "a page"}'])
+def test_a_page_refused_before_parsing_is_not_judged_by_its_quality(page: bytes) -> None:
+    """Its estimate is 0, but it has no text to judge: MAINC_DROP_EMPTY decides on it."""
+    crawler = get_crawler(settings_dict={"MAINC_WORKER_MODE": "inline", "MAINC_MIN_QUALITY": 0.5})
+    pipeline = MaincPipeline(crawler)
+    pipeline.open_spider()
+    item = asyncio.run(pipeline.process_item({"url": "http://x.test/file", "raw_html": page}))
+    pipeline.close_spider()
+    assert item["mainc"]["quality"] == 0 and item["mainc"]["reason"] and item["main_text"] == ""
+    assert crawler.stats.get_value("mainc/dropped/quality") is None
 
 
 @pytest.mark.parametrize(
@@ -456,3 +470,16 @@ def test_mainc_extract_leaves_out_pages_under_min_quality(tmp_path: Path) -> Non
     assert many.returncode == 0
     assert [json.loads(line)["source"] for line in many.stdout.splitlines()] == [str(high)]
     assert many.stderr == f"mainc: {low}: quality {lowest:.3f} under --min-quality {threshold:g}: left out\n"
+
+
+def test_mainc_extract_does_not_judge_a_refused_page_by_its_quality(tmp_path: Path) -> None:
+    """A PDF gets its record and its reason, as without --min-quality."""
+    pdf = tmp_path / "report.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 8)
+    command = [sys.executable, "-m", "scrapy_mainc", "extract", "--min-quality", "0.5", str(pdf)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0 and "left out" not in done.stderr
+    assert done.stderr.startswith("mainc: not HTML")
+    many = subprocess.run([*command, str(SITE / "en/school-gardens.html")], capture_output=True, text=True)
+    records = [json.loads(line) for line in many.stdout.splitlines()]
+    assert [record["source"] for record in records] == [str(pdf), str(SITE / "en/school-gardens.html")]

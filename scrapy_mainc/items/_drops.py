@@ -109,7 +109,9 @@ class ItemDrops:
 
     def _quality(self, outcome: ExtractionOutcome) -> str:
         quality = outcome.extraction.quality
-        if outcome.failure or self.min_quality is None or quality >= self.min_quality:
+        if self.min_quality is None or quality >= self.min_quality:
+            return ""
+        if outcome.failure or not outcome.extraction.page_type:  # failed, or refused unparsed
             return ""
         if outcome.fallback is not None and outcome.fallback.outcome == "used":
             return ""
