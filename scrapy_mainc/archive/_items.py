@@ -92,8 +92,9 @@ class ArchiveExtractor:
         mode = worker_mode or mainc.worker_mode
         workers = 1 if mode != "process" else mainc.workers
         preload = preload_for(config.dedup.enabled, mainc.content.fallback)
-        budgets = {"budget": mainc.timeout, "fallback_budget": mainc.fallback_timeout}
-        self._pool = WorkerPool(mode, workers, **budgets, preload=preload)
+        self._pool = WorkerPool(
+            mode, workers, mainc.timeout, fallback_budget=mainc.fallback_timeout, preload=preload
+        )
         self._depth = workers * PAGES_IN_FLIGHT
 
     def begin(self, summary: FileSummary) -> None:
