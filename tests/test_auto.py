@@ -436,6 +436,33 @@ def test_an_inner_article_is_related_when_the_outer_one_has_more_words_of_its_ow
     assert _context.related_articles(doc.stats, node_at(doc, "//article/article/p")) == set()
 
 
+
+def test_inner_articles_that_are_most_of_the_outer_one_are_its_items() -> None:
+    # A buying guide: a short introduction, then each product's entry in an <article> of its
+    # own. Every entry is shorter than the introduction, as a related story would be, but
+    # together they are most of the guide: its items, not related content.
+    intro = f"<p>{SENTENCE}</p><p>{SENTENCE}</p><p>{SENTENCE}</p>"  # 45 words of its own
+    entries = [
+        f"<article class='entry'><h2>Pick {n}</h2><p>Ferry number {n} ran late, and {SENTENCE}</p></article>"
+        for n in range(5)
+    ]  # 22 words each
+    page = f"<html><body><article class='guide'>{intro}{''.join(entries)}</article></body></html>"
+    doc = document(page)
+    outer = node_at(doc, "//article[@class='guide']")
+    inner = [node for node in _context._outer_articles(doc.stats) if node != outer]
+    own = doc.stats.words[outer] - sum(doc.stats.words[node] for node in inner)
+    assert len(inner) == 5 and all(doc.stats.words[node] <= own for node in inner)
+    assert sum(doc.stats.words[node] for node in inner) >= _context.ITEMS_SHARE * doc.stats.words[outer]
+    assert _context.related_articles(doc.stats) == set()
+    text = extract(page).text
+    assert all(f"Ferry number {n} ran late" in text for n in range(5))
+    # two such entries in a longer story are a third of it: related stories, cut as before
+    page = f"<html><body><article class='guide'>{intro}{intro}{''.join(entries[:2])}</article></body></html>"
+    doc = document(page)
+    assert len(_context.related_articles(doc.stats)) == 2
+    assert "Ferry number" not in extract(page).text
+
+
 SHORT_PAGE = (
     "<html><head><title>Pool closed on Friday</title></head><body>"
     "<ul class='menu'><li><a href='/swim'>Swimming</a></li><li><a href='/gym'>Gym</a></li></ul>"

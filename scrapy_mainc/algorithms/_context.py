@@ -35,6 +35,11 @@ CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 #: WAI-ARIA roles of overlays: a dialog sits on top of the page, it is not the page.
 OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
 
+#: Inner ``<article>`` elements, each shorter than the outer one's own text, that together
+#: hold this share of its words are its items (a listicle's entries under a short
+#: introduction), not related articles in a story (:func:`related_articles`).
+ITEMS_SHARE = 2 / 3
+
 CUT, WEAK, PLAIN = -2, -1, 0
 _NAME_CONTEXT = {NameClass.NOT_CONTENT: CUT, NameClass.BOILERPLATE: WEAK}
 
@@ -180,7 +185,10 @@ def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
     many words outside its nested articles as the inner one has. An outer article that
     is mostly its inner ones is a wrapper (a feed that wraps each post in an article, or
     the same article marked up twice), and its inner articles are left to the text
-    evidence; so is an inner article that holds the page's headline.
+    evidence; so is an inner article that holds the page's headline, and so are inner
+    articles that are each shorter than the outer one's own text but together hold
+    :data:`ITEMS_SHARE` of its words: the entries of a listicle or a buying guide under
+    a short introduction, the outer article's items.
     """
     outer_of = _outer_articles(stats)
     if not outer_of:
@@ -189,11 +197,15 @@ def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
     nested_words: dict[int, int] = {}
     for inner, outer in outer_of.items():
         nested_words[outer] = nested_words.get(outer, 0) + words[inner]
-    return {
-        inner
+    related = {
+        inner: outer
         for inner, outer in outer_of.items()
         if words[outer] - nested_words[outer] >= words[inner] and not stats.contains(inner, headline)
     }
+    related_words: dict[int, int] = {}
+    for inner, outer in related.items():
+        related_words[outer] = related_words.get(outer, 0) + words[inner]
+    return {inner for inner, outer in related.items() if related_words[outer] < ITEMS_SHARE * words[outer]}
 
 
 def _outer_articles(stats: DomStats) -> dict[int, int]:
