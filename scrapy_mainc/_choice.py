@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .algorithms import Algorithm
-from .algorithms._page_type_params import POSTS_ARE_CONTENT, REVIEWS_ARE_COMMENTS
+from .algorithms._page_type_params import ITEMS_ARE_CONTENT, POSTS_ARE_CONTENT, REVIEWS_ARE_COMMENTS
 from .core._article import article_verdict
 from .core._comments import CommentParams, comment_nodes
 from .core._pagetype import other_than_article
@@ -69,6 +69,8 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
         comment_params = strip_comments if isinstance(strip_comments, CommentParams) else CommentParams()
         if comment_params.reviews is None:
             comment_params = replace(comment_params, reviews=document.page_type.name in REVIEWS_ARE_COMMENTS)
+        if comment_params.dated_runs is None:
+            comment_params = replace(comment_params, dated_runs=document.page_type.name not in ITEMS_ARE_CONTENT)
         selection = without_comments(document, selection, comment_params)
     stats = document.stats
     if not options.tables and selection.nodes:

@@ -360,3 +360,25 @@ def test_a_product_s_container_named_for_its_reviews_is_not_a_review_section() -
     reviews = node_at(doc, "//div[@class='reviews']")
     assert doc.stats.words[reviews] > 2 / 3 * doc.stats.words[root[0]]
     assert reviews in comment_nodes(doc.stats, root, CommentParams(reviews=True))
+
+
+def test_a_listing_s_dated_items_are_not_a_comment_region() -> None:
+    # a news section: its title and lead, then its teasers, alike and dated, as a comment
+    # thread's entries are; on a listing (or a collection) they are the page's items
+    teaser = (
+        "<div class='teaser'><span>2024-05-0{n} 09:3{n}</span><p>Story {n}: the ferry timetable "
+        "changes again for the summer season.</p></div>"
+    )
+    section = f"<div id='a'>{BODY}{''.join(teaser.format(n=n) for n in range(1, 5))}</div>"
+    doc = document(f"<body>{section}</body>")
+    root = (node_at(doc, "//div[@id='a']"),)
+    assert comment_region_start(doc.stats, root) is not None
+    assert len(comment_nodes(doc.stats, root)) == 4
+    page = f"<html><body>{section}</body></html>"
+    for page_type in ("listing", "collection"):
+        assert extract(page, algorithm="cectd-ds", page_type=page_type).text.count("ferry timetable") == 4
+    assert "ferry timetable" not in extract(page, algorithm="cectd-ds", page_type="article").text
+    assert comment_nodes(doc.stats, root, CommentParams(dated_runs=False)) == frozenset()
+    # the caller decides: dated_runs=True reads the run as comments on a listing too
+    params = CommentParams(dated_runs=True)
+    assert "ferry timetable" not in extract(page, algorithm="cectd-ds", page_type="listing", strip_comments=params).text

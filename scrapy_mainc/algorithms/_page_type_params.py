@@ -22,6 +22,8 @@ kind, once, before the choice):
   are short lines without punctuation: they lose less for it, and the choice's short edges
   are not trimmed (its description and specifications otherwise read as a story does);
   its customer reviews are comments (:data:`REVIEWS_ARE_COMMENTS`);
+* listing and collection: the items, often dated, are alike blocks one after another:
+  the comment stage does not take such a run for comments (:data:`ITEMS_ARE_CONTENT`);
 * **article**: the defaults;
 * forum, listing, collection, documentation and service: a choice that keeps a sixth of
   the words the page-density choice keeps (CECTD-DS: the page's densest region,
@@ -48,6 +50,10 @@ POSTS_ARE_CONTENT = frozenset({"forum"})
 #: Page types whose customer reviews are comments: the comment stage also takes the
 #: sections named as reviews (:attr:`~scrapy_mainc.core._comments.CommentParams.reviews`).
 REVIEWS_ARE_COMMENTS = frozenset({"product"})
+#: Page types whose items are a run of alike dated blocks (a section's dated teasers, a
+#: chart's entries): the comment stage does not read such a run as the comment region
+#: (:attr:`~scrapy_mainc.core._comments.CommentParams.dated_runs`).
+ITEMS_ARE_CONTENT = frozenset({"listing", "collection"})
 
 #: A choice this many times smaller than the page-density choice is a fragment of a page
 #: of items or sections (:attr:`AutoParams.density_rescue_ratio`).

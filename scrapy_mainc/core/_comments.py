@@ -107,6 +107,12 @@ class CommentParams:
     #: None (the default): as the page's type says, on for products, whose reviews are the
     #: buyers' comments (``REVIEWS_ARE_COMMENTS`` in ``..algorithms._page_type_params``).
     reviews: bool | None = None
+    #: A run of alike dated blocks closing the selection marks the comment region (NCE's
+    #: phase 2, above). None (the default): as the page's type says, off on listings and
+    #: collections, whose items are such a run (a news section's dated teasers, a chart's
+    #: entries; ``ITEMS_ARE_CONTENT`` in ``..algorithms._page_type_params``); the names and
+    #: the comment headings still count there.
+    dated_runs: bool | None = None
 
 
 #: Class/id tokens that name a section of customer reviews (plural: ``review`` also
@@ -374,7 +380,7 @@ def comment_nodes(
         # the story's own container is named as comments: the names are the section's
         classed = [node for node in classed if _corroborated(stats, node, params)]
     microdata = [node for node in _microdata_comments(stats, roots) if not _holds_any(stats, node, protected)]
-    region = comment_region_start(stats, roots, params)
+    region = comment_region_start(stats, roots, params) if params.dated_runs is not False else None
     heading = comment_heading(stats, roots, params) if params.headings else None
     starts = [
         start
