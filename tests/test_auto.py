@@ -461,6 +461,10 @@ def test_inner_articles_that_are_most_of_the_outer_one_are_its_items() -> None:
     doc = document(page)
     assert len(_context.related_articles(doc.stats)) == 2
     assert "Ferry number" not in extract(page).text
+    # a thread of reader comments in articles of their own is no list of items, however long
+    comments = "".join(entries).replace("class='entry'", "class='comment-body'")
+    doc = document(f"<html><body><article class='guide'>{intro}{comments}</article></body></html>")
+    assert len(_context.related_articles(doc.stats)) == 5
 
 
 SHORT_PAGE = (

@@ -17,7 +17,7 @@ import re
 from lxml import etree
 
 from ..core._class_names import NameClass, classify_names
-from ..core._comments import named_comment_nodes
+from ..core._comments import has_comment_name, named_comment_nodes
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document
@@ -188,7 +188,8 @@ def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
     evidence; so is an inner article that holds the page's headline, and so are inner
     articles that are each shorter than the outer one's own text but together hold
     :data:`ITEMS_SHARE` of its words: the entries of a listicle or a buying guide under
-    a short introduction, the outer article's items.
+    a short introduction, the outer article's items. Inner articles named as comments
+    (``class="comment-body"``) are never items: a long thread of them is still cut.
     """
     outer_of = _outer_articles(stats)
     if not outer_of:
@@ -204,8 +205,9 @@ def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
     }
     related_words: dict[int, int] = {}
     for inner, outer in related.items():
-        related_words[outer] = related_words.get(outer, 0) + words[inner]
-    return {inner for inner, outer in related.items() if related_words[outer] < ITEMS_SHARE * words[outer]}
+        if not has_comment_name(stats.nodes[inner]):  # comments are never the outer one's items
+            related_words[outer] = related_words.get(outer, 0) + words[inner]
+    return {inner for inner, outer in related.items() if related_words.get(outer, 0) < ITEMS_SHARE * words[outer]}
 
 
 def _outer_articles(stats: DomStats) -> dict[int, int]:
