@@ -1,4 +1,5 @@
-"""The choice of an extraction: the algorithm's selection, without reader comments, its
+"""The choice of an extraction: the algorithm's selection, without reader comments (but on
+a page not typed as an article whose selection is all comments: a thread typed wrong), its
 text, and whether the page is an article; a page its type called an article and whose
 text says otherwise is chosen again as the page-type decision's other type.
 
@@ -71,7 +72,9 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
             comment_params = replace(comment_params, reviews=document.page_type.name in REVIEWS_ARE_COMMENTS)
         if comment_params.dated_runs is None:
             comment_params = replace(comment_params, dated_runs=document.page_type.name not in ITEMS_ARE_CONTENT)
-        selection = without_comments(document, selection, comment_params)
+        stripped = without_comments(document, selection, comment_params)
+        if stripped is selection or not _emptied(document, selection, stripped):
+            selection = stripped
     stats = document.stats
     if not options.tables and selection.nodes:
         tables = frozenset(data_tables(stats, selection.nodes, selection.excluded))
@@ -79,6 +82,18 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
     text = render_text(stats, selection.nodes, selection.excluded)
     verdict = document.page_type.name == "article" and article_verdict(document, selection.nodes, text)
     return Choice(document, selection, text, verdict)
+
+
+def _emptied(document: Document, selection: Selection, stripped: Selection) -> bool:
+    """True when the comment stage took every word of ``selection`` on a page not typed as
+    an article: a thread (or a page of reviews) read as another type, whose comments are
+    all it has; an article's selection that is all comments stays empty."""
+    if document.page_type.name == "article":
+        return False
+    stats = document.stats
+    return not render_text(stats, stripped.nodes, stripped.excluded).strip() and bool(
+        render_text(stats, selection.nodes, selection.excluded).strip()
+    )
 
 
 def without_comments(document: Document, selection: Selection, params: CommentParams) -> Selection:

@@ -382,3 +382,19 @@ def test_a_listing_s_dated_items_are_not_a_comment_region() -> None:
     # the caller decides: dated_runs=True reads the run as comments on a listing too
     params = CommentParams(dated_runs=True)
     assert "ferry timetable" not in extract(page, algorithm="cectd-ds", page_type="listing", strip_comments=params).text
+
+
+def test_a_page_not_typed_as_an_article_keeps_a_selection_that_is_all_comments() -> None:
+    # a discussion whose every post is named as a comment: typed as a product (or any type
+    # but article and forum), the comment stage would leave nothing; the thread is the page
+    posts = "".join(
+        f"<li class='comment'><p>Post {n}: I think the ferry timetable should change for the summer.</p></li>"
+        for n in range(5)
+    )
+    page = f"<html><body><ul id='comments'>{posts}</ul></body></html>"
+    for page_type in ("product", "listing", "service"):
+        result = extract(page, algorithm="cectd-ds", page_type=page_type)
+        assert result.text.count("ferry timetable") == 5, page_type
+    # an article's selection that is all comments stays empty, and says why
+    result = extract(page, algorithm="cectd-ds", page_type="article")
+    assert result.text == "" and result.reason == "only reader comments were found"
