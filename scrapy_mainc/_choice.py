@@ -71,7 +71,8 @@ def _choice(document: Document, options: ChoiceOptions) -> Choice:
         if comment_params.reviews is None:
             comment_params = replace(comment_params, reviews=document.page_type.name in REVIEWS_ARE_COMMENTS)
         if comment_params.dated_runs is None:
-            comment_params = replace(comment_params, dated_runs=document.page_type.name not in ITEMS_ARE_CONTENT)
+            runs = document.page_type.name not in ITEMS_ARE_CONTENT
+            comment_params = replace(comment_params, dated_runs=runs)
         stripped = without_comments(document, selection, comment_params)
         if stripped is selection or not _emptied(document, selection, stripped):
             selection = stripped

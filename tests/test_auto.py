@@ -436,7 +436,6 @@ def test_an_inner_article_is_related_when_the_outer_one_has_more_words_of_its_ow
     assert _context.related_articles(doc.stats, node_at(doc, "//article/article/p")) == set()
 
 
-
 def test_inner_articles_that_are_most_of_the_outer_one_are_its_items() -> None:
     # A buying guide: a short introduction, then each product's entry in an <article> of its
     # own. Every entry is shorter than the introduction, as a related story would be, but

@@ -381,7 +381,8 @@ def test_a_listing_s_dated_items_are_not_a_comment_region() -> None:
     assert comment_nodes(doc.stats, root, CommentParams(dated_runs=False)) == frozenset()
     # the caller decides: dated_runs=True reads the run as comments on a listing too
     params = CommentParams(dated_runs=True)
-    assert "ferry timetable" not in extract(page, algorithm="cectd-ds", page_type="listing", strip_comments=params).text
+    result = extract(page, algorithm="cectd-ds", page_type="listing", strip_comments=params)
+    assert "ferry timetable" not in result.text
 
 
 def test_a_page_not_typed_as_an_article_keeps_a_selection_that_is_all_comments() -> None:

@@ -207,7 +207,9 @@ def related_articles(stats: DomStats, headline: int = -1) -> set[int]:
     for inner, outer in related.items():
         if not has_comment_name(stats.nodes[inner]):  # comments are never the outer one's items
             related_words[outer] = related_words.get(outer, 0) + words[inner]
-    return {inner for inner, outer in related.items() if related_words.get(outer, 0) < ITEMS_SHARE * words[outer]}
+    return {
+        inner for inner, outer in related.items() if related_words.get(outer, 0) < ITEMS_SHARE * words[outer]
+    }
 
 
 def _outer_articles(stats: DomStats) -> dict[int, int]:
