@@ -272,11 +272,13 @@ def test_loop_pool_close_does_not_wait_for_a_stuck_worker(tmp_path: Path) -> Non
     in_loop(test)
 
 
-def test_loop_pool_skips_cancelled_pages(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fallback", ["", "json.dumps"])  # a doubtful page's future is the pool's own
+def test_loop_pool_skips_cancelled_pages(tmp_path: Path, fallback: str) -> None:
     async def test(loop: asyncio.AbstractEventLoop) -> None:
         pool = LoopPool(loop, 1, 60.0, function=sleepy)
         first = pool.submit(ExtractionTask("sleep:0.2", url=str(tmp_path / "first")))
-        cancelled = pool.submit(ExtractionTask("sleep:0", url=str(tmp_path / "never")))
+        never = ExtractionTask("sleep:0", url=str(tmp_path / "never"), fallback=fallback, fallback_below=1.0)
+        cancelled = pool.submit(never)
         cancelled.cancel()
         last = pool.submit(ExtractionTask("sleep:0"))
         assert (await first).failure == "" and (await last).failure == ""

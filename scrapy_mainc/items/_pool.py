@@ -97,8 +97,8 @@ class WorkerPool:
     """Runs tasks in ``mode`` (``process``, ``thread`` or ``inline``) on ``size`` slots.
 
     ``budget`` is the per-page time limit in seconds (``MAINC_TIMEOUT``), ``fallback_budget``
-    the fallback step's (``MAINC_FALLBACK_TIMEOUT``; None: ``budget``). ``function`` is the task function, a
-    top-level function so that worker processes can import it. ``preload`` names modules
+    the fallback step's (``MAINC_FALLBACK_TIMEOUT``; None: ``budget``). ``function`` is the
+    task function, a top-level function so that worker processes can import it. ``preload`` names modules
     that each worker process imports before it takes its first task. ``loop`` is the
     running asyncio loop to drive the pool from (the pool is then created, and used, on
     that loop's thread); without one the pool runs a loop of its own in a thread.
@@ -149,6 +149,8 @@ class WorkerPool:
         future: Future[ExtractionOutcome] = Future()
 
         def then_fall_back(done: Future[ExtractionOutcome]) -> None:
+            if done.cancelled():  # the caller cancelled the page before it started
+                return
             outcome = done.result()
             if not outcome.fallback_due:
                 _settle(future, outcome)
@@ -157,6 +159,7 @@ class WorkerPool:
             step.add_done_callback(lambda ended: _settle(future, with_fallback(outcome, ended.result())))
 
         extracted.add_done_callback(then_fall_back)
+        future.add_done_callback(lambda page: extracted.cancel() if page.cancelled() else None)
         return future
 
     def _submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
