@@ -8,6 +8,10 @@ defaults are one number.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from scrapy_mainc import MAX_ELEMENTS, MAX_PAGE_BYTES, _extract, extract
@@ -98,3 +102,17 @@ def test_ten_megabytes_of_br_are_refused_and_an_article_of_ten_megabytes_is_not(
         "<html><body><article>" + paragraph * (10_000_000 // len(paragraph)) + "</article></body></html>"
     )
     assert len(article) >= 9_900_000 and start_tags(article) < MAX_ELEMENTS
+
+
+def test_mainc_extract_refuses_a_page_over_max_bytes_naming_its_option(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    command = [sys.executable, "-m", "scrapy_mainc", "extract", str(page)]
+    size = len(PAGE.encode())
+    refused = subprocess.run([*command, "--max-bytes", str(size - 1)], capture_output=True, text=True)
+    assert refused.returncode == 0 and refused.stdout == ""
+    assert refused.stderr == f"mainc: page too large: {size:,} bytes > --max-bytes ({size - 1:,})\n"
+    read = subprocess.run([*command, "--max-bytes", str(size)], capture_output=True, text=True)
+    assert "budget would rise" in read.stdout
+    wrong = subprocess.run([*command, "--max-bytes", "0"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "argument --max-bytes: not a positive integer: '0'" in wrong.stderr

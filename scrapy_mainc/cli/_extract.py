@@ -30,10 +30,12 @@ from typing import Any
 from .._extract import extract
 from ..algorithms import ALGORITHMS
 from ..algorithms._auto_params import FAVOR_PRESETS
+from ..core._limits import MAX_PAGE_BYTES, too_large_reason
 from ..core._types import Extraction, Metadata
 from ._errors import CommandError
 from ._inputs import InputError, Source, sources
 from ._options import add_min_quality
+from ._values import whole_number
 
 #: Output formats and the suffix of their files in an output directory.
 FORMATS = {"text": ".txt", "html": ".html", "markdown": ".md", "json": ".json"}
@@ -80,6 +82,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         command.add_argument(f"--no-{switch}", dest=switch, action="store_false", help=f"leave out {what}")
     command.add_argument("--favor", choices=tuple(FAVOR_PRESETS), default="balanced", help="how auto leans")
     add_min_quality(command, "leave out pages")
+    command.add_argument(
+        "--max-bytes",
+        type=whole_number(1, "not a positive integer: {!r}"),
+        default=MAX_PAGE_BYTES,
+        metavar="N",
+        help=f"refuse a page of more than N bytes, as a crawl's MAINC_MAX_PAGE_SIZE does (default "
+        f"{MAX_PAGE_BYTES:,}: peak memory grows with the page)",
+    )
     command.set_defaults(run=run)
 
 
@@ -168,9 +178,13 @@ def _targets(found: list[Source], output_dir: Path | None, suffix: str) -> list[
 
 def _extract(source: Source, args: argparse.Namespace) -> Extraction:
     page, fetched_from = source.read()
+    if len(page) > args.max_bytes:  # refused here, so that the reason names the option
+        reason = too_large_reason(page, args.max_bytes, "--max-bytes")
+        return Extraction(algorithm=args.algorithm, reason=reason)
     switches = {switch: getattr(args, switch) for switch in SWITCHES}
     return extract(
         page,
+        max_bytes=None,
         url=args.url or fetched_from,
         algorithm=args.algorithm,
         metadata=args.metadata,
