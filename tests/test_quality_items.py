@@ -253,6 +253,26 @@ def record(html: str, url: str) -> None:
     RECORDED.append((html, url))
 
 
+def test_two_outcomes_join_into_one_that_never_loses_the_extraction() -> None:
+    extracted = _workers.ExtractionOutcome(_extraction(0.2), fallback_due=True)
+    used = _workers.with_fallback(
+        extracted, _workers.ExtractionOutcome(Extraction(), fallback=FallbackResult("Its text"))
+    )
+    assert (used.extraction.text, used.extraction.html, used.fallback) == (
+        "Its text",
+        "",
+        FallbackResult("Its text"),
+    )
+    died = _workers.with_fallback(
+        extracted, _workers.failed(ExtractionTask(PAGE), "worker_died", "worker died")
+    )
+    assert died.extraction == _extraction(0.2) and died.fallback == FallbackResult(error="worker died")
+    silent = _workers.with_fallback(
+        extracted, _workers.ExtractionOutcome(Extraction())
+    )  # no fallback step ran
+    assert silent.extraction == _extraction(0.2) and silent.fallback is not None and silent.fallback.error
+
+
 def slow_answer(html: str, url: str) -> str:
     """A fallback that takes ``?sleep=S`` seconds (a model or a service that is slow today)."""
     time.sleep(float(url.rsplit("=", 1)[1]))

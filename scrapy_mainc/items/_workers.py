@@ -167,8 +167,8 @@ def with_fallback(extracted: ExtractionOutcome, step: ExtractionOutcome) -> Extr
     fallback's text when ``step`` gave some. A fallback step that failed (its time budget,
     its worker died) is the fallback's failure; the extraction stays."""
     fallback = step.fallback if not step.failure else FallbackResult(error=step.extraction.reason)
-    if fallback is None:  # not a fallback step's outcome
-        raise ValueError("with_fallback() needs the outcome of a task with fallback_for")
+    if fallback is None:  # a task function that ran no fallback step: the page still settles
+        fallback = FallbackResult(error="error: the fallback step gave no answer")
     extraction = extracted.extraction
     if fallback.text:
         extraction = with_fallback_text(extraction, fallback.text)
