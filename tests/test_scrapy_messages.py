@@ -7,13 +7,16 @@ Real crawls of the bundled site on loopback (``conftest.run_crawls``). A script 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 from conftest import CrawlResult, run_crawls
+from scrapy.utils.test import get_crawler
 from test_scrapy_crawl import ADDON, MANUAL, PagesSpider
 from test_scrapy_faults import SlowPageSpider
 
+from scrapy_mainc.integration._startup import check_crawl
 from scrapy_mainc.items._cluster_index import describe_error
 from scrapy_mainc.items._failure_warnings import OutcomeTally
 from scrapy_mainc.items._pool import WorkerPool
@@ -162,3 +165,28 @@ def test_worker_processes_have_the_name_the_warnings_look_for() -> None:
         assert [child.name for child in multiprocessing.active_children()] == [WORKER_PROCESS_NAME]
     finally:
         pool.close(5)
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({"MAINC_FALLBACK_BELOW": 0.5}, ["MAINC_FALLBACK_BELOW"]),
+        (
+            {"MAINC_FALLBACK_BELOW": 0.5, "MAINC_FALLBACK_TIMEOUT": 5},
+            ["MAINC_FALLBACK_BELOW", "MAINC_FALLBACK_TIMEOUT"],
+        ),
+        ({"MAINC_FALLBACK_BELOW": 0.5, "MAINC_FALLBACK": "json.dumps"}, []),  # it has what it needs
+        ({}, []),  # the add-on's defaults are not the user's
+    ],
+)
+def test_a_setting_that_does_nothing_without_another_is_said(
+    settings: dict[str, Any], expected: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    crawler = get_crawler(settings_dict={"ADDONS": {"scrapy_mainc.Addon": 0}, **settings})
+    crawler._apply_settings()  # the add-on writes its defaults at "addon" priority
+    with caplog.at_level(logging.WARNING):
+        check_crawl(crawler)
+    said = [record.getMessage() for record in caplog.records if "so it does nothing" in record.getMessage()]
+    assert said == [
+        f"mainc: {name} is set but MAINC_FALLBACK is not, so it does nothing" for name in expected
+    ]

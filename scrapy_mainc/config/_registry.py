@@ -15,7 +15,7 @@ configuration records.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Any
@@ -421,6 +421,16 @@ PREFIX = "MAINC_"
 #: a registered name must be to be suggested for an unknown one: difflib's own default,
 #: which finds a letter dropped, doubled or swapped (``ALGORITM``, ``DEDUP_ENABLE``).
 SUGGESTION_CUTOFF = 0.6
+
+
+#: Settings that do nothing unless another has a value: name -> the setting it needs.
+NEEDS = {"MAINC_FALLBACK_BELOW": "MAINC_FALLBACK", "MAINC_FALLBACK_TIMEOUT": "MAINC_FALLBACK"}
+
+
+def idle_settings(given: Iterable[str], value: Callable[[str], Any]) -> list[tuple[str, str]]:
+    """``(name, needed)`` for each setting of ``given`` (names a user set) that does nothing
+    because the setting it needs (:data:`NEEDS`) has no value (``value(name)``)."""
+    return [(name, NEEDS[name]) for name in given if name in NEEDS and value(NEEDS[name]) in (None, "")]
 
 
 def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:

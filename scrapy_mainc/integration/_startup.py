@@ -38,9 +38,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakSet
 
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
 
-from ..config._registry import unknown_settings
+from ..config._registry import NEEDS, idle_settings, unknown_settings
 from ..items._workers import WORKER_PROCESS_NAME
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ def check_crawl(crawler: Crawler | None) -> None:
         return
     _NAMES_CHECKED.add(crawler)
     warn_of_unknown_settings(crawler.settings)
+    warn_of_idle_settings(crawler.settings)
 
 
 def warn_of_unknown_settings(settings: BaseSettings) -> None:
@@ -92,6 +94,15 @@ def warn_of_unknown_settings(settings: BaseSettings) -> None:
     for name, nearest in unknown_settings(settings):
         hint = f"; did you mean {nearest}?" if nearest else " (see the settings reference)"
         logger.warning("mainc: %s is not a scrapy_mainc setting and is ignored%s", name, hint)
+
+
+def warn_of_idle_settings(settings: BaseSettings) -> None:
+    """One WARNING for each setting the user set that does nothing without another (the
+    add-on's defaults are not the user's)."""
+    addon = SETTINGS_PRIORITIES["addon"]
+    given = [name for name in NEEDS if (settings.getpriority(name) or 0) > addon]
+    for name, needed in idle_settings(given, settings.get):
+        logger.warning("mainc: %s is set but %s is not, so it does nothing", name, needed)
 
 
 def enabled_order(settings: BaseSettings, setting: str, component: type) -> int | None:
