@@ -24,7 +24,7 @@ import pytest
 from scrapy_mainc import extract
 from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.items._pool import WorkerPool
-from scrapy_mainc.items._workers import ExtractionOutcome, ExtractionTask, run_extraction
+from scrapy_mainc.items._workers import ExtractionOutcome, ExtractionTask, page_bytes, run_extraction
 
 SENTENCE = "<p>A sentence of the story, with commas, ends here. </p>"
 PAGES = [
@@ -403,3 +403,35 @@ def test_a_page_too_large_to_wait_in_the_pipe_waits_in_the_queue(tmp_path: Path)
             pool.close(5)
 
     in_loop(test)
+
+
+# --- A doubtful page's two tasks (MAINC_FALLBACK): review of issue 41's fallback budget -------
+
+STEPS_RUN: list[str] = []
+
+
+def two_steps(task: ExtractionTask) -> ExtractionOutcome:
+    """Every extraction is doubtful; each task takes 0.5 s and says which step it was."""
+    STEPS_RUN.append("step" if task.fallback_for is not None else "extract")
+    time.sleep(0.5)
+    return ExtractionOutcome(
+        Extraction(algorithm="auto", text="text"), fallback_due=task.fallback_for is None
+    )
+
+
+def test_a_doubtful_page_cancelled_while_extracted_queues_no_fallback_step(pools: list[WorkerPool]) -> None:
+    STEPS_RUN.clear()
+    pool = make(pools, "thread", 1, 60.0, function=two_steps)
+    page = pool.submit(ExtractionTask("page", fallback="json.dumps", fallback_below=0.5))
+    time.sleep(0.2)  # the extraction runs
+    page.cancel()  # the caller stops waiting
+    time.sleep(1.0)
+    assert STEPS_RUN == ["extract"]  # no step holds a slot for a page nobody waits for
+    assert pool.submit(ExtractionTask("next")).result(10).extraction.text == "text"
+
+
+def test_a_fallback_steps_text_counts_in_the_room_it_takes_in_a_pipe() -> None:
+    """Else a step as large as the pipe's room would wait there, and its write block the loop."""
+    assert page_bytes(ExtractionTask("a" * 10, fallback_for="b" * 5)) == 15
+    assert page_bytes(ExtractionTask(b"a" * 10, fallback_for="é" * 5)) == 10 + 4 * 5
+    assert page_bytes(ExtractionTask("a" * 10)) == 10

@@ -142,25 +142,43 @@ class WorkerPool:
     def submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
         """Queue ``task``; the future always completes with an outcome, never an exception.
         When the extraction says the fallback is due, its step is queued in turn, and the
-        future settles once it has run."""
+        future settles once it has run (cancelling the future cancels the task it waits on,
+        if that has not started)."""
         extracted = self._submit(task)
         if not task.fallback:
             return extracted
-        future: Future[ExtractionOutcome] = Future()
+        page: Future[ExtractionOutcome] = Future()
+        waits_on = [extracted]  # the page's tasks, the one it waits on last
+        page.add_done_callback(lambda done: waits_on[-1].cancel() if done.cancelled() else None)
+        extracted.add_done_callback(lambda done: self._fall_back(task, done, page, waits_on))
+        return page
 
-        def then_fall_back(done: Future[ExtractionOutcome]) -> None:
-            if done.cancelled():  # the caller cancelled the page before it started
-                return
-            outcome = done.result()
-            if not outcome.fallback_due:
-                _settle(future, outcome)
-                return
+    def _fall_back(
+        self,
+        task: ExtractionTask,
+        extracted: Future[ExtractionOutcome],
+        page: Future[ExtractionOutcome],
+        waits_on: list[Future[ExtractionOutcome]],
+    ) -> None:
+        """A doubtful page's extraction ended: settle ``page`` with it, or queue the
+        fallback step and settle ``page`` with both once it has run. Never raises: an
+        exception in a done-callback would leave ``page`` unsettled."""
+        if extracted.cancelled() or page.cancelled():  # nobody waits for the page any more
+            return
+        outcome = extracted.result()
+        if not outcome.fallback_due:
+            _settle(page, outcome)
+            return
+        try:
             step = self._submit(replace(task, fallback_for=outcome.extraction.text))
-            step.add_done_callback(lambda ended: _settle(future, with_fallback(outcome, ended.result())))
-
-        extracted.add_done_callback(then_fall_back)
-        future.add_done_callback(lambda page: extracted.cancel() if page.cancelled() else None)
-        return future
+        except Exception as exc:  # noqa: BLE001 - the page keeps its extraction
+            reason = f"error: the fallback step could not be queued: {_described(exc)}"
+            _settle(page, with_fallback(outcome, failed(task, "error", reason)))
+            return
+        waits_on.append(step)
+        step.add_done_callback(
+            lambda ended: None if ended.cancelled() else _settle(page, with_fallback(outcome, ended.result()))
+        )
 
     def _submit(self, task: ExtractionTask) -> Future[ExtractionOutcome]:
         future: Future[ExtractionOutcome] = Future()

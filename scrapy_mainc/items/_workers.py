@@ -301,9 +301,11 @@ def send_quietly(connection: Connection | None, message: object) -> None:
 
 def page_bytes(task: ExtractionTask) -> int:
     """At least the bytes ``task``'s page takes in the pipe (pickle writes text as UTF-8,
-    at most 4 bytes a character), without encoding it."""
-    page = task.page
-    return len(page) if isinstance(page, bytes) or page.isascii() else 4 * len(page)
+    at most 4 bytes a character), without encoding it; a fallback step's text too."""
+    return sum(
+        len(text) if isinstance(text, bytes) or text.isascii() else 4 * len(text)
+        for text in (task.page, task.fallback_for or "")
+    )
 
 
 def widen_send_buffer(connection: Connection) -> int:
