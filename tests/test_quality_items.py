@@ -228,6 +228,7 @@ def test_a_page_refused_before_parsing_goes_to_no_fallback(page: bytes) -> None:
     task = ExtractionTask(page, url="http://x.test/page", fallback=f"{__name__}.answer", fallback_below=1.0)
     outcome = WorkerPool("inline", 1, 10.0).submit(task).result()
     assert outcome.extraction.reason and outcome.extraction.quality == 0.0
+    assert not outcome.extraction.parsed and extract(PAGE).parsed
     assert (outcome.fallback, outcome.extraction.text, outcome.failure) == (None, "", "")
 
 

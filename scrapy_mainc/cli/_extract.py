@@ -152,7 +152,7 @@ def _extract_many(found: list[Source], args: argparse.Namespace) -> int:
 def _left_out(result: Extraction, min_quality: float | None, where: str) -> bool:
     """Whether ``result`` is under ``--min-quality`` (said on standard error); a page refused
     before it was parsed (not HTML, empty, too large: its reason says) is not judged."""
-    if min_quality is None or result.quality >= min_quality or not result.page_type:
+    if min_quality is None or result.quality >= min_quality or not result.parsed:
         return False
     print(
         f"mainc: {where}quality {result.quality:.3f} under --min-quality {min_quality:g}: left out",

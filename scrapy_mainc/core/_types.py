@@ -111,6 +111,12 @@ class Extraction:
     #: Publication date, authors and the page's other metadata (empty with ``metadata=False``).
     metadata: Metadata = field(default_factory=Metadata)
 
+    @property
+    def parsed(self) -> bool:
+        """Whether the page was parsed: False for one refused before (not HTML, empty, too
+        large: ``reason`` says), which has no page type, no text and quality 0."""
+        return bool(self.page_type)
+
 
 @dataclass(frozen=True, slots=True)
 class OutputOptions:

@@ -111,7 +111,7 @@ class ItemDrops:
         quality = outcome.extraction.quality
         if self.min_quality is None or quality >= self.min_quality:
             return ""
-        if outcome.failure or not outcome.extraction.page_type:  # failed, or refused unparsed
+        if outcome.failure or not outcome.extraction.parsed:  # nothing of the page to judge
             return ""
         if outcome.fallback is not None and outcome.fallback.outcome == "used":
             return ""

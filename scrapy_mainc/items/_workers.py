@@ -147,9 +147,8 @@ def run_extraction(task: ExtractionTask) -> ExtractionOutcome:
         )
     except Exception as exc:  # noqa: BLE001 - the core should not raise; this is the safety net
         return failed(task, "error", f"error: {type(exc).__name__}: {exc}")
-    # A page refused before it was parsed (not HTML, empty: it has no page type) has
-    # nothing for a fallback to read either.
-    if task.fallback and extraction.page_type and extraction.quality < task.fallback_below:
+    # A page refused before it was parsed (not HTML, empty) has nothing for a fallback to read.
+    if task.fallback and extraction.parsed and extraction.quality < task.fallback_below:
         return ExtractionOutcome(extraction, fallback_due=True)
     return ExtractionOutcome(extraction, fingerprint=_fingerprint(extraction.text, task))
 
