@@ -10,14 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..items._mainc_stats import (
-    DROP_NAMES,
-    MILLISECONDS,
-    drop_counts,
-    fallback_counts,
-    near_duplicate_counts,
-    page_type_counts,
-)
+from ..items._mainc_stats import DROP_NAMES, MILLISECONDS, drop_counts, outcome_lines
 
 #: At most this many problems of one file are kept with their offset and reason (all are
 #: counted by kind).
@@ -179,8 +172,6 @@ class JobSummary(Counts):
         skipped = ", ".join(f"{why}: {count}" for why, count in sorted(self.skipped.items()))
         stats = self.stats
         dropped, drops = sum(stats.get(key, 0) for key in DROP_NAMES), drop_counts(stats)
-        clustered = near_duplicate_counts(stats)  # "" without clustering: no line
-        fallback = fallback_counts(stats)  # "" when it never ran: no line
         lines = [
             f"{command}: {self.files} files in {self.seconds:.1f} s"
             + (f" ({self.resumed} done by an earlier run, skipped)" if self.resumed else ""),
@@ -190,9 +181,7 @@ class JobSummary(Counts):
             f"  items dropped: {dropped}" + (f" ({drops})" if drops else ""),
             f"  extraction: {stats['mainc/extracted']} with text, {stats['mainc/empty']} empty, "
             f"{stats['mainc/failed']} failed",
-            f"  page types: {page_type_counts(stats) or 'none'}",
-            *([f"  fallback: {fallback}"] if fallback else []),
-            *([f"  near-duplicates: {clustered}"] if clustered else []),
+            *outcome_lines(stats),
             f"  problems: {sum(self.errors.values())}"
             + (f" ({', '.join(f'{k}: {v}' for k, v in sorted(self.errors.items()))})" if self.errors else ""),
         ]

@@ -35,7 +35,7 @@ from scrapy.utils.sitemap import Sitemap
 from ..config._command_options import ItemOptions, option_settings
 from ..integration._startup import StartupError
 from ..integration.addon import Addon
-from ..items._mainc_stats import drop_counts, fallback_counts, near_duplicate_counts, page_type_counts
+from ..items._mainc_stats import drop_counts, outcome_lines
 from ..items._runner import page_item
 
 if TYPE_CHECKING:
@@ -288,8 +288,6 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
     )
     drops = drop_counts(stats)
     where = "standard output" if output == "-" else output
-    fallback = fallback_counts(stats)  # "" when it never ran: no line
-    clustered = near_duplicate_counts(stats)  # "" without clustering: no line
     lines = [
         f"mainc crawl: {stats.get('finish_reason', 'finished')} after {seconds:.1f} s",
         f"  pages fetched: {stats.get('downloader/response_count', 0)}"
@@ -298,9 +296,7 @@ def summary(stats: dict[str, Any], seconds: float, output: str) -> str:
         f"  items dropped: {stats.get('item_dropped_count', 0)}" + (f" ({drops})" if drops else ""),
         f"  extraction: {stats.get('mainc/extracted', 0)} with text, {stats.get('mainc/empty', 0)} empty, "
         f"{stats.get('mainc/failed', 0)} failed",
-        f"  page types: {page_type_counts(stats) or 'none'}",
-        *([f"  fallback: {fallback}"] if fallback else []),
-        *([f"  near-duplicates: {clustered}"] if clustered else []),
+        *outcome_lines(stats),
         f"  forbidden by robots.txt: {stats.get('robotstxt/forbidden', 0)}, retried: "
         f"{stats.get('retry/count', 0)}, download errors: {_download_errors(stats)}, "
         f"errors logged: {stats.get('log_count/ERROR', 0)}",

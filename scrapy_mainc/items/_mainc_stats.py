@@ -158,6 +158,17 @@ def drop_counts(stats: Mapping[str, int]) -> str:
     return ", ".join(f"{name}: {stats[key]}" for key, name in DROP_NAMES.items() if stats.get(key))
 
 
+def outcome_lines(stats: Mapping[str, int]) -> list[str]:
+    """The summary lines of the pages' outcomes that ``mainc crawl`` and ``mainc warc``
+    share: the page types, then the fallback's and the clusters' lines when they ran."""
+    fallback, clustered = fallback_counts(stats), near_duplicate_counts(stats)
+    return [
+        f"  page types: {page_type_counts(stats) or 'none'}",
+        *([f"  fallback: {fallback}"] if fallback else []),
+        *([f"  near-duplicates: {clustered}"] if clustered else []),
+    ]
+
+
 def page_type_counts(stats: Mapping[str, int]) -> str:
     """The extractions by page type among ``stats``, in :data:`PAGE_TYPES` order
     (``article: 12, listing: 4``); "" when none was counted."""
