@@ -3,6 +3,7 @@ the fetch time from WARC-Date, the configuration and the errors of the command."
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import re
 import subprocess
@@ -160,6 +161,35 @@ def test_the_commands_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         stderr = capsys.readouterr().err
         assert status == 2 and message in stderr, (args, stderr)
         assert "Traceback" not in stderr and not (tmp_path / "parts").exists()
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        (["MAINC_FALLBACK_BELOW=0.5"], ["MAINC_FALLBACK_BELOW"]),
+        (
+            ["MAINC_FALLBACK_BELOW=0.5", "MAINC_FALLBACK_TIMEOUT=5"],
+            ["MAINC_FALLBACK_BELOW", "MAINC_FALLBACK_TIMEOUT"],
+        ),
+        (["MAINC_FALLBACK_BELOW=0.5", "MAINC_FALLBACK=json.dumps"], []),  # it has what it needs
+        ([], []),
+    ],
+)
+def test_mainc_warc_says_a_setting_that_does_nothing_without_another(
+    settings: list[str], expected: list[str], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As ``mainc crawl`` does (``integration._startup.warn_of_idle_settings``), at WARNING."""
+    from scrapy_mainc.cli import main
+
+    good = str(write_warc(tmp_path / "good.warc.gz", [("response", "http://own.test/a", RELATIVE_PAGE, {})]))
+    given = [arg for setting in ["MAINC_WORKER_MODE=inline", *settings] for arg in ("-s", setting)]
+    with caplog.at_level(logging.WARNING):
+        assert main(["warc", good, *given, "-o", str(tmp_path / "items.jsonl")]) == 0
+    said = [record for record in caplog.records if "so it does nothing" in record.getMessage()]
+    assert [record.getMessage() for record in said] == [
+        f"mainc: {name} is set but MAINC_FALLBACK is not, so it does nothing" for name in expected
+    ]
+    assert all(record.levelno == logging.WARNING for record in said)
 
 
 def test_items_from_files_judge_and_name_each_file(tmp_path: Path) -> None:

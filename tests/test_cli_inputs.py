@@ -84,6 +84,25 @@ def test_several_files_to_an_output_directory(tmp_path: Path) -> None:
         assert written == extract(path.read_bytes()).text + "\n"
 
 
+def test_a_page_without_text_gets_no_file_and_its_reason_is_said(tmp_path: Path) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    story = pages / "news_en.html"
+    story.write_bytes((DATA / "news_en.html").read_bytes())
+    blank, pdf = pages / "blank.html", pages / "report.html"
+    blank.write_text("<html><body><div> </div></body></html>", encoding="utf-8")
+    pdf.write_bytes(b"%PDF-1.7 not a page")
+    for output_format, suffix in (("text", ".txt"), ("json", ".json")):
+        out = tmp_path / f"out-{output_format}"
+        done = _run("extract", str(pages), "--output-dir", str(out), "--format", output_format)
+        assert (done.returncode, done.stdout) == (0, ""), done.stderr
+        assert sorted(path.name for path in out.iterdir()) == [f"news_en{suffix}"]
+        assert done.stderr.splitlines() == [
+            f"mainc: {blank}: the page has no text: no file written",
+            f"mainc: {pdf}: not HTML: a PDF document: no file written",
+        ]
+
+
 def test_a_directory_keeps_its_layout_in_the_output_directory(tmp_path: Path) -> None:
     _pages(tmp_path / "pages")
     out = tmp_path / "out"

@@ -4,8 +4,9 @@ One page (a file, ``-`` for standard input, or an http(s) URL, fetched) prints i
 content in ``--format``. Several pages, or a directory (its ``*.html`` and ``*.htm``
 files at any depth), print JSON Lines, one record per page with its ``source``; with
 ``--output-dir`` each page's output goes into a file of its own instead, named after the
-page (a directory's layout is kept). A page that cannot be read is reported in one line
-and the others are extracted (exit status 1).
+page (a directory's layout is kept); a page without text gets no file, and standard error
+says why, one line a page (the exit status stays 0). A page that cannot be read is
+reported in one line and the others are extracted (exit status 1).
 
 The text format starts with ``Published:`` and ``Authors:`` lines, then an empty line,
 when the page gives them; the JSON is the whole :class:`~scrapy_mainc.Extraction` with its
@@ -138,15 +139,20 @@ def _extract_many(found: list[Source], args: argparse.Namespace) -> int:
             record = {"source": source.location, **_record(result, args.metadata)}
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
             continue
-        output = render(result, args.format, args.metadata)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(output + "\n" if output else "", encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from exc
-        if result.reason:
-            print(f"mainc: {source.location}: {result.reason}", file=sys.stderr)
+        if not result.text:  # no empty file: the reason, on standard error
+            print(f"mainc: {source.location}: {result.reason}: no file written", file=sys.stderr)
+            continue
+        _write(target, render(result, args.format, args.metadata))
     return 1 if failed else 0
+
+
+def _write(target: Path, output: str) -> None:
+    """Write ``output`` to ``target``, making its folder; CommandError when it cannot."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(output + "\n" if output else "", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from exc
 
 
 def _left_out(result: Extraction, min_quality: float | None, where: str) -> bool:

@@ -90,6 +90,7 @@ def _run(job: ArchiveJob) -> int:
         files = archive_files(list(job.inputs))
     except (ValueError, SourceError) as exc:
         raise CommandError(str(exc)) from None
+    _warn_of_idle_settings(job)
     if not job.parts:
         try:
             return run_here(job, files, config)
@@ -112,6 +113,14 @@ def _run(job: ArchiveJob) -> int:
         )
     print("\n".join(summary.lines(COMMAND, f"{Path(job.parts)}/")), file=sys.stderr, flush=True)
     return 0 if sum(summary.records.values()) or summary.resumed else 1
+
+
+def _warn_of_idle_settings(job: ArchiveJob) -> None:
+    """Say at WARNING, as ``mainc crawl`` does and with its function, each ``-s`` setting
+    that does nothing without another (``MAINC_FALLBACK_BELOW`` without ``MAINC_FALLBACK``)."""
+    from ..integration._startup import warn_of_idle
+
+    warn_of_idle(job.settings)
 
 
 def _interrupted(line: str) -> int:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakSet
 
@@ -98,10 +98,16 @@ def warn_of_unknown_settings(settings: BaseSettings) -> None:
 
 def warn_of_idle_settings(settings: BaseSettings) -> None:
     """One WARNING for each setting the user set that does nothing without another (the
-    add-on's defaults are not the user's)."""
+    add-on's defaults are not the user's): :func:`warn_of_idle`."""
     addon = SETTINGS_PRIORITIES["addon"]
-    given = [name for name in NEEDS if (settings.getpriority(name) or 0) > addon]
-    for name, needed in idle_settings(given, settings.get):
+    names = dict.fromkeys([*NEEDS, *NEEDS.values()])  # in order: the warnings' order
+    warn_of_idle({name: settings.get(name) for name in names if (settings.getpriority(name) or 0) > addon})
+
+
+def warn_of_idle(given: Mapping[str, Any]) -> None:
+    """One WARNING for each setting of ``given`` (the settings the user set: a crawl's, or
+    ``mainc warc``'s ``-s`` ones) that does nothing without another, which has no value."""
+    for name, needed in idle_settings(given, given.get):
         logger.warning("mainc: %s is set but %s is not, so it does nothing", name, needed)
 
 
