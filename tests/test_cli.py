@@ -13,7 +13,6 @@ import pytest
 import scrapy_mainc
 from scrapy_mainc.cli import _extract as cli
 from scrapy_mainc.cli import main
-from scrapy_mainc.core._pagetype import BARE_PAGE_TYPES
 from scrapy_mainc.core._types import Extraction
 from scrapy_mainc.metadata import Metadata
 
@@ -103,11 +102,10 @@ def test_extract_reports_the_reason_of_an_empty_result() -> None:
 
 
 def test_extract_of_a_page_without_words() -> None:
-    """A bare page's type and the reason that it has no text, in JSON and on standard error."""
+    """The reason that a page has no text, in JSON and on standard error."""
     page = b"<html><body><div></div>\n</body></html>"
     record = json.loads(_run("extract", "-", "--format", "json", stdin=page).stdout)
     assert (record["text"], record["reason"]) == ("", "the page has no text")
-    assert record["page_type"] in BARE_PAGE_TYPES, record["page_type"]
     completed = _run("extract", "-", stdin=page)
     assert (completed.returncode, completed.stdout) == (0, b"")
     assert completed.stderr.decode() == "mainc: the page has no text\n"

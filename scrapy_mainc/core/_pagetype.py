@@ -39,10 +39,8 @@ from ._types import Document, PageType
 #: one link in one paragraph) is like no page the full model learnt from, which read the
 #: absences of example.com's page (a heading, a paragraph, a link) as a forum thread's.
 #: Of the 2,436 training pages, 5 have 1 to 99 words, and 10 have none (shells that scripts
-#: fill, 6 of them one forum software's). A bare one (no run of :data:`REPEATED_PARTS`
-#: alike parts, no markup that states a type), wordless ones included, is one of
-#: :data:`BARE_PAGE_TYPES` (:func:`possible_types`): with nothing to read, the quick model
-#: reads only those shells' prior, which made an empty ``<body>`` a forum thread.
+#: fill). A bare one (no run of :data:`REPEATED_PARTS` alike parts, no markup that states
+#: a type) is one of :data:`BARE_PAGE_TYPES` (:func:`possible_types`).
 BARE_PAGE_WORDS = 50
 #: A run of this many alike siblings (posts, items, cards) or more: a page's repeated parts.
 REPEATED_PARTS = 3
@@ -92,11 +90,11 @@ def other_than_article(document: Document) -> PageType | None:
 
 def possible_types(signals: Mapping[str, float], among: Sequence[str]) -> tuple[str, ...]:
     """The types of ``among`` a page of these signals (:func:`more_signals` too) may be:
-    those of :data:`BARE_PAGE_TYPES` on a bare page (under :data:`BARE_PAGE_WORDS` words,
-    none included, no run of :data:`REPEATED_PARTS`, no markup that states a type), when it
-    leaves any, else all."""
+    those of :data:`BARE_PAGE_TYPES` on a bare page (some text, under :data:`BARE_PAGE_WORDS`
+    words, no run of :data:`REPEATED_PARTS`, no markup that states a type), when it leaves
+    any, else all."""
     bare = (
-        page_words(signals) < BARE_PAGE_WORDS
+        0 < page_words(signals) < BARE_PAGE_WORDS
         and largest_run(signals) < REPEATED_PARTS
         and not any(signals.get(name) for name in _STATED)
     )
