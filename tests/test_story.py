@@ -307,3 +307,18 @@ def test_a_body_that_follows_its_standfirst_inside_one_article_is_the_story() ->
     # Without the <article>, the answers are another story the headline does not lead to.
     apart = extract(_page(f"<div>{head}{body}</div>")).text
     assert "harbour" not in apart and SENTENCE in apart
+
+
+def test_a_body_named_as_its_story_container_is_the_story() -> None:
+    # A newsletter's issue: the site names the story's container and its body "newsletter",
+    # a word that names a sign-up box elsewhere; readers' quotes on the page hold more prose.
+    issue = (
+        "<section class='hero newsletter'><div class='head'><h1>Bridge plan agreed</h1></div>"
+        "<div class='newsletter-body'>" + f"<p>{SENTENCE}</p>" * 4 + "</div></section>"
+    )
+    quotes = "<div class='quotes'>" + f"<div><p>{OTHER}</p></div>" * 5 + "</div>"
+    text = extract(_page(issue + quotes)).text
+    assert text.startswith("\n".join([SENTENCE] * 4)), text
+    # the same body under a container named otherwise is a sign-up box's name: cut
+    apart = extract(_page(issue.replace("hero newsletter", "hero") + quotes)).text
+    assert SENTENCE not in apart, apart
