@@ -74,6 +74,19 @@ def test_a_streamed_segment_takes_its_placeholder_s_place() -> None:
     assert orphan.get("hidden") is not None  # no placeholder: it stays as it was
 
 
+def test_a_pending_segment_fills_its_placeholder_inside_another_segment() -> None:
+    # React's stream: a segment still pending inside another leaves <template id="P:n">
+    # for its own, sent later with the same number.
+    body = _body(
+        "<main><h1>Title</h1><template id='B:0'></template><p>after</p></main>"
+        "<div hidden id='S:0'><p>First part.</p><template id='P:1'></template></div>"
+        "<div hidden id='S:1'><p>Second part.</p></div>"
+    )
+    place_streamed_segments(body, repairable(body).templates)
+    assert "".join(body.find("main").itertext()) == "TitleFirst part.Second part.after"
+    assert next(body.iterfind(".//div[@hidden]"), None) is None
+
+
 def test_a_streamed_story_is_extracted() -> None:
     page = (
         "<html><body><nav><a href='/'>Home</a></nav><main><template id='B:1'></template></main>"

@@ -287,3 +287,38 @@ def test_an_overlay_holding_the_headline_is_the_story() -> None:
     doc = document(page)
     assert doc.stats.words[node_at(doc, "//div[@role='dialog']")] < 0.5 * doc.stats.words[0]  # not a wrapper
     assert extract(page).text == "\n".join([SENTENCE] * 3)
+
+
+def test_a_body_that_follows_its_standfirst_inside_one_article_is_the_story() -> None:
+    # An interview: the headline, a standfirst of 45 words and a list of links (the books
+    # it is about), then the answers, which name none of the headline's words; one
+    # <article> holds both parts.
+    head = "<div class='head'><h1>Bridge plan agreed</h1>" + f"<p>{SENTENCE}</p>" * 3 + LINKS + "</div>"
+    body = "<div class='answers'>" + f"<p>{OTHER}</p>" * 10 + "</div>"
+    page = _page(f"<article>{head}{body}</article>")
+    doc = document(page)
+    params = auto.AutoParams()
+    regions = _blocks.block_regions(doc.stats)
+    choice = auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+    assert choice is not None and choice.root == node_at(doc, "//div[@class='answers']")
+    assert not _story.story_elsewhere(doc, choice.values, choice.root, 30.0)
+    # and the story starts at its standfirst (three blocks: story_start)
+    assert extract(page).text == "\n".join([SENTENCE] * 3 + [OTHER] * 10)
+    # Without the <article>, the answers are another story the headline does not lead to.
+    apart = extract(_page(f"<div>{head}{body}</div>")).text
+    assert "harbour" not in apart and SENTENCE in apart
+
+
+def test_a_body_named_as_its_story_container_is_the_story() -> None:
+    # A newsletter's issue: the site names the story's container and its body "newsletter",
+    # a word that names a sign-up box elsewhere; readers' quotes on the page hold more prose.
+    issue = (
+        "<section class='hero newsletter'><div class='head'><h1>Bridge plan agreed</h1></div>"
+        "<div class='newsletter-body'>" + f"<p>{SENTENCE}</p>" * 4 + "</div></section>"
+    )
+    quotes = "<div class='quotes'>" + f"<div><p>{OTHER}</p></div>" * 5 + "</div>"
+    text = extract(_page(issue + quotes)).text
+    assert text.startswith("\n".join([SENTENCE] * 4)), text
+    # the same body under a container named otherwise is a sign-up box's name: cut
+    apart = extract(_page(issue.replace("hero newsletter", "hero") + quotes)).text
+    assert SENTENCE not in apart, apart

@@ -6,7 +6,8 @@ boxes, teaser-card lists, ``<article>`` elements nested in a longer one, and ove
 (``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``; ``aria-modal`` is
 only valid on those roles). The element that shows the page's headline is the page's
 story, so no name or overlay verdict cuts it; nor is a part that holds most of the page's
-prose cut for its name, nor are the alike captions that tell a photo story, nor is an
+prose cut for its name, nor one that holds most of the prose of a headline's container
+named as it is, nor are the alike captions that tell a photo story, nor is an
 outline's section cut for an ``id`` made from its title.
 """
 
@@ -77,6 +78,8 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
             elif verdict == CUT and params.keep_story_container and wrapper.holds_most_prose(node):
                 verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
+            elif verdict == CUT and params.keep_story_container and wrapper.named_like_story(node, headline, names):
+                verdict = PLAIN  # the story's body, in a story container named as this part is
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
             if verdict == CUT:
@@ -132,6 +135,23 @@ class _WrapperTest:
         if prose[node] < self.params.wrapper_min_prose:
             return False
         return self._most(prose[node], (node,))
+
+    def named_like_story(self, node: int, headline: int, names: dict[str, int]) -> bool:
+        """Whether ``node`` holds most of the prose (``wrapper_prose_share``) of the smallest
+        part around it and the page's ``headline`` while that part's own name would cut it
+        too: the site names its story that way (a newsletter's issue, its body in
+        ``newsletter-content``), not a box beside the story."""
+        if headline < 0:
+            return False
+        stats, prose = self.stats, self._prose()
+        around = stats.parent[node]
+        while around > 0 and not stats.contains(around, headline):
+            around = stats.parent[around]
+        if around <= 0 or prose[node] < self.params.wrapper_min_prose:
+            return False
+        if prose[node] <= self.params.wrapper_prose_share * prose[around]:
+            return False
+        return _own_context(stats, around, names, self.params) == CUT
 
     def photo_story(self, cut: list[int]) -> list[int]:
         """The cut parts that tell a photo story: ``photo_story_min_parts`` or more alike

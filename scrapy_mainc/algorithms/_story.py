@@ -279,11 +279,24 @@ def inner_section(stats: DomStats, regions: Regions, part: int, later: list[int]
 def story_elsewhere(document: Document, values: list[float], root: int, min_words: float) -> bool:
     """True when the page's headline lies outside ``root`` and its story does not lead
     to ``root``: ``root`` comes before the headline, or at least ``min_words`` of value
-    lie between the headline and ``root``."""
+    lie between the headline and ``root`` (a standfirst, a box of the story's books)
+    without an ``<article>`` holding both: the unit of one story, whose headline leads
+    to what follows it inside."""
     stats, headline = document.stats, document.headline
     if headline < 0 or stats.contains(root, headline):
         return False
     if root < headline:
         return True
     between = values[stats.end[headline] : root]
-    return sum(value for value in between if value > 0) >= min_words
+    if sum(value for value in between if value > 0) < min_words:
+        return False
+    return not _same_unit(stats, headline, root)
+
+
+def _same_unit(stats: DomStats, headline: int, root: int) -> bool:
+    """True when the nearest ``<article>`` around ``headline`` holds ``root`` too."""
+    tags, parent = stats.tags, stats.parent
+    node = parent[headline]
+    while node >= 0 and tags[node] != "article":
+        node = parent[node]
+    return node >= 0 and stats.contains(node, root)

@@ -10,7 +10,8 @@ removes what no algorithm reads:
   page itself in ``<noscript>``, which a reader without scripts, and a crawler, gets;
 * **streamed segments** (:func:`place_streamed_segments`): a server that streams its
   rendering (React's) sends a placeholder ``<template id="B:0">`` where a part belongs
-  and the part later, in a hidden ``<div id="S:0">``, for a script to move into place;
+  and the part later, in a hidden ``<div id="S:0">``, for a script to move into place (a
+  part streamed inside a streamed part leaves a ``<template id="P:n">`` for its own);
 * **a page hidden until its scripts have run** (:func:`page_wrappers`): a style that
   hides the whole page (``visibility:hidden`` on the wrapper of everything, against a
   flash of unstyled content) is lifted by a script; the wrappers of the page's headline
@@ -112,13 +113,18 @@ def _in_noscript(element: etree._Element) -> bool:
 
 def place_streamed_segments(body: etree._Element, templates: list[etree._Element]) -> None:
     """Put each streamed segment (a hidden ``<div id="S:n">``) in the place of its
-    placeholder (one of ``templates``: ``<template id="B:n">``), shown, as the streaming
-    script does; a segment without a placeholder stays hidden."""
+    placeholder (one of ``templates``), shown, as the streaming script does: a pending
+    segment's ``<template id="P:n">`` (a part streamed inside another), else a boundary's
+    ``<template id="B:n">``. A segment without a placeholder stays hidden. (A boundary's
+    fallback, "Loading...", stays too: it ends at a comment, and the parser keeps none.)"""
     placeholders = {template.get("id"): template for template in templates}
-    if not any(name and name.startswith("B:") for name in placeholders):
+    if not any(name and name[:2] in ("B:", "P:") for name in placeholders):
         return  # no placeholder: no segment to look for
     for segment in _STREAMED_SEGMENTS(body):
-        placeholder = placeholders.get("B:" + segment.get("id", "")[2:])
+        number = segment.get("id", "")[2:]
+        placeholder = placeholders.get("P:" + number)
+        if placeholder is None or placeholder.getparent() is None:
+            placeholder = placeholders.get("B:" + number)
         if placeholder is None or placeholder.getparent() is None:
             continue
         del segment.attrib["hidden"]
