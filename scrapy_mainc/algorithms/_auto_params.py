@@ -236,6 +236,12 @@ class AutoParams:
     #: When the choice keeps this many times fewer words than the page-density choice
     #: (CECTD-DS), that choice is taken (one item of a page of items). 0: off; presets set 6.
     density_rescue_ratio: float = 0.0
+    #: On a page of items, an item's blocks without punctuation (a product's name, its
+    #: price, a teaser's date) lose ``unpunctuated_penalty`` once, the item's, not once
+    #: each: items are ``card_min_alike`` alike siblings of at most this many words
+    #: (:func:`._blocks.alike_items`). 0: off; the listing and collection presets set 20,
+    #: chosen on site-grouped folds (``_page_type_params.ITEM_MAX_WORDS``).
+    item_max_words: int = 0
 
     # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the subtree with the most words outside

@@ -252,3 +252,27 @@ def _link_headline(regions: Regions, start: int, stop: int, min_link_words: int)
         is_block[node] and link_words[node] >= min_link_words and words[node] <= link_words[node]
         for node in range(start, stop)
     )
+
+
+def alike_items(stats: DomStats, max_words: int, min_alike: int) -> list[int]:
+    """For every node, the item of a grid it lies in, or -1: an item is one of at least
+    ``min_alike`` alike siblings (same tag and class) of at most ``max_words`` words, links
+    included (a product card, a teaser, a row of a table); the outermost one when items
+    nest (a card's list of swatches lies in the card)."""
+    tags, words, parent = stats.tags, stats.words, stats.parent
+    is_item = [False] * len(tags)
+    for up, count in enumerate(stats.child_counts):
+        if count < min_alike:
+            continue
+        siblings = [node for node in stats.children_of(up) if words[node] <= max_words]
+        if len(siblings) < min_alike:
+            continue  # cheap numbers first: too few small children to be alike
+        kinds = Counter((tags[node], stats.class_of(node)) for node in siblings)
+        for node in siblings:
+            if kinds[tags[node], stats.class_of(node)] >= min_alike:
+                is_item[node] = True
+    item_of = [-1] * len(tags)
+    for node in range(1, len(tags)):  # pre-order: the parent is settled already
+        up = item_of[parent[node]]
+        item_of[node] = up if up >= 0 else (node if is_item[node] else -1)
+    return item_of

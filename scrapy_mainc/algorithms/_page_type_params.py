@@ -23,7 +23,10 @@ kind, once, before the choice):
   are not trimmed (its description and specifications otherwise read as a story does);
   its customer reviews are comments (:data:`REVIEWS_ARE_COMMENTS`);
 * listing and collection: the items, often dated, are alike blocks one after another:
-  the comment stage does not take such a run for comments (:data:`ITEMS_ARE_CONTENT`);
+  the comment stage does not take such a run for comments (:data:`ITEMS_ARE_CONTENT`),
+  and an item's short lines without punctuation (a product's name, its price, a badge; a
+  teaser's date) lose the punctuation penalty once for the item, not once each
+  (:data:`ITEM_MAX_WORDS`): a grid of such cards is not worth less than its intro;
 * **article**: the defaults;
 * forum, listing, collection, documentation and service: a choice that keeps a sixth of
   the words the page-density choice keeps (CECTD-DS: the page's densest region,
@@ -58,6 +61,13 @@ ITEMS_ARE_CONTENT = frozenset({"listing", "collection"})
 #: A choice this many times smaller than the page-density choice is a fragment of a page
 #: of items or sections (:attr:`AutoParams.density_rescue_ratio`).
 FRAGMENT_RATIO = 6.0
+#: The most words of an item (a product card, a teaser) whose lines without punctuation
+#: lose the penalty once (:attr:`AutoParams.item_max_words`): chosen among 0, 20, 30, 40,
+#: 60, 80, 120 and 200 on four site-grouped folds of the development pages and measured on
+#: the fifth (docs/benchmarks.md, "Lost pages by mechanism"): 20 on three folds, 40 on two;
+#: 20 on all of them (40 gains as much, moving half as many pages again).
+ITEM_MAX_WORDS = 20
+_ITEMS: Mapping[str, Any] = MappingProxyType({"item_max_words": ITEM_MAX_WORDS})
 _SECTIONS: Mapping[str, Any] = MappingProxyType(
     {
         "first_post": False,
@@ -75,8 +85,8 @@ PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
         "forum": MappingProxyType(
             {"first_post": False, "check_story": False, "density_rescue_ratio": FRAGMENT_RATIO}
         ),
-        "listing": MappingProxyType({**_SECTIONS, "link_weight": -0.5}),
-        "collection": MappingProxyType({**_SECTIONS, "link_weight": 0.0}),
+        "listing": MappingProxyType({**_SECTIONS, **_ITEMS, "link_weight": -0.5}),
+        "collection": MappingProxyType({**_SECTIONS, **_ITEMS, "link_weight": 0.0}),
         "documentation": _SECTIONS,
         "service": _SECTIONS,
         "product": MappingProxyType({"unpunctuated_penalty": 3.0, "trim_edges": False}),

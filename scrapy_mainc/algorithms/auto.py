@@ -51,7 +51,7 @@ from ..core._tags import HEADING_TAGS
 from ..core._types import Document, Selection
 from ._auto_params import AutoParams
 from ._base import Algorithm
-from ._blocks import Regions, block_regions
+from ._blocks import Regions, alike_items, block_regions
 from ._context import CUT as _CUT
 from ._context import PLAIN as _PLAIN
 from ._context import WEAK as _WEAK
@@ -376,13 +376,22 @@ def block_values(
     values = [0.0] * len(stats)
     keep = 1.0 - params.boilerplate_factor
     region_words, region_link_words, region_punct = regions.words, regions.link_words, regions.punct
+    item_of = (
+        alike_items(stats, params.item_max_words, params.card_min_alike) if params.item_max_words else []
+    )
+    charged: set[int] = set()  # the items that paid their penalty already
     for node in regions.with_text:
         if context[node] == _CUT:
             continue
         words, link_words = region_words[node], region_link_words[node]
         value = words - params.link_weight * link_words
         if not region_punct[node] and stats.tags[node] not in HEADING_TAGS:
-            value -= params.unpunctuated_penalty
+            item = item_of[node] if item_of else -1
+            if item < 0 or item == node:
+                value -= params.unpunctuated_penalty
+            elif item not in charged:  # the card pays once for its name, price and badges
+                values[item] -= params.unpunctuated_penalty
+            charged.add(item)
         if node == headline:
             value = HEADLINE_VALUE
         if context[node] == _WEAK:
