@@ -145,7 +145,7 @@ def _rechecked(
 
 
 def _selection(document: Document, regions: Regions, context: list[int], params: AutoParams) -> Selection:
-    if not document.stats.chars[0]:  # nothing to read: say so, as the other algorithms do
+    if not document.stats.words[0]:  # nothing to read: say so, as the other algorithms do
         return Selection(reason="the page has no text")
     choice = choose(document, regions, context, params)
     if choice is None:
