@@ -8,6 +8,7 @@ import pytest
 from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, _notices, _story, auto
+from scrapy_mainc.core._types import Document
 
 #: What these tests check is what happens on articles (see conftest.pages_are_articles).
 pytestmark = pytest.mark.usefixtures("pages_are_articles")
@@ -80,13 +81,18 @@ def _story_div(paragraphs: int = 2) -> str:
     return "<div class='story'><h1>Bridge plan agreed</h1>" + f"<p>{SENTENCE}</p>" * paragraphs + "</div>"
 
 
-def test_a_longer_story_beside_the_page_story_is_cut() -> None:
-    feature = "<div class='feature'><h2>Festival night</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
-    page = _page(f"<div id='wrap'>{_story_div()}{feature}</div>")
+def _chosen(page: str) -> tuple[Document, _blocks.Regions, auto.AutoParams, auto.Choice | None]:
+    """The page's document, its block regions, the default parameters and ``auto``'s choice."""
     doc = document(page)
     params = auto.AutoParams()
     regions = _blocks.block_regions(doc.stats)
-    choice = auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+    return doc, regions, params, auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+
+
+def test_a_longer_story_beside_the_page_story_is_cut() -> None:
+    feature = "<div class='feature'><h2>Festival night</h2>" + f"<p>{OTHER}</p>" * 6 + "</div>"
+    page = _page(f"<div id='wrap'>{_story_div()}{feature}</div>")
+    doc, regions, params, choice = _chosen(page)
     assert choice is not None and choice.root == node_at(doc, "//div[@id='wrap']")
     assert _story.foreign_parts(doc, regions, choice.totals, choice.root, params) == [
         node_at(doc, "//div[@class='feature']")
@@ -239,10 +245,7 @@ def test_a_story_elsewhere_wins_over_a_longer_one_that_the_headline_does_not_lea
     links = LINKS
     feature = "<div class='rail'><h3>Festival night</h3>" + f"<p>{OTHER}</p>" * 8 + "</div>"
     page = _page(f"{_story_div(3)}{links}{feature}")
-    doc = document(page)
-    params = auto.AutoParams()
-    regions = _blocks.block_regions(doc.stats)
-    choice = auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+    doc, regions, params, choice = _chosen(page)
     assert choice is not None and choice.root == node_at(doc, "//div[@class='rail']")
     # 3 sentences, 45 words of value, lie between the headline and the feature
     assert _story.story_elsewhere(doc, choice.values, choice.root, 30.0)
@@ -296,10 +299,7 @@ def test_a_body_that_follows_its_standfirst_inside_one_article_is_the_story() ->
     head = "<div class='head'><h1>Bridge plan agreed</h1>" + f"<p>{SENTENCE}</p>" * 3 + LINKS + "</div>"
     body = "<div class='answers'>" + f"<p>{OTHER}</p>" * 10 + "</div>"
     page = _page(f"<article>{head}{body}</article>")
-    doc = document(page)
-    params = auto.AutoParams()
-    regions = _blocks.block_regions(doc.stats)
-    choice = auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+    doc, regions, params, choice = _chosen(page)
     assert choice is not None and choice.root == node_at(doc, "//div[@class='answers']")
     assert not _story.story_elsewhere(doc, choice.values, choice.root, 30.0)
     # and the story starts at its standfirst (three blocks: story_start)
