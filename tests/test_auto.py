@@ -894,3 +894,30 @@ def test_a_product_page_keeps_its_name_price_and_stock_lines() -> None:
         "Free shipping over $100",
     ]
     assert product.text.endswith("at the crag.") and product.title == "Nano jacket for men"
+
+
+def test_a_section_is_widened_to_its_parent_when_the_parent_keeps_more_value() -> None:
+    # An offer in three paragraphs (3 x 12 words), a grid of twenty one-word labels
+    # (1 - 3 each: -40), a second offer in two paragraphs (24): <main> totals 20, less than
+    # the first offer's 36, but keeps 60 once the grid is pruned, 0.67 more than 36.
+    first = "".join(
+        f"<p>Our advisers plan your move {n}, pack every room and drive it.</p>" for n in range(3)
+    )
+    grid = "<section class='grid'>" + "".join(f"<div>Feature{n}</div>" for n in range(20)) + "</section>"
+    second = "".join(
+        f"<p>Storage {n} is heated, guarded day and night, and open daily.</p>" for n in range(2)
+    )
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+        f"<main><section id='first'>{first}</section>{grid}<section>{second}</section></main>"
+        "<footer><a href='/jobs'>Jobs</a></footer></body></html>"
+    )
+    doc = document(page)
+    fixed = {"by_page_type": False, "unpunctuated_penalty": 3.0, "penalty_recheck_words": 0}
+    narrow = auto.select(doc, auto.AutoParams(**fixed))  # type: ignore[arg-type]
+    assert narrow.nodes == (node_at(doc, "//section[@id='first']"),)
+    for gain, root in ((0.6, "//main"), (0.7, "//section[@id='first']")):
+        selection = auto.select(doc, auto.AutoParams(**fixed, section_widen_gain=gain))  # type: ignore[arg-type]
+        assert selection.nodes == (node_at(doc, root),)
+    widened = auto.select(doc, auto.AutoParams(**fixed, section_widen_gain=0.3))  # type: ignore[arg-type]
+    assert node_at(doc, "//section[@class='grid']") in widened.excluded

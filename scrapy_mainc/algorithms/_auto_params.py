@@ -236,6 +236,11 @@ class AutoParams:
     #: When the choice keeps this many times fewer words than the page-density choice
     #: (CECTD-DS), that choice is taken (one item of a page of items). 0: off; presets set 6.
     density_rescue_ratio: float = 0.0
+    #: On a page of sections, a root whose parent keeps this share more value after
+    #: pruning (the root's sibling sections score positive) is one section of them: the
+    #: parent is taken, and its parent checked the same way (:func:`.auto.widened`).
+    #: 0: off; the documentation and service presets set it.
+    section_widen_gain: float = 0.0
     #: On a page of items, an item's blocks without punctuation (a product's name, its
     #: price, a teaser's date) lose ``unpunctuated_penalty`` once, the item's, not once
     #: each: items are ``card_min_alike`` alike siblings of at most this many words

@@ -78,7 +78,11 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
                 verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
             elif verdict == CUT and params.keep_story_container and wrapper.holds_most_prose(node):
                 verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
-            elif verdict == CUT and params.keep_story_container and wrapper.named_like_story(node, headline, names):
+            elif (
+                verdict == CUT
+                and params.keep_story_container
+                and wrapper.named_like_story(node, headline, names)
+            ):
                 verdict = PLAIN  # the story's body, in a story container named as this part is
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut

@@ -70,6 +70,10 @@ DENSITY_PARAMS = CetdParams(density="ctd", smoothing=None)
 #: ``Extraction.title``), by one word only, so that the story's container keeps its total.
 HEADLINE_VALUE = -1.0
 
+#: Value in words an ancestor can add and still be a wrapper of the root (a label, a
+#: button), passed on the way up to the ancestor that holds the sibling sections.
+WRAPPER_SLACK = 0.0
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -131,7 +135,9 @@ def _rechecked(
     kept, _ = kept_words(stats, regions, replace(selection, nodes=selection.nodes[-1:]))
     if kept >= params.penalty_recheck_words:
         return selection
-    unpenalized = _selection(document, regions, context, replace(params, unpunctuated_penalty=0.0))
+    unpenalized = _selection(
+        document, regions, context, replace(params, unpunctuated_penalty=0.0, section_widen_gain=0.0)
+    )
     words, link_words = kept_words(stats, regions, unpenalized)
     if link_words > params.recheck_max_link_share * (words + link_words):
         return selection  # a list of links and teasers, not a story in short lines
@@ -224,7 +230,30 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
         article = only_article(stats, totals, root, params.article_share)
         if article != root:
             root, excluded = article, _pruned(stats, regions, context, totals, article)
+    if params.section_widen_gain:
+        root, excluded = widened(stats, regions, context, Choice(root, excluded, values, totals), params)
     return Choice(root, excluded, values, totals)
+
+
+def widened(
+    stats: DomStats, regions: Regions, context: list[int], choice: Choice, params: AutoParams
+) -> tuple[int, set[int]]:
+    """The root and its pruning, or an ancestor's when the ancestor keeps
+    ``section_widen_gain`` more value once its negative blocks are pruned: the root's
+    siblings are sections that score positive but lose, with the headers, menus and
+    short-line blocks between them, the total to the root alone."""
+    root, excluded, totals = choice.root, choice.excluded, choice.totals
+    kept = kept_value(stats, choice.values, root, excluded)
+    node = stats.parent[root]
+    while node > 0:  # never the whole page
+        node_excluded = _pruned(stats, regions, context, totals, node)
+        node_kept = kept_value(stats, choice.values, node, node_excluded)
+        if node_kept >= (1.0 + params.section_widen_gain) * kept:
+            root, excluded, kept = node, node_excluded, node_kept
+        elif node_kept > kept + WRAPPER_SLACK:
+            break  # a little more value around: the root's own page part ends here
+        node = stats.parent[node]
+    return root, excluded
 
 
 def _second_opinion(
