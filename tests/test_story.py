@@ -86,7 +86,8 @@ def _chosen(page: str) -> tuple[Document, _blocks.Regions, auto.AutoParams, auto
     doc = document(page)
     params = auto.AutoParams()
     regions = _blocks.block_regions(doc.stats)
-    return doc, regions, params, auto.choose(doc, regions, _context.block_context(doc, regions, params), params)
+    context = _context.block_context(doc, regions, params)
+    return doc, regions, params, auto.choose(doc, regions, context, params)
 
 
 def test_a_longer_story_beside_the_page_story_is_cut() -> None:
