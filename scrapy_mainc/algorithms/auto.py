@@ -70,10 +70,6 @@ DENSITY_PARAMS = CetdParams(density="ctd", smoothing=None)
 #: ``Extraction.title``), by one word only, so that the story's container keeps its total.
 HEADLINE_VALUE = -1.0
 
-#: Value in words an ancestor can add and still be a wrapper of the root (a label, a
-#: button), passed on the way up to the ancestor that holds the sibling sections.
-WRAPPER_SLACK = 0.0
-
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -250,8 +246,9 @@ def widened(
         node_kept = kept_value(stats, choice.values, node, node_excluded)
         if node_kept >= (1.0 + params.section_widen_gain) * kept:
             root, excluded, kept = node, node_excluded, node_kept
-        elif node_kept > kept + WRAPPER_SLACK:
+        elif node_kept > kept:
             break  # a little more value around: the root's own page part ends here
+        # else a wrapper that adds nothing: passed on the way up to the sibling sections
         node = stats.parent[node]
     return root, excluded
 
