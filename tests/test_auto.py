@@ -8,6 +8,7 @@ from lxml import html as lxml_html
 from helpers import document, node_at
 from scrapy_mainc import extract, extract_tree
 from scrapy_mainc.algorithms import _blocks, _context, auto
+from scrapy_mainc.algorithms._values import block_values
 from scrapy_mainc.core import _article as article_module
 from scrapy_mainc.core._article import headline_links, is_listing, teaser_count
 from scrapy_mainc.core._class_names import NameClass, classify_names
@@ -23,7 +24,7 @@ def _values(html: str, **overrides: object) -> tuple[object, list[float], list[f
     params = auto.AutoParams(**overrides)  # type: ignore[arg-type]
     regions = _blocks.block_regions(doc.stats)
     context = _context.block_context(doc, regions, params)
-    values = auto.block_values(doc.stats, regions, context, doc.headline, params)
+    values = block_values(doc.stats, regions, context, doc.headline, params)
     return doc, values, doc.stats.subtree_totals(values)
 
 

@@ -7,6 +7,7 @@ from helpers import document, node_at
 from scrapy_mainc import extract
 from scrapy_mainc.algorithms import _blocks, _context, auto
 from scrapy_mainc.algorithms._page_type_params import ITEM_MAX_WORDS, PAGE_TYPE_PRESETS
+from scrapy_mainc.algorithms._values import block_values
 
 INTRO = (
     "<div class='intro'><p>Our desks are built in our own workshop from solid oak, "
@@ -61,7 +62,7 @@ def test_a_card_s_unpunctuated_lines_lose_the_penalty_once() -> None:
     for item_max_words, expected in ((0, 4 - 3 * 3.0), (20, 4 - 3.0)):
         params = auto.AutoParams(unpunctuated_penalty=3.0, link_weight=0.0, item_max_words=item_max_words)
         context = _context.block_context(doc, regions, params)
-        values = auto.block_values(doc.stats, regions, context, doc.headline, params)
+        values = block_values(doc.stats, regions, context, doc.headline, params)
         assert doc.stats.subtree_totals(values)[card] == expected
         # the card pays once, and none of its lines: pruning keeps them all (its link
         # words are worth nothing here)

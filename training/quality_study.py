@@ -42,6 +42,7 @@ from scrapy_mainc.algorithms._auto_params import AutoParams
 from scrapy_mainc.algorithms._blocks import block_regions
 from scrapy_mainc.algorithms._context import block_context
 from scrapy_mainc.algorithms._page_type_params import for_page_type
+from scrapy_mainc.algorithms._values import block_values
 from training import held_out, quality
 
 #: The candidates compared with ``auto``'s choice, by name: a function of the document.
@@ -99,7 +100,7 @@ def _auto_values(document: Any, selection: Any, mask: list[bool]) -> None:
     stats = document.stats
     params = for_page_type(AutoParams(), document.page_type.name)
     regions = block_regions(stats)
-    values = auto.block_values(
+    values = block_values(
         stats, regions, block_context(document, regions, params), document.headline, params
     )
     totals = stats.subtree_totals(values)

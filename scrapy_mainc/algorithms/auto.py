@@ -47,28 +47,23 @@ from dataclasses import dataclass, replace
 
 from ..core._article import is_listing
 from ..core._stats import DomStats
-from ..core._tags import HEADING_TAGS
 from ..core._types import Document, Selection
 from ._auto_params import AutoParams
 from ._base import Algorithm
-from ._blocks import Regions, alike_items, block_regions
+from ._blocks import Regions, block_regions
 from ._context import CUT as _CUT
 from ._context import PLAIN as _PLAIN
-from ._context import WEAK as _WEAK
 from ._context import block_context
 from ._notices import is_notice, text_sample
 from ._page_type_params import for_page_type
 from ._refine import edge_blocks, first_post, repeated_parts, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
+from ._values import block_values, kept_value, kept_words, pruned
 from .cetd import CetdParams
 from .cetd import select as density_choice
 
 #: The page-density choice a fragment gives way to: CECTD-DS, the paper's best variant.
 DENSITY_PARAMS = CetdParams(density="ctd", smoothing=None)
-
-#: The value of the headline's block: below zero, so that pruning drops it (it is
-#: ``Extraction.title``), by one word only, so that the story's container keeps its total.
-HEADLINE_VALUE = -1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,21 +163,6 @@ def _elsewhere(stats: DomStats, selection: Selection, other: Selection) -> bool:
     return not (stats.contains(root, other_root) or stats.contains(other_root, root))
 
 
-def kept_words(stats: DomStats, regions: Regions, selection: Selection) -> tuple[int, int]:
-    """Words outside links, and link words, in the blocks ``selection`` keeps."""
-    words = link_words = 0
-    for root in selection.nodes:
-        node, stop = root, stats.end[root]
-        while node < stop:
-            if node in selection.excluded:
-                node = stats.end[node]
-                continue
-            words += regions.words[node]
-            link_words += regions.link_words[node]
-            node += 1
-    return words, link_words
-
-
 def refined(
     document: Document, regions: Regions, context: list[int], choice: Choice, params: AutoParams
 ) -> Selection:
@@ -211,21 +191,21 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
     root = totals.index(max(totals))  # the first of the best
     if totals[root] <= 0:
         return None
-    excluded = _pruned(stats, regions, context, totals, root)
+    excluded = pruned(stats, regions, context, totals, root)
     if params.paragraph_parent:
         seed = paragraph_parent(regions, values, params.grandchild_weight)
         if not (stats.contains(root, seed) or stats.contains(seed, root)):
-            seed_excluded = _pruned(stats, regions, context, totals, seed)
+            seed_excluded = pruned(stats, regions, context, totals, seed)
             if kept_value(stats, values, seed, seed_excluded) > kept_value(stats, values, root, excluded):
                 root, excluded = seed, seed_excluded
     if params.use_body_markup:
         marked = marked_body(document, totals, root, params.body_markup_share)
         if marked != root:
-            root, excluded = marked, _pruned(stats, regions, context, totals, marked)
+            root, excluded = marked, pruned(stats, regions, context, totals, marked)
     if params.use_article_element:
         article = only_article(stats, totals, root, params.article_share)
         if article != root:
-            root, excluded = article, _pruned(stats, regions, context, totals, article)
+            root, excluded = article, pruned(stats, regions, context, totals, article)
     if params.section_widen_gain:
         root, excluded = widened(stats, regions, context, Choice(root, excluded, values, totals), params)
     return Choice(root, excluded, values, totals)
@@ -242,7 +222,7 @@ def widened(
     kept = kept_value(stats, choice.values, root, excluded)
     node = stats.parent[root]
     while node > 0:  # never the whole page
-        node_excluded = _pruned(stats, regions, context, totals, node)
+        node_excluded = pruned(stats, regions, context, totals, node)
         node_kept = kept_value(stats, choice.values, node, node_excluded)
         if node_kept >= (1.0 + params.section_widen_gain) * kept:
             root, excluded, kept = node, node_excluded, node_kept
@@ -330,7 +310,7 @@ def fallback(document: Document, regions: Regions, context: list[int], params: A
     root = totals.index(max(totals))
     if totals[root] < params.fallback_min_words:
         return Selection(reason="no block of text looks like article content")
-    excluded = _pruned(stats, regions, plain, totals, root)
+    excluded = pruned(stats, regions, plain, totals, root)
     usual = block_values(stats, regions, context, headline, params)
     return Selection(nodes=(root,), score=stats.subtree_totals(usual)[root], excluded=frozenset(excluded))
 
@@ -381,65 +361,6 @@ def paragraph_parent(regions: Regions, values: list[float], grandchild_weight: f
                 if up > 0:
                     concentration[parent_block[up]] += grandchild_weight * value
     return concentration.index(max(concentration))
-
-
-def kept_value(stats: DomStats, values: list[float], root: int, excluded: set[int]) -> float:
-    """Positive block value left inside ``root`` once ``excluded`` subtrees are dropped."""
-    kept, node, stop = 0.0, root, stats.end[root]
-    while node < stop:
-        if node in excluded:
-            node = stats.end[node]
-            continue
-        kept += max(values[node], 0.0)
-        node += 1
-    return kept
-
-
-def block_values(
-    stats: DomStats, regions: Regions, context: list[int], headline: int, params: AutoParams
-) -> list[float]:
-    """Value in words of every block's region (0 for non-blocks and cut parts)."""
-    values = [0.0] * len(stats)
-    keep = 1.0 - params.boilerplate_factor
-    region_words, region_link_words, region_punct = regions.words, regions.link_words, regions.punct
-    item_of = (
-        alike_items(stats, params.item_max_words, params.card_min_alike) if params.item_max_words else []
-    )
-    charged: set[int] = set()  # the items that paid their penalty already
-    for node in regions.with_text:
-        if context[node] == _CUT:
-            continue
-        words, link_words = region_words[node], region_link_words[node]
-        value = words - params.link_weight * link_words
-        if not region_punct[node] and stats.tags[node] not in HEADING_TAGS:
-            item = item_of[node] if item_of else -1
-            if item < 0 or item == node:
-                value -= params.unpunctuated_penalty
-            elif item not in charged:  # the card pays once for its name, price and badges
-                values[item] -= params.unpunctuated_penalty
-            charged.add(item)
-        if node == headline:
-            value = HEADLINE_VALUE
-        if context[node] == _WEAK:
-            value = value * keep if value > 0 else value * (2.0 - keep)
-        values[node] = value
-    return values
-
-
-def _pruned(
-    stats: DomStats, regions: Regions, context: list[int], totals: list[float], root: int
-) -> set[int]:
-    """Outermost cut parts and negative-total blocks inside ``root``."""
-    excluded: set[int] = set()
-    node, stop = root + 1, stats.end[root]
-    while node < stop:
-        is_cut = context[node] == _CUT and context[stats.parent[node]] != _CUT
-        if is_cut or (regions.is_block[node] and totals[node] < 0):
-            excluded.add(node)
-            node = stats.end[node]
-        else:
-            node += 1
-    return excluded
 
 
 VARIANTS = (
