@@ -74,16 +74,8 @@ def block_context(document: Document, regions: Regions, params: AutoParams) -> l
             verdict = CUT
         else:
             verdict = _own_context(stats, node, names, params)
-            if verdict == CUT and headline >= 0 and stats.contains(node, headline):
-                verdict = PLAIN  # the container of the page's headline is its story (names, overlays)
-            elif verdict == CUT and params.keep_story_container and wrapper.holds_most_prose(node):
-                verdict = PLAIN  # most of the page's prose: the article's wrapper, whatever its name
-            elif (
-                verdict == CUT
-                and params.keep_story_container
-                and wrapper.named_like_story(node, headline, names)
-            ):
-                verdict = PLAIN  # the story's body, in a story container named as this part is
+            if verdict == CUT and params.keep_story_container and wrapper.is_story(node, headline, names):
+                verdict = PLAIN  # the page's story, whatever its name
             if not is_block[node] and verdict != CUT:
                 continue  # an inline part (a caption in a <span>) is only ever cut
             if verdict == CUT:
@@ -133,6 +125,14 @@ class _WrapperTest:
         self.stats, self.regions, self.params = stats, regions, params
         self.prose: list[int] | None = None
         self.comment_prose: list[tuple[int, int]] | None = None
+
+    def is_story(self, node: int, headline: int, names: dict[str, int]) -> bool:
+        """Whether ``node``, named as a part to cut, is the page's story all the same: it
+        holds the page's ``headline`` (names, overlays), or most of the page's prose (the
+        article's wrapper), or the story's body in a container named as it is."""
+        if headline >= 0 and self.stats.contains(node, headline):
+            return True
+        return self.holds_most_prose(node) or self.named_like_story(node, headline, names)
 
     def holds_most_prose(self, node: int) -> bool:
         prose = self._prose()
