@@ -150,7 +150,7 @@ def _write(target: Path, output: str) -> None:
     """Write ``output`` to ``target``, making its folder; CommandError when it cannot."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(output + "\n" if output else "", encoding="utf-8")
+        target.write_text(output + "\n", encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from exc
 
