@@ -236,6 +236,33 @@ def test_teaser_cards_are_cut() -> None:
     assert "teaser sentence" not in extract(page, card_min_alike=4, card_min_own_words=16).text
 
 
+def test_cards_that_describe_what_they_name_are_a_roundup_not_teasers() -> None:
+    # a "best of" article: each product a card with a linked name, a price and a
+    # paragraph about it; 1 + 45 + 5 = 51 words of its own outside the link
+    card = (
+        "<div class='product'><h3><a href='/p{n}'>The lamp model number {n}</a></h3><p>$99</p>"
+        f"<p>{SENTENCE} {SENTENCE} {SENTENCE} It is worth its price.</p></div>"
+    )
+    intro = f"<p>{SENTENCE}</p>" * 8  # and as much after: the grid is less than half the page
+    grid = "".join(card.format(n=n) for n in range(4))
+    page = f"<body><div id='story'>{intro}<div class='grid'>{grid}</div>{intro}</div></body>"
+    doc = document(page)
+    regions = _blocks.block_regions(doc.stats)
+    cards = [node_at(doc, f"//div[@class='product'][{n}]") for n in range(1, 5)]
+    assert [doc.stats.words[card] - doc.stats.link_words[card] for card in cards] == [51] * 4
+
+    def cut(limit: int) -> set[int]:
+        shape = _blocks.CardShape(
+            max_words=80, min_link_words=3, max_page_share=1.0, max_mean_own_words=limit
+        )
+        return _blocks.teaser_cards(doc.stats, regions, shape)
+
+    assert cut(0) == cut(52) == set(cards)  # no limit, or one above their 51 words: teasers
+    assert cut(51) == set()  # 51 words of their own each: described items
+    assert extract(page).text.count("worth its price") == 4
+    assert extract(page, card_max_mean_own_words=0).text.count("worth its price") == 0
+
+
 def _diet_cards(picture: bool, read_more: bool) -> str:
     """A page: a story, then six cards, each a two-word name linked, and a teaser."""
     names = ("Protein", "Buckwheat", "Cabbage", "Japanese", "Chocolate", "French")

@@ -126,6 +126,12 @@ class AutoParams:
     #: ...and at least this share of the siblings are cards. With the two above, the shape of
     #: the hand-built lists (tests/test_auto.py): none moves a development set.
     card_min_share: float = 0.6
+    #: Cards with this many words of their own or more on average (outside links) are
+    #: described items, not teasers: a "best of" roundup's products, each with its name,
+    #: price and a paragraph, are the article. 0: no limit. Chosen among 40, 50, 60 and
+    #: none on four site-grouped folds of the development sets, measured on the fifth
+    #: (docs/benchmarks.md, "Lost pages by mechanism", item 9).
+    card_max_mean_own_words: int = 50
     #: A named container or card list holding at least this share of the page's words is a
     #: layout wrapper, not boilerplate: its names are ignored.
     max_boilerplate_share: float = 0.5

@@ -148,6 +148,9 @@ class CardShape:
     #: A link headline of this many words (fewer than ``min_link_words``) makes a card
     #: only with more evidence of a teaser (:func:`_teaser_evidence`); 0: never.
     short_link_words: int = 0
+    #: Cards of this many words outside links or more on average describe what they name
+    #: (a roundup's products): not a teaser list. 0: no limit.
+    max_mean_own_words: int = 0
 
 
 def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int]:
@@ -156,7 +159,8 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
     (a non-inline element inside, at most ``max_words`` words) with a link headline of at
     least ``min_link_words`` words and ``min_own_words`` of their own. With ``link_headline``, the
     headline is a block of its own, no more of its words outside links than in them: a
-    link inside a sentence does not make a paragraph a card."""
+    link inside a sentence does not make a paragraph a card. Cards of ``max_mean_own_words``
+    of their own on average are described items, not teasers."""
     found: set[int] = set()
     tags, words, link_words, end = stats.tags, stats.words, stats.link_words, stats.end
     page_limit = shape.max_page_share * words[0]
@@ -197,8 +201,12 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
                 and _truncated_summary(stats, node, shape.min_link_words)
             )
         ]
-        if len(cards) >= shape.min_alike and len(cards) >= shape.min_card_share * len(members):
-            found.update(members)
+        if len(cards) < shape.min_alike or len(cards) < shape.min_card_share * len(members):
+            continue
+        own_words = sum(words[node] - link_words[node] for node in cards)
+        if shape.max_mean_own_words and own_words >= shape.max_mean_own_words * len(cards):
+            continue  # each card a paragraph about what it names: described items, not teasers
+        found.update(members)
     return found
 
 

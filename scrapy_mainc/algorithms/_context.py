@@ -110,6 +110,7 @@ def _cut_boxes_and_cards(
             min_card_share=params.card_min_share,
             truncated_summary=params.card_truncated_summary,
             short_link_words=params.card_short_link_words,
+            max_mean_own_words=params.card_max_mean_own_words,
         )
         for card in teaser_cards(stats, regions, shape):
             context[card : end[card]] = [CUT] * (end[card] - card)
