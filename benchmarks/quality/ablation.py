@@ -171,6 +171,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
         "_off": ("forum preset",)
     },
     "page types: a forum's replies checked as another story": {"_off": ("forum story check",)},
+    "page types: a thread's short replies dropped with their author's lines": {"thread_posts": False},
     "page types: listing preset off": {"_off": ("listing preset",)},
     "page types: collection preset off": {"_off": ("collection preset",)},
     "page types: documentation preset off": {"_off": ("documentation preset",)},

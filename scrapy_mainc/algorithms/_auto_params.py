@@ -247,6 +247,11 @@ class AutoParams:
     #: (:func:`._blocks.alike_items`). 0: off; the listing and collection presets set 20,
     #: chosen on site-grouped folds (``_page_type_params.ITEM_MAX_WORDS``).
     item_max_words: int = 0
+    #: On a thread, a root outside a run of posts (``post_min_count`` alike siblings, each
+    #: with a block worth ``sentence_min_words``) widens to take the run in, and pruning
+    #: keeps every post's sentences, not only its labels' total (:func:`.auto.with_replies`).
+    #: The forum preset turns it on.
+    thread_posts: bool = False
 
     # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the subtree with the most words outside
