@@ -86,3 +86,24 @@ def test_the_thread_rule_keeps_every_reply_s_sentences_and_drops_their_labels() 
     text = extract(_page(), page_type="forum").text
     assert all(reply in text for reply in REPLIES) and QUESTION in text
     assert "Quote" not in text and "Forums" not in text
+
+
+def _article_post(name: str, body: str) -> str:
+    """A post as an ``<article>`` around its body's own ``<article>``, the author's lines
+    (16 words) outnumbering a reply's (14)."""
+    author = f"{_labels(name)}<div>Member since the spring of 2019 in Leeds</div>"
+    return f"<article class='post'>{author}<article class='message'><p>{body}</p></article></article>"
+
+
+def test_a_forum_post_s_body_in_an_inner_article_is_no_related_story() -> None:
+    assert PAGE_TYPE_PRESETS["forum"]["cut_nested_articles"] is False
+    posts = [_article_post("asker", QUESTION)]
+    posts += [_article_post(f"user{n}", reply) for n, reply in enumerate(REPLIES)]
+    page = "<html><body><main>" + "".join(posts) + "</main></body></html>"
+    doc = document(page)
+    body = node_at(doc, "//article[@class='post'][2]/article")
+    # the author's 16 words outnumber the reply's 14: read as content related to the post
+    assert body in _context.related_articles(doc.stats)
+    assert REPLIES[0] not in extract(page, page_type="forum", cut_nested_articles=True).text
+    text = extract(page, page_type="forum").text
+    assert all(reply in text for reply in REPLIES)

@@ -10,7 +10,9 @@ kind, once, before the choice):
   them (:data:`POSTS_ARE_CONTENT`), the story check does not cut the replies ("4
   Answers", opening with a heading of their own) as another story, and a choice that
   keeps one post takes in the run of replies beside it, their sentences kept whatever
-  their author's lines cost (``thread_posts``);
+  their author's lines cost (``thread_posts``); a post's body marked as an ``<article>``
+  inside the post's own is the post, not content related to it
+  (``cut_nested_articles`` off);
 * **listing**: the items are links (a headline each, a line of summary): link words
   count for a block instead of against it, teaser cards are kept, and short lines lose
   less for having no punctuation;
@@ -95,6 +97,7 @@ PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
                 "check_story": False,
                 "density_rescue_ratio": FRAGMENT_RATIO,
                 "thread_posts": True,
+                "cut_nested_articles": False,
             }
         ),
         "listing": MappingProxyType({**_SECTIONS, **_ITEMS, "link_weight": -0.5}),
