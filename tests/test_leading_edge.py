@@ -166,8 +166,12 @@ def test_a_noscript_banner_before_a_forum_thread_is_trimmed() -> None:
         text = extract(page, page_type="forum", **params).text
         assert text.startswith("I replaced the pump") and "JavaScript" not in text
         assert text.count("May ") == 3  # the replies stay, each with its date
-    legacy = extract(page, page_type="forum", trim_before_headline=False, lead_line_min_words=0)
+    # without the thread rule the choice is the whole <body>, and the trimming is what cuts
+    # the banner; with it, the choice is the thread's part, where pruning drops the banner
+    untrimmed = {"trim_before_headline": False, "lead_line_min_words": 0}
+    legacy = extract(page, page_type="forum", thread_posts=False, **untrimmed)
     assert legacy.text.startswith("JavaScript is disabled\nFor the full experience\n")
+    assert extract(page, page_type="forum", **untrimmed).text.startswith("I replaced the pump")
 
 
 def _listing_page(title: str = "Technology") -> str:

@@ -99,6 +99,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
     "product reviews": lambda: setattr(choice_module, "REVIEWS_ARE_COMMENTS", frozenset()),
     "forum story check": _without_setting("forum", "check_story"),
+    "forum nested articles": _without_setting("forum", "cut_nested_articles"),
     **{f"{kind} preset": _without_preset(kind) for kind in presets.PAGE_TYPE_PRESETS},
 }
 
@@ -171,6 +172,8 @@ ABLATIONS: dict[str, dict[str, Any]] = {
         "_off": ("forum preset",)
     },
     "page types: a forum's replies checked as another story": {"_off": ("forum story check",)},
+    "page types: a thread's short replies dropped with their author's lines": {"thread_posts": False},
+    "page types: a forum post's inner <article> cut as related content": {"_off": ("forum nested articles",)},
     "page types: listing preset off": {"_off": ("listing preset",)},
     "page types: collection preset off": {"_off": ("collection preset",)},
     "page types: documentation preset off": {"_off": ("documentation preset",)},

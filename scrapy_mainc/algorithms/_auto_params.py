@@ -130,7 +130,7 @@ class AutoParams:
     #: described items, not teasers: a "best of" roundup's products, each with its name,
     #: price and a paragraph, are the article. 0: no limit. Chosen among 40, 50, 60 and
     #: none on four site-grouped folds of the development sets, measured on the fifth
-    #: (docs/benchmarks.md, "Lost pages by mechanism", item 9).
+    #: (docs/benchmarks.md, "Lost pages by mechanism", item 11).
     card_max_mean_own_words: int = 50
     #: A named container or card list holding at least this share of the page's words is a
     #: layout wrapper, not boilerplate: its names are ignored.
@@ -253,6 +253,11 @@ class AutoParams:
     #: (:func:`._blocks.alike_items`). 0: off; the listing and collection presets set 20,
     #: chosen on site-grouped folds (``_page_type_params.ITEM_MAX_WORDS``).
     item_max_words: int = 0
+    #: On a thread, a root outside a run of posts (``post_min_count`` alike siblings, each
+    #: with a block worth ``sentence_min_words``) widens to take the run in, and pruning
+    #: keeps every post's sentences, not only its labels' total (:func:`.auto.with_replies`).
+    #: The forum preset turns it on.
+    thread_posts: bool = False
 
     # -- when nothing scores ------------------------------------------------------------
     #: When no block scores positive, fall back to the subtree with the most words outside

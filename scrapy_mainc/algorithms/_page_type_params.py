@@ -7,8 +7,12 @@ kind, once, before the choice):
 
 * **forum**: a thread's posts are its content; ``first_post`` (keep one post of a run of
   dated posts, a blog front page's newest) is off, the comment stage does not strip
-  them (:data:`POSTS_ARE_CONTENT`), and the story check does not cut the replies ("4
-  Answers", opening with a heading of their own) as another story;
+  them (:data:`POSTS_ARE_CONTENT`), the story check does not cut the replies ("4
+  Answers", opening with a heading of their own) as another story, and a choice that
+  keeps one post takes in the run of replies beside it, their sentences kept whatever
+  their author's lines cost (``thread_posts``); a post's body marked as an ``<article>``
+  inside the post's own is the post, not content related to it
+  (``cut_nested_articles`` off);
 * **listing**: the items are links (a headline each, a line of summary): link words
   count for a block instead of against it, teaser cards are kept, and short lines lose
   less for having no punctuation;
@@ -88,7 +92,13 @@ _SECTIONS: Mapping[str, Any] = MappingProxyType(
 PAGE_TYPE_PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
         "forum": MappingProxyType(
-            {"first_post": False, "check_story": False, "density_rescue_ratio": FRAGMENT_RATIO}
+            {
+                "first_post": False,
+                "check_story": False,
+                "density_rescue_ratio": FRAGMENT_RATIO,
+                "thread_posts": True,
+                "cut_nested_articles": False,
+            }
         ),
         "listing": MappingProxyType({**_SECTIONS, **_ITEMS, "link_weight": -0.5}),
         "collection": MappingProxyType({**_SECTIONS, **_ITEMS, "link_weight": 0.0}),

@@ -80,13 +80,20 @@ def kept_words(stats: DomStats, regions: Regions, selection: Selection) -> tuple
     return words, link_words
 
 
-def pruned(stats: DomStats, regions: Regions, context: list[int], totals: list[float], root: int) -> set[int]:
-    """Outermost cut parts and negative-total blocks inside ``root``."""
+def pruned(
+    stats: DomStats,
+    regions: Regions,
+    context: list[int],
+    totals: list[float],
+    root: int,
+    keep: set[int] | frozenset[int] = frozenset(),
+) -> set[int]:
+    """Outermost cut parts and negative-total blocks inside ``root`` (not those in ``keep``)."""
     excluded: set[int] = set()
     node, stop = root + 1, stats.end[root]
     while node < stop:
         is_cut = context[node] == _CUT and context[stats.parent[node]] != _CUT
-        if is_cut or (regions.is_block[node] and totals[node] < 0):
+        if is_cut or (regions.is_block[node] and totals[node] < 0 and node not in keep):
             excluded.add(node)
             node = stats.end[node]
         else:

@@ -58,6 +58,7 @@ from ._notices import is_notice, text_sample
 from ._page_type_params import for_page_type
 from ._refine import edge_blocks, first_post, repeated_parts, story_start, subheadings
 from ._story import foreign_parts, page_topic, story_elsewhere
+from ._thread import opened, post_runs, thread_root
 from ._values import block_values, kept_value, kept_words, pruned
 from .cetd import CetdParams
 from .cetd import select as density_choice
@@ -208,7 +209,24 @@ def choose(document: Document, regions: Regions, context: list[int], params: Aut
             root, excluded = article, pruned(stats, regions, context, totals, article)
     if params.section_widen_gain:
         root, excluded = widened(stats, regions, context, Choice(root, excluded, values, totals), params)
+    if params.thread_posts:
+        root, excluded = with_replies(stats, regions, context, Choice(root, excluded, values, totals), params)
     return Choice(root, excluded, values, totals)
+
+
+def with_replies(
+    stats: DomStats, regions: Regions, context: list[int], choice: Choice, params: AutoParams
+) -> tuple[int, set[int]]:
+    """The root and its pruning, or, when a thread's run of posts lies outside the root,
+    the smallest part around both, pruned without dropping a post's sentences (the
+    replies whose labels outweigh their words: :mod:`._thread`)."""
+    root, values = choice.root, choice.values
+    runs = post_runs(stats, values, params.post_min_count, params.sentence_min_words)
+    thread, posts = thread_root(stats, root, runs) if runs else (root, [])
+    if not posts:
+        return root, choice.excluded
+    keep = opened(stats, values, thread, posts, params.sentence_min_words)
+    return thread, pruned(stats, regions, context, choice.totals, thread, keep)
 
 
 def widened(
