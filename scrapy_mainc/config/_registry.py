@@ -23,6 +23,7 @@ from typing import Any
 from ..core._limits import MAX_PAGE_BYTES
 from ..core._pagetype import PAGE_TYPES
 from ..dedup._params import FingerprintParams, IndexParams
+from ._reading import is_unset
 
 #: The clustering parameters' own defaults, which the MAINC_DEDUP_* settings take.
 _FINGERPRINT = FingerprintParams()
@@ -430,7 +431,7 @@ NEEDS = {"MAINC_FALLBACK_BELOW": "MAINC_FALLBACK", "MAINC_FALLBACK_TIMEOUT": "MA
 def idle_settings(given: Iterable[str], value: Callable[[str], Any]) -> list[tuple[str, str]]:
     """``(name, needed)`` for each setting of ``given`` (names a user set) that does nothing
     because the setting it needs (:data:`NEEDS`) has no value (``value(name)``)."""
-    return [(name, NEEDS[name]) for name in given if name in NEEDS and value(NEEDS[name]) in (None, "")]
+    return [(name, NEEDS[name]) for name in given if name in NEEDS and is_unset(value(NEEDS[name]))]
 
 
 def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
