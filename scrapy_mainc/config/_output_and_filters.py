@@ -21,7 +21,7 @@ from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._langid import identifier_available, missing_identifier_message
 from ..core._pagetype import PAGE_TYPES
 from ..core._types import OutputOptions
-from ._fallback_path import load_fallback
+from ._fallback_path import check_fallback
 from ._reading import is_unset
 
 
@@ -81,7 +81,7 @@ class ContentConfig:
         if fallback is not None:
             if not isinstance(fallback, str):
                 raise ValueError(f"MAINC_FALLBACK must be the dotted path of a callable; got {fallback!r}")
-            load_fallback(fallback)  # a path that cannot be used stops the crawl here
+            check_fallback(fallback)  # a path that cannot be used stops the crawl here
         return cls(
             output,
             str(favor),

@@ -147,8 +147,8 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         '``"trafilatura.extract"``: the dotted path of a callable ``(html, url) -> text or None`` '
         "run on the pages whose quality estimate is under ``MAINC_FALLBACK_BELOW``; its text "
         "replaces the extraction's when it returns some (``mainc['fallback']``: its path, "
-        "else ``False``). A path that does not import, or is not callable, stops the crawl at "
-        "start-up. ``None``, the default: no fallback",
+        "else ``False``). A path that does not import, is not callable or cannot take ``(html, "
+        "url)`` stops the crawl at start-up. ``None``, the default: no fallback",
         "extraction",
     ),
     Setting(
