@@ -117,7 +117,7 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         '``["article", "forum"]``: keep the items of these page types only (of '
         f"{', '.join(f'``{kind}``' for kind in PAGE_TYPES)}); the others are dropped "
         "(``DropItem``), counted in ``mainc/dropped/page_type``. ``article`` keeps the pages "
-        "whose ``mainc['article']`` is true; a page of no type (empty, not HTML) is dropped, an "
+        "whose ``mainc['article']`` is true; a page of no type (an empty response, not HTML) is dropped, an "
         "item whose extraction failed kept. Empty, the default (or all seven): every item is kept",
         "filters",
     ),
