@@ -171,7 +171,7 @@ def test_the_commands_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
             ["MAINC_FALLBACK_BELOW=0.5", "MAINC_FALLBACK_TIMEOUT=5"],
             ["MAINC_FALLBACK_BELOW", "MAINC_FALLBACK_TIMEOUT"],
         ),
-        (["MAINC_FALLBACK_BELOW=0.5", "MAINC_FALLBACK=json.dumps"], []),  # it has what it needs
+        (["MAINC_FALLBACK_BELOW=0.5", "MAINC_FALLBACK=os.path.join"], []),  # it has what it needs
         ([], []),
     ],
 )

@@ -130,6 +130,11 @@ def test_a_page_refused_before_parsing_is_not_judged_by_its_quality(page: bytes)
         ({"MAINC_FALLBACK": "json.decoder.NaN"},
          "MAINC_FALLBACK = 'json.decoder.NaN' is not callable (a float); it must take the page's HTML "
          "and URL and return its text or None"),
+        ({"MAINC_FALLBACK": "json.loads"},
+         "MAINC_FALLBACK = 'json.loads' cannot be called with a page's HTML and URL (too many "
+         "positional arguments); it must take them"),
+        ({"MAINC_FALLBACK": "os.getcwd"},
+         "MAINC_FALLBACK = 'os.getcwd' cannot be called with a page's HTML and URL"),
         ({"MAINC_FALLBACK": "extract"}, "MAINC_FALLBACK must be the dotted path of a callable"),
         ({"MAINC_FALLBACK": 3}, "MAINC_FALLBACK must be the dotted path of a callable; got 3"),
     ],
@@ -138,6 +143,12 @@ def test_bad_values_are_refused(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError) as raised:
         MaincConfig.from_settings(Settings(settings))
     assert str(raised.value).startswith(message)
+
+
+@pytest.mark.parametrize("path", ["json.decoder:JSONDecoder.decode", "difflib.get_close_matches"])
+def test_a_fallback_that_takes_html_and_url_is_accepted(path: str) -> None:
+    """Two positional arguments bind (more, with defaults, may follow)."""
+    assert MaincConfig.from_settings(Settings({"MAINC_FALLBACK": path})).content.fallback == path
 
 
 def test_a_fallback_path_takes_a_colon_or_dots() -> None:

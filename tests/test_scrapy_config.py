@@ -15,6 +15,7 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 import scrapy_mainc
+from scrapy_mainc.config._dedup_config import DedupConfig
 from scrapy_mainc.config._mainc_config import (
     SETTINGS,
     FieldNames,
@@ -22,6 +23,7 @@ from scrapy_mainc.config._mainc_config import (
     default_workers,
     spider_algorithm,
 )
+from scrapy_mainc.config._registry import idle_settings
 from scrapy_mainc.integration.addon import Addon
 from scrapy_mainc.integration.middleware import MaincDownloaderMiddleware, MaincSpiderMiddleware
 from scrapy_mainc.integration.pipeline import MaincPipeline
@@ -75,6 +77,31 @@ def test_every_setting_is_read() -> None:
         drop_empty=True,
         redecode=False,
     )
+
+
+def test_none_from_the_command_line_is_none() -> None:
+    """``-s NAME=None`` gives the text "None": for a setting whose value may be None, it is
+    None (the tables say "`None`: leave the field out"), not a field named "None"."""
+    settings = Settings(
+        {
+            "MAINC_HTML_FIELD": "None",
+            "MAINC_MARKDOWN_FIELD": "None",
+            "MAINC_AUTHORS_FIELD": "None",
+            "MAINC_WORKERS": "None",
+            "MAINC_MIN_QUALITY": "None",
+            "MAINC_FALLBACK": "None",
+        }
+    )
+    config = MaincConfig.from_settings(settings)
+    assert (config.fields.html, config.fields.markdown) == ("", "")
+    assert "authors" not in dict(config.fields.metadata)
+    assert config.workers == default_workers()
+    assert (config.content.min_quality, config.content.fallback) == (None, "")
+    dedup = DedupConfig.from_settings(Settings({"MAINC_DEDUP_FINGERPRINT_FIELD": "None"}))
+    assert dedup.fingerprint_field == ""
+    assert idle_settings(["MAINC_FALLBACK_BELOW"], {"MAINC_FALLBACK": "None"}.get) == [
+        ("MAINC_FALLBACK_BELOW", "MAINC_FALLBACK")
+    ]
 
 
 def test_domain_algorithms_from_the_command_line_as_json() -> None:

@@ -175,7 +175,7 @@ def test_worker_processes_have_the_name_the_warnings_look_for() -> None:
             {"MAINC_FALLBACK_BELOW": 0.5, "MAINC_FALLBACK_TIMEOUT": 5},
             ["MAINC_FALLBACK_BELOW", "MAINC_FALLBACK_TIMEOUT"],
         ),
-        ({"MAINC_FALLBACK_BELOW": 0.5, "MAINC_FALLBACK": "json.dumps"}, []),  # it has what it needs
+        ({"MAINC_FALLBACK_BELOW": 0.5, "MAINC_FALLBACK": "os.path.join"}, []),  # it has what it needs
         ({}, []),  # the add-on's defaults are not the user's
     ],
 )

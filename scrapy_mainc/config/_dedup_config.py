@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dedup._params import FingerprintParams, IndexParams
-from ._reading import SettingsReader, read_setting
+from ._reading import SettingsReader, is_unset, read_setting
 from ._registry import DEFAULTS
 
 
@@ -88,7 +88,7 @@ class DedupConfig:
                 num_perm=read("getint", "MAINC_DEDUP_NUM_PERM", default.num_perm),
                 text_field=settings.get("MAINC_DEDUP_TEXT_FIELD") or default.text_field,
                 fingerprint_field=(
-                    settings.get("MAINC_DEDUP_FINGERPRINT_FIELD") or ""
+                    _optional_field(settings.get("MAINC_DEDUP_FINGERPRINT_FIELD"))
                     if "MAINC_DEDUP_FINGERPRINT_FIELD" in settings
                     else default.fingerprint_field
                 ),
@@ -120,3 +120,8 @@ class DedupConfig:
             fingerprint=self.fingerprint_params,
             redis_timeout=self.redis_timeout,
         )
+
+
+def _optional_field(value: Any) -> str:
+    """A field setting's name, "" for None (or its text from ``-s``): no field."""
+    return "" if is_unset(value) else str(value or "")

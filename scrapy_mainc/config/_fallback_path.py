@@ -4,6 +4,7 @@ starts. The fallback itself runs in the worker (``items._fallback``)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
@@ -48,3 +49,21 @@ def load_fallback(path: str) -> Callable[..., Any]:
             "the page's HTML and URL and return its text or None"
         )
     return target  # type: ignore[no-any-return]
+
+
+def check_fallback(path: str) -> None:
+    """A ValueError, at start-up, when ``path`` cannot be used: it does not import, is not
+    callable, or cannot be called as the worker calls it, ``fallback(html, url)`` (a
+    callable whose signature Python cannot read is let through)."""
+    target = load_fallback(path)
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind("", "")
+    except TypeError as exc:
+        raise ValueError(
+            f"MAINC_FALLBACK = {path!r} cannot be called with a page's HTML and URL ({exc}); "
+            "it must take them, as two positional arguments, and return the page's text or None"
+        ) from None

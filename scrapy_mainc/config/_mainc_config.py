@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from ..algorithms import ALGORITHMS
 from ..core._limits import MAX_PAGE_BYTES
 from ._output_and_filters import ContentConfig
-from ._reading import SettingsReader, read_setting
+from ._reading import SettingsReader, is_unset, read_setting
 from ._registry import REGISTRY
 
 #: Where extraction runs: worker processes, worker threads, or the reactor thread itself.
@@ -162,9 +162,7 @@ class MaincConfig:
             ),
             strip_comments=flag("MAINC_STRIP_COMMENTS"),
             worker_mode=mode,
-            workers=(
-                default_workers() if workers in (None, "") else _positive(int, workers, "MAINC_WORKERS")
-            ),
+            workers=(default_workers() if is_unset(workers) else _positive(int, workers, "MAINC_WORKERS")),
             timeout=_positive(float, get("MAINC_TIMEOUT"), "MAINC_TIMEOUT"),
             fallback_timeout=_positive(float, get("MAINC_FALLBACK_TIMEOUT"), "MAINC_FALLBACK_TIMEOUT"),
             max_page_size=_positive(int, get("MAINC_MAX_PAGE_SIZE"), "MAINC_MAX_PAGE_SIZE"),
@@ -245,8 +243,9 @@ def _positive(kind: type, value: object, name: str) -> Any:
 
 
 def _field(value: object) -> str:
-    """A field name, or "" when the setting is None, False or empty (field switched off)."""
-    if value in (None, False, ""):
+    """A field name, or "" when the setting is None (or its text), False or empty (field
+    switched off)."""
+    if value is False or is_unset(value):
         return ""
     if not isinstance(value, str):
         raise ValueError(f"a MAINC_*_FIELD setting must be a field name or None; got {value!r}")

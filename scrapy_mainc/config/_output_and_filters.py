@@ -21,7 +21,8 @@ from ..algorithms._auto_params import FAVOR_PRESETS
 from ..core._langid import identifier_available, missing_identifier_message
 from ..core._pagetype import PAGE_TYPES
 from ..core._types import OutputOptions
-from ._fallback_path import load_fallback
+from ._fallback_path import check_fallback
+from ._reading import is_unset
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,18 +77,18 @@ class ContentConfig:
                 f"one of them, not both (MAINC_PAGE_TYPES = {list(page_types)!r})"
             )
         min_quality = get("MAINC_MIN_QUALITY")
-        fallback = get("MAINC_FALLBACK")
-        if fallback not in (None, ""):
+        fallback = None if is_unset(get("MAINC_FALLBACK")) else get("MAINC_FALLBACK")
+        if fallback is not None:
             if not isinstance(fallback, str):
                 raise ValueError(f"MAINC_FALLBACK must be the dotted path of a callable; got {fallback!r}")
-            load_fallback(fallback)  # a path that cannot be used stops the crawl here
+            check_fallback(fallback)  # a path that cannot be used stops the crawl here
         return cls(
             output,
             str(favor),
             languages,
             page_types,
             articles_only,
-            None if min_quality in (None, "") else share(min_quality, "MAINC_MIN_QUALITY"),
+            None if is_unset(min_quality) else share(min_quality, "MAINC_MIN_QUALITY"),
             fallback or "",
             share(get("MAINC_FALLBACK_BELOW"), "MAINC_FALLBACK_BELOW"),
         )

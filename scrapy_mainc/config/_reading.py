@@ -89,6 +89,12 @@ class SettingValues(Mapping[str, Any]):
         return dict(json.loads(value) if isinstance(value, str) else value)
 
 
+def is_unset(value: object) -> bool:
+    """Whether a setting whose value may be None has none: None, or the text that ``-s
+    NAME=`` or ``-s NAME=None`` gives (Scrapy keeps ``-s`` values as text)."""
+    return value is None or (isinstance(value, str) and value in ("", "None"))
+
+
 #: What each getter accepts, for the error it gives.
 _GETTER_KINDS = {
     "getbool": "True or False",

@@ -23,6 +23,7 @@ from typing import Any
 from ..core._limits import MAX_PAGE_BYTES
 from ..core._pagetype import PAGE_TYPES
 from ..dedup._params import FingerprintParams, IndexParams
+from ._reading import is_unset
 
 #: The clustering parameters' own defaults, which the MAINC_DEDUP_* settings take.
 _FINGERPRINT = FingerprintParams()
@@ -116,7 +117,7 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         '``["article", "forum"]``: keep the items of these page types only (of '
         f"{', '.join(f'``{kind}``' for kind in PAGE_TYPES)}); the others are dropped "
         "(``DropItem``), counted in ``mainc/dropped/page_type``. ``article`` keeps the pages "
-        "whose ``mainc['article']`` is true; a page of no type (empty, not HTML) is dropped, an "
+        "whose ``mainc['article']`` is true; a page of no type (an empty response, not HTML) is dropped, an "
         "item whose extraction failed kept. Empty, the default (or all seven): every item is kept",
         "filters",
     ),
@@ -146,8 +147,8 @@ _CONTENT_SETTINGS: tuple[Setting, ...] = (
         '``"trafilatura.extract"``: the dotted path of a callable ``(html, url) -> text or None`` '
         "run on the pages whose quality estimate is under ``MAINC_FALLBACK_BELOW``; its text "
         "replaces the extraction's when it returns some (``mainc['fallback']``: its path, "
-        "else ``False``). A path that does not import, or is not callable, stops the crawl at "
-        "start-up. ``None``, the default: no fallback",
+        "else ``False``). A path that does not import, is not callable or cannot take ``(html, "
+        "url)`` stops the crawl at start-up. ``None``, the default: no fallback",
         "extraction",
     ),
     Setting(
@@ -430,7 +431,7 @@ NEEDS = {"MAINC_FALLBACK_BELOW": "MAINC_FALLBACK", "MAINC_FALLBACK_TIMEOUT": "MA
 def idle_settings(given: Iterable[str], value: Callable[[str], Any]) -> list[tuple[str, str]]:
     """``(name, needed)`` for each setting of ``given`` (names a user set) that does nothing
     because the setting it needs (:data:`NEEDS`) has no value (``value(name)``)."""
-    return [(name, NEEDS[name]) for name in given if name in NEEDS and value(NEEDS[name]) in (None, "")]
+    return [(name, NEEDS[name]) for name in given if name in NEEDS and is_unset(value(NEEDS[name]))]
 
 
 def unknown_settings(names: Iterable[str]) -> list[tuple[str, str]]:
