@@ -294,6 +294,19 @@ def test_an_option_value_that_means_nothing_is_refused(option: str, value: str, 
     assert not (tmp_path / "items.jsonl").exists()
 
 
+def test_a_misspelt_mainc_setting_on_the_command_line_is_refused(tmp_path: Path) -> None:
+    # as mainc warc refuses it; before, the crawl warned and went on with the default
+    done, items = crawl("http://127.0.0.1:9/sitemap.xml", "-s", "MAINC_ALGORITM=econ", cwd=tmp_path)
+    assert done.returncode == 2 and items == [], done.stderr[-3000:]
+    assert done.stderr.splitlines() == [
+        "mainc crawl: error: MAINC_ALGORITM is not a scrapy_mainc setting; did you mean MAINC_ALGORITHM?"
+    ]
+    done, _ = crawl("http://127.0.0.1:9/sitemap.xml", "-s", "MAINC_NOTHING_LIKE_IT=1", cwd=tmp_path)
+    assert done.stderr.splitlines() == [
+        "mainc crawl: error: MAINC_NOTHING_LIKE_IT is not a scrapy_mainc setting"
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
+from ..config._registry import unknown_settings
 from ._errors import CommandError
 from ._inputs import is_url
 from ._options import add_item_options, item_options
@@ -35,16 +37,22 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     start_urls, page_urls = _inputs(args.inputs)
+    options = item_options(args)
+    _refuse_unknown(options["settings"])
     from ._crawl_job import CrawlJob  # Scrapy only when crawling
     from ._crawl_job import run as run_crawl
 
-    job = CrawlJob(
-        start_urls=tuple(start_urls),
-        page_urls=tuple(page_urls),
-        depth=args.depth,
-        **item_options(args),
-    )
+    job = CrawlJob(start_urls=tuple(start_urls), page_urls=tuple(page_urls), depth=args.depth, **options)
     return run_crawl(job)
+
+
+def _refuse_unknown(settings: dict[str, Any]) -> None:
+    """A CommandError for a ``-s MAINC_`` name that is no setting (a misspelt one), as
+    ``mainc warc`` gives: typed on this command line, it is refused, not only warned of as
+    in a project's settings."""
+    for name, nearest in unknown_settings(settings)[:1]:
+        hint = f"; did you mean {nearest}?" if nearest else ""
+        raise CommandError(f"{name} is not a scrapy_mainc setting{hint}")
 
 
 def _inputs(arguments: list[str]) -> tuple[list[str], list[str]]:
