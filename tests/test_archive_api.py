@@ -105,6 +105,8 @@ def test_archive_items_carry_the_page_type_and_keep_the_chosen_kinds(tmp_path: P
     lines = JobSummary.of([summary]).lines("mainc warc", "items.jsonl")
     assert f"  items dropped: {articles} (page type: {articles})" in lines
     assert f"  page types: article: {articles}, listing: {len(listings)}" in lines
+    assert lines[0].startswith("mainc warc: 1 file in ")  # one file: "file", not "1 files"
+    assert JobSummary.of([summary, summary]).lines("w", "o")[0].startswith("w: 2 files in ")
 
 
 def test_settings_are_the_crawls() -> None:

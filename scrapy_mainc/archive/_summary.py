@@ -173,7 +173,7 @@ class JobSummary(Counts):
         stats = self.stats
         dropped, drops = sum(stats.get(key, 0) for key in DROP_NAMES), drop_counts(stats)
         lines = [
-            f"{command}: {self.files} files in {self.seconds:.1f} s"
+            f"{command}: {self.files} file{'' if self.files == 1 else 's'} in {self.seconds:.1f} s"
             + (f" ({self.resumed} done by an earlier run, skipped)" if self.resumed else ""),
             f"  records: {sum(self.records.values())}" + (f" ({kinds})" if kinds else ""),
             f"  not pages: {sum(self.skipped.values())}" + (f" ({skipped})" if skipped else ""),
