@@ -19,7 +19,9 @@ a dataset is any directory holding:
   gold.json        {"<id>": {"articleBody": "the expected text", "url": "https://..."}, ...}
               or   {"<id>": {"with": ["in the text", ...], "without": ["not in it", ...]}, ...}
 Every id of gold.json with an html/<id>.html file is a page; "url" is optional (the
-page's address: relative links are resolved against it and auto reads its slug).
+page's address: relative links are resolved against it, and auto reads its slug and its
+shape to decide the page's type, so a page scored without it may be typed, and extracted,
+otherwise than in a crawl).
 HTML files without an entry in gold.json, and entries without a file, are left out.
 Text gold is scored by 4-gram shingles; snippet gold (every entry "with"/"without", no
 mixing) as trafilatura's evaluation scores it: a snippet is found when it is part of the
