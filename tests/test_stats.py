@@ -79,6 +79,21 @@ def test_invisible_characters_are_not_text() -> None:
     assert measure("\u200b caf\u00e9 \ufeff") == (4, 1, 0, 0)
 
 
+def test_alike_groups_are_siblings_of_one_tag_and_class() -> None:
+    stats = document(
+        '<body><ul><li class="a">1</li><li class="b">2</li><li class="a">3</li><p class="a">4</p>'
+        '<li>5</li><li class="b">6</li><li class="a">7</li></ul></body>'
+    ).stats
+    # Pre-order: 0 body, 1 ul, 2 li.a, 3 li.b, 4 li.a, 5 p.a, 6 li, 7 li.b, 8 li.a
+    assert (stats.kind(2), stats.kind(5), stats.kind(6)) == (("li", "a"), ("p", "a"), ("li", ""))
+    children = stats.children_of(1)
+    assert stats.alike_groups(children, 1) == [[2, 4, 8], [3, 7], [5], [6]]
+    assert stats.alike_groups(children, 2) == [[2, 4, 8], [3, 7]]
+    assert stats.alike_groups(children, 3) == [[2, 4, 8]]
+    # the groups keep the order of the nodes given, first member first
+    assert stats.alike_groups(reversed(children), 2) == [[8, 4, 2], [7, 3]]
+
+
 def test_release_drops_every_element() -> None:
     stats = document("<body><div><p>one</p><p>two</p></div></body>").stats
     stats.release()

@@ -11,7 +11,6 @@ partition the page's text.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -184,11 +183,9 @@ def teaser_cards(stats: DomStats, regions: Regions, shape: CardShape) -> set[int
         ]
         if len(card_like) < shape.min_alike:
             continue  # cheap numbers first: most lists (menus) have no card-like items
-        kinds = [(tags[node], stats.class_of(node)) for node in siblings]
-        kind, alike = Counter(kinds).most_common(1)[0]
-        if alike < shape.min_alike:
+        members = max(stats.alike_groups(siblings, shape.min_alike), key=len, default=None)
+        if members is None:
             continue
-        members = [node for node, node_kind in zip(siblings, kinds) if node_kind == kind]
         card_like_set = set(card_like)
         cards = [
             node
@@ -275,9 +272,8 @@ def alike_items(stats: DomStats, max_words: int, min_alike: int) -> list[int]:
         siblings = [node for node in stats.children_of(up) if words[node] <= max_words]
         if len(siblings) < min_alike:
             continue  # cheap numbers first: too few small children to be alike
-        kinds = Counter((tags[node], stats.class_of(node)) for node in siblings)
-        for node in siblings:
-            if kinds[tags[node], stats.class_of(node)] >= min_alike:
+        for group in stats.alike_groups(siblings, min_alike):
+            for node in group:
                 is_item[node] = True
     item_of = [-1] * len(tags)
     for node in range(1, len(tags)):  # pre-order: the parent is settled already

@@ -165,16 +165,11 @@ class _WrapperTest:
         gallery whose captions are its text)."""
         prose = self._prose()
         cut_prose = sum(prose[node] for node in cut)
-        alike: dict[tuple[str, str], list[int]] = {}
-        for node in cut:
-            if prose[node]:
-                key = (self.stats.tags[node], self.stats.nodes[node].get("class") or "")
-                alike.setdefault(key, []).append(node)
+        with_prose = [node for node in cut if prose[node]]
         return [
             node
-            for parts in alike.values()
-            if len(parts) >= self.params.photo_story_min_parts
-            and self._most(sum(prose[node] for node in parts), cut, cut_prose)
+            for parts in self.stats.alike_groups(with_prose, self.params.photo_story_min_parts)
+            if self._most(sum(prose[node] for node in parts), cut, cut_prose)
             for node in parts
         ]
 

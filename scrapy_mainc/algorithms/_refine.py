@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import Counter
 from itertools import accumulate
 
 from ..core._datetext import stamp_date
@@ -301,11 +300,9 @@ def first_post(document: Document, root: int, excluded: set[int], params: AutoPa
         container = children[0]
     if len(children) < params.post_min_count:
         return root
-    kinds = [(stats.tags[child], stats.class_of(child)) for child in children]
-    kind, count = Counter(kinds).most_common(1)[0]
-    if count < params.post_min_count:
+    posts = max(stats.alike_groups(children, params.post_min_count), key=len, default=None)
+    if posts is None:
         return root
-    posts = [child for child, child_kind in zip(children, kinds) if child_kind == kind]
     members = set(posts)
     for child in children:  # no other part of the container reads as a post: an article
         if child not in members and stats.words[child] - stats.link_words[child] >= params.post_min_words:

@@ -141,7 +141,7 @@ def foreign_parts(
     if not candidates:
         return []
     holder = next((child for child in children if stats.contains(child, document.headline)), -1)
-    kinds = {child: (stats.tags[child], stats.class_of(child)) for child in children}
+    kinds = {child: stats.kind(child) for child in children}
     story_limit = max(params.story_part_share * totals[node], params.story_min_words)
     samples: dict[int, str] = {}
     foreign: list[int] = []

@@ -16,8 +16,6 @@ dropped: its negative parts go (the labels and buttons), the replies stay.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..core._stats import DomStats
 
 
@@ -30,12 +28,9 @@ def post_runs(stats: DomStats, values: list[float], min_count: int, min_value: f
     for up, count in enumerate(stats.child_counts):
         if count < min_count:
             continue
-        children = stats.children_of(up)
-        kinds = [(stats.tags[child], stats.class_of(child)) for child in children]
-        worth = Counter(kind for child, kind in zip(children, kinds) if best[child] >= min_value)
-        for kind, number in worth.items():
-            if number >= min_count:
-                runs.append([child for child, other in zip(children, kinds) if other == kind])
+        for alike in stats.alike_groups(stats.children_of(up), min_count):
+            if sum(best[child] >= min_value for child in alike) >= min_count:
+                runs.append(alike)
     return runs
 
 

@@ -313,7 +313,7 @@ def _alike_chains(stats: DomStats, roots: tuple[int, ...], params: CommentParams
             kids = stats.children_of(node)
             if params.sections_are_text and _opens_with_heading(stats, kids):
                 continue  # a section of the text (a listicle's item), not a comment
-            signature = (tags[node], stats.class_of(node), tuple([tags[kid] for kid in kids]))
+            signature = (*stats.kind(node), tuple([tags[kid] for kid in kids]))
             chain = open_chains.get(signature)
             if chain and node < end[chain[-1]]:
                 continue  # nested inside an alike block: part of that block

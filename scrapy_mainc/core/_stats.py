@@ -13,7 +13,7 @@ it reads.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from itertools import accumulate
 from sys import intern
@@ -127,9 +127,18 @@ class DomStats:
             child = end[child]
         return found
 
-    def class_of(self, index: int) -> str:
-        """The ``class`` attribute of a node ("" when absent)."""
-        return self.nodes[index].get("class") or ""
+    def kind(self, index: int) -> tuple[str, str]:
+        """A node's tag and ``class`` attribute ("" when absent): siblings of one kind are
+        *alike* (a list's items, a grid's cards, a feed's posts)."""
+        return self.tags[index], self.nodes[index].get("class") or ""
+
+    def alike_groups(self, nodes: Iterable[int], min_count: int) -> list[list[int]]:
+        """The ``nodes`` grouped by kind, each group of ``min_count`` nodes or more, in the
+        order of ``nodes``; the groups in the order of their first members."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        for node in nodes:
+            groups.setdefault(self.kind(node), []).append(node)
+        return [group for group in groups.values() if len(group) >= min_count]
 
     @cached_property
     def depth(self) -> list[int]:
