@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ._extract import extract, extract_tree
 from .algorithms import ALGORITHMS
-from .core._comments import CommentParams
+from .core._comment_params import CommentParams
 from .core._limits import MAX_ELEMENTS, MAX_PAGE_BYTES
 from .core._types import Extraction
 

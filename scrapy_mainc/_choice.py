@@ -22,7 +22,8 @@ from typing import Any
 from .algorithms import Algorithm
 from .algorithms._page_type_params import ITEMS_ARE_CONTENT, POSTS_ARE_CONTENT, REVIEWS_ARE_COMMENTS
 from .core._article import article_verdict
-from .core._comments import CommentParams, comment_nodes
+from .core._comment_params import CommentParams
+from .core._comments import comment_nodes
 from .core._pagetype import other_than_article
 from .core._render import render_text
 from .core._tables import data_tables

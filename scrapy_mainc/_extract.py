@@ -22,7 +22,7 @@ from ._choice import ChoiceOptions, choose
 from .algorithms import Algorithm, get_algorithm
 from .algorithms._auto_params import favor_overrides
 from .core._attributes import attributes_reason
-from .core._comments import CommentParams
+from .core._comment_params import CommentParams
 from .core._decode import MARKUP_RE, MARKUP_SCAN_CHARS, binary_reason, binary_text_reason, decode_html
 from .core._dom import ParseError, copy_tree, parse_html, prepare
 from .core._evidence import collect_evidence

@@ -8,13 +8,10 @@ from lxml import etree
 
 from helpers import document, node_at
 from scrapy_mainc import extract
-from scrapy_mainc.core._comments import (
-    CommentParams,
-    comment_heading,
-    comment_nodes,
-    comment_region_start,
-    has_comment_name,
-)
+from scrapy_mainc.core._comment_names import has_comment_name
+from scrapy_mainc.core._comment_params import CommentParams
+from scrapy_mainc.core._comment_regions import comment_heading, comment_region_start
+from scrapy_mainc.core._comments import comment_nodes
 
 #: What these tests check is what happens on articles (see conftest.pages_are_articles).
 pytestmark = pytest.mark.usefixtures("pages_are_articles")

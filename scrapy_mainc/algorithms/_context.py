@@ -18,7 +18,7 @@ import re
 from lxml import etree
 
 from ..core._class_names import NameClass, classify_names
-from ..core._comments import has_comment_name, named_comment_nodes
+from ..core._comment_names import has_comment_name, named_comment_nodes
 from ..core._stats import DomStats
 from ..core._tags import HEADING_TAGS
 from ..core._types import Document

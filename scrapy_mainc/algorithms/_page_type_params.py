@@ -55,11 +55,11 @@ from ._auto_params import AutoParams
 #: Page types whose posts are content: the comment stage leaves them in.
 POSTS_ARE_CONTENT = frozenset({"forum"})
 #: Page types whose customer reviews are comments: the comment stage also takes the
-#: sections named as reviews (:attr:`~scrapy_mainc.core._comments.CommentParams.reviews`).
+#: sections named as reviews (:attr:`~scrapy_mainc.core._comment_params.CommentParams.reviews`).
 REVIEWS_ARE_COMMENTS = frozenset({"product"})
 #: Page types whose items are a run of alike dated blocks (a section's dated teasers, a
 #: chart's entries): the comment stage does not read such a run as the comment region
-#: (:attr:`~scrapy_mainc.core._comments.CommentParams.dated_runs`).
+#: (:attr:`~scrapy_mainc.core._comment_params.CommentParams.dated_runs`).
 ITEMS_ARE_CONTENT = frozenset({"listing", "collection"})
 
 #: A choice this many times smaller than the page-density choice is a fragment of a page

@@ -33,7 +33,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..core._comments import CommentParams, comment_nodes
+from ..core._comment_params import CommentParams
+from ..core._comments import comment_nodes
 from ..core._render import render_text
 from ..core._stats import DomStats
 from ..core._text import CJK_RE

@@ -9,8 +9,9 @@
 - ``_drops``: which items are dropped, and why;
 - ``_mainc_stats``: what every ``mainc/*`` stat means, and the one interface it is counted
   through; ``_failure_warnings``: the warnings about failed extractions, said once;
-- ``_pool`` over ``_workers``: the extraction in worker processes, threads or inline, each
-  page within its time budget;
+- ``_pool`` (over ``_pool_slots`` and ``_pool_processes``: its work on its event loop)
+  over ``_workers``: the extraction in worker processes, threads or inline, each page
+  within its time budget;
 - ``_clusters`` over ``_cluster_index``: the near-duplicate cluster step, and the index it
   uses, opened and watched as a crawl does.
 

@@ -186,59 +186,79 @@ def window_text(document: Document, window: Window) -> WindowText:
     threads and related-story boxes (:data:`_SKIP_RE` in a container's class or id) are
     passed over, their tails kept."""
     stats = document.stats
-    nodes, end, tags, texts, tails, parent = (
-        stats.nodes,
-        stats.end,
-        stats.tags,
-        stats.texts,
-        stats.tails,
-        stats.parent,
-    )
-    pieces: list[str] = []
-    starts: list[int] = []
-    owners: list[int] = []
-    times: list[tuple[int, int, str, str, int]] = []
-    open_times: dict[int, tuple[int, str, str]] = {}
-    length = headline_start = 0
-    headline_end = -1
+    nodes, end, tags, texts = stats.nodes, stats.end, stats.tags, stats.texts
+    reading = _Reading(window.anchor, stats.tails, stats.parent)
     open_nodes: list[int] = []
     index = window.start
     while index < window.stop:
         while open_nodes and end[open_nodes[-1]] <= index:
-            closed = open_nodes.pop()
-            if closed in open_times:
-                start, value, label = open_times.pop(closed)
-                times.append((start, length, value, label, closed))
-            if closed == window.anchor:
-                headline_end = length
-            tail = tails[closed]
-            if tail and not tail.isspace():
-                starts.append(length)
-                owners.append(parent[closed])
-                pieces.append(tail)
-                length += len(tail) + 1
+            reading.close(open_nodes.pop())
         if index == window.anchor:
-            headline_start = length
-        elif headline_end >= 0 and length - headline_end > window.chars:
-            break
-        tag = tags[index]
+            reading.headline_start = reading.length
+        elif reading.headline_end >= 0 and reading.length - reading.headline_end > window.chars:
+            break  # enough text read after the headline
         open_nodes.append(index)
-        if tag in _CONTAINER_TAGS and _skipped(nodes[index]):
+        if tags[index] in _CONTAINER_TAGS and _skipped(nodes[index]):
             index = end[index]  # its subtree is not read; its tail is, when it closes
             continue
-        if tag == "time":
-            value = parse_machine_date(nodes[index].get("datetime") or "")
-            if value:
-                open_times[index] = (length, value, _time_label(nodes[index]))
+        if tags[index] == "time":
+            reading.open_time(index, nodes[index])
         text = texts[index]
         if text and not text.isspace():
-            starts.append(length)
-            owners.append(index)
-            pieces.append(text)
-            length += len(text) + 1
+            reading.add(text, index)
         index += 1
-    if headline_end < 0:
-        headline_end = length
-    for node, (start, value, label) in open_times.items():
-        times.append((start, length, value, label, node))
-    return WindowText(" ".join(pieces), starts, owners, headline_start, headline_end, times)
+    return reading.result()
+
+
+class _Reading:
+    """A window's text as :func:`window_text` reads it: the pieces so far, where each
+    starts and which element shows it, the ``<time>`` elements opened and closed, and
+    where the headline (the window's ``anchor``) starts and ends."""
+
+    __slots__ = (
+        "anchor", "tails", "parent", "pieces", "starts", "owners", "length",
+        "times", "open_times", "headline_start", "headline_end",
+    )  # fmt: skip
+
+    def __init__(self, anchor: int, tails: list[str | None], parent: list[int]) -> None:
+        self.anchor, self.tails, self.parent = anchor, tails, parent
+        self.pieces: list[str] = []
+        self.starts: list[int] = []
+        self.owners: list[int] = []
+        self.length = 0  # characters read, a space after each piece
+        self.times: list[tuple[int, int, str, str, int]] = []
+        self.open_times: dict[int, tuple[int, str, str]] = {}
+        self.headline_start = 0
+        self.headline_end = -1  # not closed yet
+
+    def add(self, text: str, owner: int) -> None:
+        """Read ``text`` (an element's text, or a tail: not blank) shown in ``owner``."""
+        self.starts.append(self.length)
+        self.owners.append(owner)
+        self.pieces.append(text)
+        self.length += len(text) + 1
+
+    def open_time(self, node: int, element: etree._Element) -> None:
+        """A ``<time>`` element starts here: kept when its ``datetime`` is a date."""
+        value = parse_machine_date(element.get("datetime") or "")
+        if value:
+            self.open_times[node] = (self.length, value, _time_label(element))
+
+    def close(self, node: int) -> None:
+        """``node``'s subtree ends here: its ``<time>`` or the headline ends; its tail is read."""
+        if node in self.open_times:
+            start, value, label = self.open_times.pop(node)
+            self.times.append((start, self.length, value, label, node))
+        if node == self.anchor:
+            self.headline_end = self.length
+        tail = self.tails[node]
+        if tail and not tail.isspace():
+            self.add(tail, self.parent[node])
+
+    def result(self) -> WindowText:
+        """What was read; a headline or a ``<time>`` still open ends with the text."""
+        headline_end = self.length if self.headline_end < 0 else self.headline_end
+        for node, (start, value, label) in self.open_times.items():
+            self.times.append((start, self.length, value, label, node))
+        text = " ".join(self.pieces)
+        return WindowText(text, self.starts, self.owners, self.headline_start, headline_end, self.times)
