@@ -5,8 +5,8 @@ sends the post there for a script to render), moves what the parser nested in a 
 element of HTML5 it does not know (``<source>``, ``<embed>``, ``<wbr>``...) out after it,
 where browsers put it (:func:`close_void_elements`), gives a ``<picture>``'s image without
 an address its first source's files, removes what no algorithm reads (scripts, styles,
-form controls, comments; tails are kept), empties hidden elements in place (but a
-paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
+form controls, comments; tails are kept), empties hidden elements and dialogs in place
+(but a paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
 page marks as its article body.
 The parser keeps in text and attributes the control characters that lxml's API refuses to
 store (``ValueError: All strings must be XML compatible``). So the page's text is moved
@@ -36,8 +36,16 @@ from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 #: marks the article body with ``itemprop="articleBody"``.
 _PREPARED_ATTRIBUTES_XPATH = etree.XPath(
     "descendant-or-self::*/@style | descendant-or-self::*/@hidden | descendant-or-self::*/@itemprop"
-    " | descendant-or-self::*/@itemtype"
+    " | descendant-or-self::*/@itemtype | descendant-or-self::*/@role | descendant-or-self::*/@aria-modal"
+    " | descendant-or-self::dialog[not(@open)]"
 )
+#: Dialogs, hidden as the rest: a page shows them over itself when the reader opens them
+#: (a cookie consent's preference centre, a shop's privacy policy, a sign-up prompt, a
+#: cart's pop-up); they are not part of it. A closed ``<dialog>`` (browsers show none
+#: without ``open``), an element marked ``aria-modal="true"``, or one whose ``role`` is a
+#: dialog's. On the development pages (2026-12-02) this changes 21 of 2,436 texts: 15 up
+#: (five WCXB pages from under 0.5 to over it), 4 down by at most 0.004.
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 #: Alike hidden paragraph wrappers in one parent that are a paywall's continuation, not a
 #: collapsed panel (see :func:`hidden_to_empty`): the two paywalled development pages hide
 #: 17 and 27 in the story's container; FAQ accordions and consent settings hide one per
@@ -161,15 +169,29 @@ def prepare(
     itemprops: list[tuple[str, etree._Element]] = []
     itemtypes: list[str] = []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
-        if value.attrname == "itemprop":
+        if isinstance(value, etree._Element):  # a closed <dialog>
+            hidden.append(value)
+        elif value.attrname == "itemprop":
             element = value.getparent()
             itemprops.extend((prop, element) for prop in value.lower().split())
         elif value.attrname == "itemtype":
             itemtypes.extend(part.rstrip("/").rsplit("/", 1)[-1] for part in value.split())
-        elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
+        elif _hides(value):
             hidden.append(value.getparent())
     empty_hidden(body, hidden)
     return body, tuple(itemprops), tuple(itemtypes)
+
+
+def _hides(value: etree._ElementUnicodeResult) -> bool:
+    """Whether the attribute ``value`` hides its element: ``hidden``, a hiding style, or a
+    dialog's ``role`` or ``aria-modal="true"`` (:data:`DIALOG_ROLES`)."""
+    name, text = value.attrname, str(value).lower()
+    if name == "role":  # the first of its tokens is the role browsers take
+        tokens = text.split()
+        return bool(tokens) and tokens[0] in DIALOG_ROLES
+    if name == "aria-modal":
+        return text.strip() == "true"
+    return name == "hidden" or bool(_HIDDEN_STYLE_RE.search(text))
 
 
 def empty_hidden(body: etree._Element, hidden: list[etree._Element]) -> None:
