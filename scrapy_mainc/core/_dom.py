@@ -28,7 +28,7 @@ from lxml import etree
 
 from ._repair import REPAIRED_TAGS, Repairable, page_wrappers, repair
 from ._sanitize import image_source, image_srcset, safe_srcset, xml_safe
-from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
+from ._tags import DIALOG_ROLES, HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
 #: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
@@ -43,9 +43,9 @@ _PREPARED_ATTRIBUTES_XPATH = etree.XPath(
 #: (a cookie consent's preference centre, a shop's privacy policy, a sign-up prompt, a
 #: cart's pop-up); they are not part of it. A closed ``<dialog>`` (browsers show none
 #: without ``open``), an element marked ``aria-modal="true"``, or one whose ``role`` is a
-#: dialog's. On the development pages (2026-12-02) this changes 21 of 2,436 texts: 15 up
-#: (five WCXB pages from under 0.5 to over it), 4 down by at most 0.004.
-DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+#: dialog's (:data:`~._tags.DIALOG_ROLES`). On the development pages (2026-12-02) this
+#: changes 21 of 2,436 texts: 15 up (five WCXB pages from under 0.5 to over it), 4 down by
+#: at most 0.004. ``auto`` cuts the dialogs preparation leaves (an open one: ``cut_overlays``).
 #: Alike hidden paragraph wrappers in one parent that are a paywall's continuation, not a
 #: collapsed panel (see :func:`hidden_to_empty`): the two paywalled development pages hide
 #: 17 and 27 in the story's container; FAQ accordions and consent settings hide one per
@@ -170,28 +170,36 @@ def prepare(
     itemtypes: list[str] = []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
         if isinstance(value, etree._Element):  # a closed <dialog>
-            hidden.append(value)
+            if is_dialog(value):
+                hidden.append(value)
+        elif value.attrname in _DIALOG_ATTRIBUTES:
+            if is_dialog(value):
+                hidden.append(value.getparent())
         elif value.attrname == "itemprop":
             element = value.getparent()
             itemprops.extend((prop, element) for prop in value.lower().split())
         elif value.attrname == "itemtype":
             itemtypes.extend(part.rstrip("/").rsplit("/", 1)[-1] for part in value.split())
-        elif _hides(value):
+        elif value.attrname == "hidden" or _HIDDEN_STYLE_RE.search(value):
             hidden.append(value.getparent())
     empty_hidden(body, hidden)
     return body, tuple(itemprops), tuple(itemtypes)
 
 
-def _hides(value: etree._ElementUnicodeResult) -> bool:
-    """Whether the attribute ``value`` hides its element: ``hidden``, a hiding style, or a
-    dialog's ``role`` or ``aria-modal="true"`` (:data:`DIALOG_ROLES`)."""
-    name, text = value.attrname, str(value).lower()
-    if name == "role":  # the first of its tokens is the role browsers take
+_DIALOG_ATTRIBUTES = frozenset({"role", "aria-modal"})
+
+
+def is_dialog(mark: etree._Element | etree._ElementUnicodeResult) -> bool:
+    """Whether ``mark``, a closed ``<dialog>`` or an element's ``role`` or ``aria-modal``,
+    makes its element a dialog: a dialog's role (:data:`~._tags.DIALOG_ROLES`, the first
+    of the attribute's tokens: the one browsers take) or ``aria-modal="true"``."""
+    if isinstance(mark, etree._Element):
+        return True
+    text = str(mark).lower()
+    if mark.attrname == "role":
         tokens = text.split()
         return bool(tokens) and tokens[0] in DIALOG_ROLES
-    if name == "aria-modal":
-        return text.strip() == "true"
-    return name == "hidden" or bool(_HIDDEN_STYLE_RE.search(text))
+    return text.strip() == "true"
 
 
 def empty_hidden(body: etree._Element, hidden: list[etree._Element]) -> None:
