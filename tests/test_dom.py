@@ -1,4 +1,4 @@
-"""Parsing: the fallback for pages nested deeper than the parser allows; hidden elements."""
+"""Parsing: the fallback for pages nested deeper than the parser allows; hidden elements and dialogs."""
 
 from __future__ import annotations
 
@@ -69,6 +69,58 @@ def test_two_hidden_wrappers_are_no_paywall() -> None:
     text = extract(page, metadata=False).text
     assert "Hidden paragraph 3" not in text and "Hidden paragraph 4" not in text
     assert "Hidden paragraph 5" not in text  # two alike wrappers left: fewer than three
+
+
+def _product_with(dialog: str) -> str:
+    """A product's page whose footer holds ``dialog`` (a format string for its text): a
+    privacy policy far longer than the product's description."""
+    policy = "".join(
+        f"<p>Clause {n}: we collect and process personal information, as this policy says.</p>"
+        for n in range(40)
+    )
+    return (
+        "<html><head><title>Wool Runner</title></head><body><main><h1>Wool Runner</h1>"
+        "<p>A true original, our runner combines soft wool with comfort, all day long.</p>"
+        "<p>Machine washable: remove the insoles and laces and wash them apart.</p></main>"
+        f"<footer><a href='/privacy'>Privacy</a>{dialog.format(policy)}</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "dialog",
+    [
+        "<div role='dialog' aria-modal='true' class='modal'>{}</div>",
+        "<div aria-modal='True'><div>{}</div></div>",
+        "<div role='Dialog presentation'>{}</div>",
+        "<div role='alertdialog'>{}</div>",
+        "<dialog>{}</dialog>",
+    ],
+)
+def test_a_dialog_is_not_the_page(dialog: str) -> None:
+    # A page shows a dialog over itself when the reader opens it: the policy is no content
+    # (before this rule, the largest block of the page and the text chosen).
+    result = extract(_product_with(dialog), metadata=False, page_type="product")
+    assert "Clause" not in result.text
+    assert "A true original" in result.text and "Machine washable" in result.text
+
+
+@pytest.mark.parametrize(
+    "shown", ["<div>{}</div>", "<dialog open>{}</dialog>", "<div role='region' aria-modal='false'>{}</div>"]
+)
+def test_an_open_dialog_or_another_role_is_prepared_as_any_element(shown: str) -> None:
+    body, _, _ = prepare(lxml_html.document_fromstring(_product_with(shown)))
+    assert "Clause 39" in clean_text(" ".join(body.itertext()))
+
+
+def test_a_dialog_that_holds_the_pages_headline_is_the_page() -> None:
+    # A story shown in a modal when the page is loaded: it holds the page's <h1> (the rule
+    # for a whole page hidden until its scripts run).
+    story = "".join(f"<p>Sentence {n} of the story, with words enough to read as one.</p>" for n in range(6))
+    page = (
+        "<html><body><nav><a href='/'>Home</a></nav>"
+        f"<div role='dialog'><h1>Story</h1>{story}</div></body></html>"
+    )
+    assert "Sentence 5 of the story" in extract(page, metadata=False).text
 
 
 def _templated_post(marked: bool) -> str:

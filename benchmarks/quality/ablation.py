@@ -94,6 +94,7 @@ PATCHES: dict[str, Callable[[], None]] = {
     "streamed": lambda: setattr(repair_module, "place_streamed_segments", lambda body, found: None),
     "button": lambda: setattr(repair_module, "release_swallowed", lambda body, found: None),
     "hidden page": lambda: setattr(dom_module, "page_wrappers", lambda body: set()),
+    "dialogs": lambda: setattr(dom_module, "is_dialog", lambda mark: False),
     "second look": lambda: setattr(extract_module, "choose", choice_module._choice),
     "forum posts": lambda: setattr(choice_module, "POSTS_ARE_CONTENT", frozenset()),
     "product data": lambda: setattr(extract_module, "missing_description", lambda document, text: ""),
@@ -189,6 +190,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "repairs: no streamed segments in place": {"_off": ("streamed",)},
     "repairs: a page nested in a button stays in it": {"_off": ("button",)},
     "repairs: a page hidden until its scripts run stays hidden": {"_off": ("hidden page",)},
+    "repairs: closed dialogs and dialog roles shown (not emptied)": {"_off": ("dialogs",)},
 }
 
 #: The pages of each set, loaded once in each worker process (see ``_load``).

@@ -59,7 +59,9 @@ class AutoParams:
     #: content by the HTML standard's definition.
     cut_nested_articles: bool = True
     #: Cut overlays (``<dialog>``, ``role=dialog``/``alertdialog``: consent prompts, sign-up
-    #: walls) unless they hold the headline. For its golden pages.
+    #: walls) unless they hold the headline. For its golden pages. Preparation empties
+    #: the closed ones first, for every algorithm (:mod:`scrapy_mainc.core._dom`): this
+    #: cuts those it leaves, an open ``<dialog>``.
     cut_overlays: bool = True
     #: Read class/id names and region tags (:mod:`scrapy_mainc.core._class_names`).
     use_names: bool = True

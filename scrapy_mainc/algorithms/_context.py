@@ -3,12 +3,12 @@
 Cheap structural evidence, inherited downward: class/id names and region tags
 (:mod:`..core._class_names`), figures (not one holding a table) and captions, small picture
 boxes, teaser-card lists, ``<article>`` elements nested in a longer one, and overlays
-(``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``; ``aria-modal`` is
-only valid on those roles). The element that shows the page's headline is the page's
-story, so no name or overlay verdict cuts it; nor is a part that holds most of the page's
-prose cut for its name, nor one that holds most of the prose of a headline's container
-named as it is, nor are the alike captions that tell a photo story, nor is an
-outline's section cut for an ``id`` made from its title.
+(``<dialog>`` and the WAI-ARIA roles ``dialog`` and ``alertdialog``: those preparation
+leaves, an open ``<dialog>`` or one that holds the page's ``<h1>``). The element that
+shows the page's headline is the page's story, so no name or overlay verdict cuts it;
+nor is a part that holds most of the page's prose cut for its name, nor one that holds
+most of the prose of a headline's container named as it is, nor are the alike captions
+that tell a photo story, nor is an outline's section cut for an ``id`` made from its title.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from lxml import etree
 from ..core._class_names import NameClass, classify_names
 from ..core._comment_names import has_comment_name, named_comment_nodes
 from ..core._stats import DomStats
-from ..core._tags import HEADING_TAGS
+from ..core._tags import DIALOG_ROLES, HEADING_TAGS
 from ..core._types import Document
 from ._auto_params import AutoParams
 from ._blocks import CardShape, Regions, prose_counts, teaser_cards
@@ -33,8 +33,6 @@ _ID_WORD_RE = re.compile(r"[^\W\d_]+")
 #: Tags that hold figures and their captions, never body text.
 CAPTION_TAGS = frozenset({"figure", "figcaption", "caption"})
 
-#: WAI-ARIA roles of overlays: a dialog sits on top of the page, it is not the page.
-OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
 
 #: Inner ``<article>`` elements, each shorter than the outer one's own text, that together
 #: hold this share of its words are its items (a listicle's entries under a short
@@ -284,7 +282,7 @@ def _own_context(stats: DomStats, node: int, names: dict[str, int], params: Auto
     if params.cut_captions and tag in CAPTION_TAGS:
         if not (params.keep_table_figures and _table_figure(element)):
             return CUT
-    if params.cut_overlays and (tag == "dialog" or element.get("role") in OVERLAY_ROLES):
+    if params.cut_overlays and (tag == "dialog" or element.get("role") in DIALOG_ROLES):
         return CUT  # is_overlay, inline: this runs for every candidate
     if not params.use_names:
         return PLAIN
@@ -360,4 +358,4 @@ def hidden_by_class(classes: str) -> bool:
 
 def is_overlay(element: etree._Element) -> bool:
     """True for ``<dialog>`` and elements whose WAI-ARIA role is a dialog."""
-    return element.tag == "dialog" or element.get("role") in OVERLAY_ROLES
+    return element.tag == "dialog" or element.get("role") in DIALOG_ROLES

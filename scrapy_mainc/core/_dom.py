@@ -5,8 +5,8 @@ sends the post there for a script to render), moves what the parser nested in a 
 element of HTML5 it does not know (``<source>``, ``<embed>``, ``<wbr>``...) out after it,
 where browsers put it (:func:`close_void_elements`), gives a ``<picture>``'s image without
 an address its first source's files, removes what no algorithm reads (scripts, styles,
-form controls, comments; tails are kept), empties hidden elements in place (but a
-paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
+form controls, comments; tails are kept), empties hidden elements and dialogs in place
+(but a paywall's hidden paragraphs) and, in the same pass over attributes, finds the elements the
 page marks as its article body.
 The parser keeps in text and attributes the control characters that lxml's API refuses to
 store (``ValueError: All strings must be XML compatible``). So the page's text is moved
@@ -28,7 +28,7 @@ from lxml import etree
 
 from ._repair import REPAIRED_TAGS, Repairable, page_wrappers, repair
 from ._sanitize import image_source, image_srcset, safe_srcset, xml_safe
-from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
+from ._tags import DIALOG_ROLES, HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 
 #: Hidden by markup: the ``hidden`` attribute or an inline ``display:none`` /
 #: ``visibility:hidden|collapse`` (WLR's invisible subtrees; CETD's paper names hidden
@@ -36,8 +36,16 @@ from ._tags import HOLDING_VOID_TAGS, NON_CONTENT_TAGS
 #: marks the article body with ``itemprop="articleBody"``.
 _PREPARED_ATTRIBUTES_XPATH = etree.XPath(
     "descendant-or-self::*/@style | descendant-or-self::*/@hidden | descendant-or-self::*/@itemprop"
-    " | descendant-or-self::*/@itemtype"
+    " | descendant-or-self::*/@itemtype | descendant-or-self::*/@role | descendant-or-self::*/@aria-modal"
+    " | descendant-or-self::dialog[not(@open)]"
 )
+#: Dialogs, hidden as the rest: a page shows them over itself when the reader opens them
+#: (a cookie consent's preference centre, a shop's privacy policy, a sign-up prompt, a
+#: cart's pop-up); they are not part of it. A closed ``<dialog>`` (browsers show none
+#: without ``open``), an element marked ``aria-modal="true"``, or one whose ``role`` is a
+#: dialog's (:data:`~._tags.DIALOG_ROLES`). On the development pages (2026-12-02) this
+#: changes 21 of 2,436 texts: 15 up (five WCXB pages from under 0.5 to over it), 4 down by
+#: at most 0.004. ``auto`` cuts the dialogs preparation leaves (an open one: ``cut_overlays``).
 #: Alike hidden paragraph wrappers in one parent that are a paywall's continuation, not a
 #: collapsed panel (see :func:`hidden_to_empty`): the two paywalled development pages hide
 #: 17 and 27 in the story's container; FAQ accordions and consent settings hide one per
@@ -161,7 +169,13 @@ def prepare(
     itemprops: list[tuple[str, etree._Element]] = []
     itemtypes: list[str] = []
     for value in _PREPARED_ATTRIBUTES_XPATH(body):
-        if value.attrname == "itemprop":
+        if isinstance(value, etree._Element):  # a closed <dialog>
+            if is_dialog(value):
+                hidden.append(value)
+        elif value.attrname in _DIALOG_ATTRIBUTES:
+            if is_dialog(value):
+                hidden.append(value.getparent())
+        elif value.attrname == "itemprop":
             element = value.getparent()
             itemprops.extend((prop, element) for prop in value.lower().split())
         elif value.attrname == "itemtype":
@@ -170,6 +184,22 @@ def prepare(
             hidden.append(value.getparent())
     empty_hidden(body, hidden)
     return body, tuple(itemprops), tuple(itemtypes)
+
+
+_DIALOG_ATTRIBUTES = frozenset({"role", "aria-modal"})
+
+
+def is_dialog(mark: etree._Element | etree._ElementUnicodeResult) -> bool:
+    """Whether ``mark``, a closed ``<dialog>`` or an element's ``role`` or ``aria-modal``,
+    makes its element a dialog: a dialog's role (:data:`~._tags.DIALOG_ROLES`, the first
+    of the attribute's tokens: the one browsers take) or ``aria-modal="true"``."""
+    if isinstance(mark, etree._Element):
+        return True
+    text = str(mark).lower()
+    if mark.attrname == "role":
+        tokens = text.split()
+        return bool(tokens) and tokens[0] in DIALOG_ROLES
+    return text.strip() == "true"
 
 
 def empty_hidden(body: etree._Element, hidden: list[etree._Element]) -> None:

@@ -69,6 +69,10 @@ DROPPED_IN_OUTPUT = frozenset(
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
+#: WAI-ARIA roles of dialogs: a page shows them over itself, they are not the page
+#: (``aria-modal`` is only valid on these roles).
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
 #: Inline markup: its text belongs to the nearest enclosing block. (``<picture>`` is an
 #: image, as ``<img>`` is: phrasing content in HTML, not a box of its own.)
 INLINE_TAGS = frozenset(
